@@ -1,0 +1,25 @@
+// One config for unit (libs/**), contract (test/contract) and e2e (test/e2e) suites.
+const { compilerOptions } = require('./tsconfig.json');
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias}$`] = `<rootDir>/${target}`;
+  moduleNameMapper[`^${alias}/(.*)$`] = `<rootDir>/${target}/$1`;
+}
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/test/**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    }],
+  },
+  moduleNameMapper,
+  testTimeout: 60000,
+  setupFiles: ['reflect-metadata'],
+};
