@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type StoreKind = 'pglite' | 'postgres' | 'mongodb';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  store: { kind: StoreKind; url?: string; dataDir: string };
+  redisUrl?: string;
+  bootstrapApiKey?: string;
+  /** 32 bytes used for AES-256-GCM of integration credentials at rest. */
+  encryptionKey: Buffer;
+  allowPrivateNetworkTargets: boolean;
+  logLevel: string;
+  /** Largest accepted JSON body, in bytes. */
+  bodyLimitBytes: number;
+  /** Step jobs one process runs at once. */
+  workerConcurrency: number;
+  /** Accepted triggers and step jobs that have not moved for this long are checked against the queue and re-enqueued if it lost them. */
+  recoveryAfterMs: number;
+  /** Bull key prefix, also prefixing the Redis idempotency keys: deployments sharing a Redis keep apart by it. */
+  queuePrefix: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const BOOLEAN_VALUES: Record<string, boolean> = { true: true, '1': true, yes: true, false: false, '0': false, no: false };
+
+function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = BOOLEAN_VALUES[raw.toLowerCase()];
+  if (value === undefined) throw new ConfigError(name, `must be true or false, got "${raw}"`);
+  return value;
+}
+
+function parseInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function parseUrl(env: Env, name: string, schemes: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a valid URL`);
+  }
+  const scheme = url.protocol.replace(/:$/, '');
+  if (!schemes.includes(scheme)) throw new ConfigError(name, `must use one of ${schemes.map((s) => s + '://').join(', ')}, got "${scheme}://"`);
+  return raw;
+}
+
+function decodeKey(raw: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+  const b64 = Buffer.from(raw, 'base64');
+  return b64.length === 32 ? b64 : undefined;
+}
+
+function resolveEncryptionKey(env: Env, store: AppConfig['store']): Buffer {
+  const raw = env.STORE_ENCRYPTION_KEY;
+  if (raw) {
+    const key = decodeKey(raw);
+    if (!key) throw new ConfigError('STORE_ENCRYPTION_KEY', 'must be 32 bytes as 64 hex characters or base64');
+    return key;
+  }
+  if (store.kind !== 'pglite') {
+    throw new ConfigError('STORE_ENCRYPTION_KEY', 'is required when DATABASE_URL is set (32 bytes, hex or base64)');
+  }
+  // Embedded mode keeps its generated key beside the data, so a restart can still decrypt.
+  mkdirSync(store.dataDir, { recursive: true });
+  const file = join(store.dataDir, 'encryption.key');
+  if (existsSync(file)) {
+    const key = decodeKey(readFileSync(file, 'utf8').trim());
+    if (!key) throw new ConfigError('STORE_ENCRYPTION_KEY', `file ${file} is corrupt`);
+    return key;
+  }
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = parseInteger(env, 'PORT', 3000, 0, 65535);
+  const databaseUrl = parseUrl(env, 'DATABASE_URL', ['postgres', 'postgresql', 'mongodb', 'mongodb+srv']);
+  const dataDir = resolve(env.DATA_DIR || './.data');
+  const kind: StoreKind = !databaseUrl ? 'pglite' : databaseUrl.startsWith('mongodb') ? 'mongodb' : 'postgres';
+  const store = { kind, url: databaseUrl, dataDir };
+  const redisUrl = parseUrl(env, 'REDIS_URL', ['redis', 'rediss']);
+  const bootstrapApiKey = env.BOOTSTRAP_API_KEY || undefined;
+  if (bootstrapApiKey !== undefined && !/^[\w.~-]{16,128}$/.test(bootstrapApiKey)) {
+    throw new ConfigError('BOOTSTRAP_API_KEY', 'must be 16 to 128 characters of letters, digits, "_", "-", "." or "~"');
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  }
+  const queuePrefix = env.QUEUE_PREFIX || 'bull';
+  if (!/^[\w.:-]{1,100}$/.test(queuePrefix)) {
+    throw new ConfigError('QUEUE_PREFIX', 'must be 1 to 100 characters of letters, digits, "_", "-", "." or ":"');
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    store,
+    redisUrl,
+    bootstrapApiKey,
+    encryptionKey: resolveEncryptionKey(env, store),
+    allowPrivateNetworkTargets: parseBoolean(env, 'ALLOW_PRIVATE_NETWORK_TARGETS', false),
+    logLevel,
+    bodyLimitBytes: parseInteger(env, 'BODY_LIMIT_BYTES', 600 * 1024, 1024, 64 * 1024 * 1024),
+    workerConcurrency: parseInteger(env, 'WORKER_CONCURRENCY', 20, 1, 1000),
+    recoveryAfterMs: parseInteger(env, 'RECOVERY_AFTER_SECONDS', 60, 1, 86_400) * 1000,
+    queuePrefix,
+  };
+}
+
+export const APP_CONFIG = Symbol('AppConfig');

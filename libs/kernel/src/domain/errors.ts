@@ -1,0 +1,47 @@
+// Domain errors carry a stable string `code` and a `kind`; the HTTP layer maps kinds to statuses,
+// so no use case knows about HTTP.
+export type ErrorKind =
+  | 'not_found'
+  | 'conflict'
+  | 'invalid' // 400: the request is understood but not allowed
+  | 'unprocessable' // 422: the body fails validation
+  | 'too_large'
+  | 'unauthorized'
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly kind: ErrorKind,
+    /** Extra fields placed on the error body (e.g. `workflowId`, `errors`). */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, message, 'not_found', details);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, message, 'conflict', details);
+  }
+}
+
+export class InvalidRequestError extends DomainError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, message, 'invalid', details);
+  }
+}
+
+export class UnprocessableError extends DomainError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, message, 'unprocessable', details);
+  }
+}
