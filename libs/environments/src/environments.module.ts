@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AuthenticateApiKey } from './application/authenticate-api-key/authenticate-api-key.use-case';
+import { BootstrapOrganization } from './application/bootstrap-organization/bootstrap-organization.use-case';
+import { CreateApiKey } from './application/create-api-key/create-api-key.use-case';
+import { CreateEnvironment } from './application/create-environment/create-environment.use-case';
+import { ListEnvironments } from './application/list-environments/list-environments.use-case';
+
+const useCases = [AuthenticateApiKey, BootstrapOrganization, CreateApiKey, CreateEnvironment, ListEnvironments];
+
+/** Repository tokens come from the global store module the app picks. */
+@Module({ providers: useCases, exports: useCases })
+export class EnvironmentsModule {}

@@ -1,0 +1,33 @@
+import { Channel, Condition } from '@app/kernel';
+
+/** All optional; which ones a provider needs is in the provider catalogue. */
+export type IntegrationCredentials = Record<string, string | boolean | Record<string, unknown> | undefined>;
+
+export interface IntegrationConfigurations {
+  inboundWebhookEnabled?: boolean;
+  inboundWebhookSigningKey?: string;
+}
+
+/** A configured provider connection for one channel within one environment. */
+export interface Integration {
+  id: string;
+  organizationId: string;
+  environmentId: string;
+  name: string;
+  identifier: string;
+  providerId: string;
+  channel: Channel;
+  /** Plain in the domain; the store adapters encrypt them at rest (CredentialCipher port). */
+  credentials: IntegrationCredentials;
+  configurations: IntegrationConfigurations;
+  active: boolean;
+  /** Only email and sms have a primary. */
+  primary: boolean;
+  priority: number;
+  conditions: Condition[];
+  deleted: boolean;
+  deletedAt?: Date;
+  deletedBy?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,116 @@
+import { Channel } from '@app/kernel';
+
+/** What the service knows about one provider id: its channel, display name and credential fields. */
+export interface ProviderDescription {
+  id: string;
+  channel: Channel;
+  displayName: string;
+  /** Credential keys an active integration of this provider must carry. */
+  requiredCredentials: readonly string[];
+  /** Credential keys the provider uses but can do without. */
+  optionalCredentials: readonly string[];
+}
+
+/**
+ * Credential keys that hold secrets: never echoed back (masked), encrypted at rest with the rest.
+ * Novu treats apiKey, apiToken, secretKey, token, password and serviceAccount as secret; accessKey
+ * (MessageBird) and signingSecret are secrets by any reading too.
+ */
+export const SECRET_CREDENTIAL_KEYS: readonly string[] = [
+  'apiKey',
+  'apiToken',
+  'secretKey',
+  'token',
+  'password',
+  'serviceAccount',
+  'accessKey',
+  'signingSecret',
+];
+
+export function isSecretCredential(key: string): boolean {
+  return SECRET_CREDENTIAL_KEYS.includes(key);
+}
+
+const provider = (
+  id: string,
+  channel: Channel,
+  displayName: string,
+  requiredCredentials: readonly string[],
+  optionalCredentials: readonly string[] = [],
+): ProviderDescription => ({ id, channel, displayName, requiredCredentials, optionalCredentials });
+
+// Every email provider also sends `from` and `senderName`, which Novu requires.
+const EMAIL_SENDER = ['from', 'senderName'];
+const email = (id: string, name: string, required: string[], optional: string[] = []) =>
+  provider(id, 'email', name, [...required, ...EMAIL_SENDER], optional);
+// Every SMS provider sends from a number or sender id.
+const sms = (id: string, name: string, required: string[], optional: string[] = [], needsFrom = true) =>
+  provider(id, 'sms', name, needsFrom ? [...required, 'from'] : required, needsFrom ? optional : [...optional, 'from']);
+
+/** The providers of reference/providers.md (email, sms, chat, push and in-app tables). */
+export const PROVIDERS: readonly ProviderDescription[] = [
+  email('nodemailer', 'Custom SMTP', ['host', 'port'], ['secure', 'requireTls', 'ignoreTls', 'tlsOptions', 'user', 'password', 'domain', 'accountSid', 'secretKey']),
+  email('sendgrid', 'SendGrid', ['apiKey'], ['ipPoolName']),
+  email('mailgun', 'Mailgun', ['apiKey', 'domain'], ['user', 'baseUrl']),
+  email('ses', 'SES', ['apiKey', 'secretKey', 'region']),
+  email('postmark', 'Postmark', ['apiKey']),
+  email('resend', 'Resend', ['apiKey']),
+  email('sendinblue', 'Brevo', ['apiKey']),
+  email('mailjet', 'Mailjet', ['apiKey', 'secretKey']),
+  email('email-webhook', 'Email Webhook', ['webhookUrl', 'secretKey']),
+
+  sms('twilio', 'Twilio', ['accountSid', 'token']),
+  sms('nexmo', 'Nexmo', ['apiKey', 'secretKey']),
+  sms('plivo', 'Plivo', ['accountSid', 'token']),
+  sms('sns', 'SNS', ['apiKey', 'secretKey', 'region'], [], false),
+  sms('messagebird', 'MessageBird', ['accessKey']),
+  sms('telnyx', 'Telnyx', ['apiKey', 'messageProfileId']),
+  sms('infobip-sms', 'Infobip', ['baseUrl', 'apiKey']),
+  sms('sms77', 'sms77', ['apiKey']),
+  sms('generic-sms', 'Generic SMS', ['baseUrl', 'apiKeyRequestHeader', 'apiKey'], [
+    'secretKeyRequestHeader',
+    'secretKey',
+    'idPath',
+    'datePath',
+    'authenticateByToken',
+    'domain',
+    'authenticationTokenKey',
+  ]),
+
+  provider('slack', 'chat', 'Slack', [], ['applicationId', 'clientId', 'secretKey', 'redirectUrl', 'hmac']),
+  provider('discord', 'chat', 'Discord', []),
+  provider('msteams', 'chat', 'MSTeams', []),
+  provider('mattermost', 'chat', 'Mattermost', []),
+  provider('ryver', 'chat', 'Ryver', []),
+  provider('zulip', 'chat', 'Zulip', []),
+  provider('grafana-on-call', 'chat', 'Grafana On Call Webhook', [], ['alertUid', 'title', 'imageUrl', 'state', 'externalLink']),
+  provider('getstream', 'chat', 'GetStream', ['apiKey']),
+  provider('rocket-chat', 'chat', 'Rocket.Chat', ['token', 'user']),
+  provider('whatsapp-business', 'chat', 'WhatsApp Business', ['apiToken', 'phoneNumberIdentification']),
+  provider('chat-webhook', 'chat', 'Chat Webhook', [], ['secretKey']),
+  provider('novu-slack', 'chat', 'Novu Slack', []),
+
+  provider('fcm', 'push', 'Firebase Cloud Messaging', ['serviceAccount'], ['user']),
+  provider('apns', 'push', 'APNs', ['secretKey', 'apiKey', 'projectName', 'applicationId'], ['secure']),
+  provider('expo', 'push', 'Expo Push', ['apiKey']),
+  provider('one-signal', 'push', 'OneSignal', ['applicationId', 'apiKey'], ['apiVersion']),
+  provider('pushpad', 'push', 'Pushpad', ['apiKey', 'applicationId']),
+  provider('push-webhook', 'push', 'Push Webhook', ['webhookUrl', 'secretKey']),
+  provider('pusher-beams', 'push', 'Pusher Beams', ['instanceId', 'secretKey']),
+  provider('appio', 'push', 'AppIO', [], ['AppIOBaseUrl']),
+
+  provider('novu', 'in_app', 'Novu In-App', [], ['hmac']),
+];
+
+const BY_ID = new Map(PROVIDERS.map((p) => [p.id, p]));
+
+export function findProvider(providerId: string): ProviderDescription | undefined {
+  return BY_ID.get(providerId);
+}
+
+/** The in-app provider every environment gets, limited to one per environment. */
+export const NOVU_IN_APP_PROVIDER_ID = 'novu';
+
+export function isNovuInApp(integration: { providerId: string; channel: Channel }): boolean {
+  return integration.providerId === NOVU_IN_APP_PROVIDER_ID && integration.channel === 'in_app';
+}

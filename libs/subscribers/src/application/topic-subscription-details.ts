@@ -1,0 +1,34 @@
+import { EnvironmentScope } from '@app/kernel';
+import { Subscriber } from '../domain/subscriber';
+import { Topic, TopicSubscription } from '../domain/topic';
+import { SubscriberRepository } from '../ports/subscriber.repository.port';
+
+/** A membership as the API shows it: with its topic and a summary of its subscriber. */
+export interface TopicSubscriptionDetails {
+  subscription: TopicSubscription;
+  topic: Topic;
+  subscriber: Subscriber | null;
+}
+
+/** Per-subscriber problem in a batch subscribe/unsubscribe (the rest of the batch still applies). */
+export interface TopicSubscriptionError {
+  subscriberId: string;
+  code: 'SUBSCRIBER_NOT_FOUND' | 'SUBSCRIPTION_NOT_FOUND';
+  message: string;
+}
+
+export async function withSubscribers(
+  subscribers: SubscriberRepository,
+  scope: EnvironmentScope,
+  topic: Topic,
+  subscriptions: TopicSubscription[],
+): Promise<TopicSubscriptionDetails[]> {
+  const found = subscriptions.length
+    ? await subscribers.findManyBySubscriberIds(
+        scope,
+        subscriptions.map((s) => s.subscriberId),
+      )
+    : [];
+  const byId = new Map(found.map((s) => [s.subscriberId, s]));
+  return subscriptions.map((subscription) => ({ subscription, topic, subscriber: byId.get(subscription.subscriberId) ?? null }));
+}

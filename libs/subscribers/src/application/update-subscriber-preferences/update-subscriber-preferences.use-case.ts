@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CHANNELS, CLOCK, ChannelFlags, Clock, EnvironmentScope } from '@app/kernel';
+import { WORKFLOW_REPOSITORY, WorkflowRepository, idFromWorkflowSlug } from '@app/workflows';
+import { SubscriberPreferencesView } from '../../domain/preferences';
+import {
+  CriticalWorkflowPreferencesError,
+  PreferencesSubscriberNotFoundError,
+  PreferencesWorkflowNotFoundError,
+  WorkflowScheduleNotSupportedError,
+} from '../../domain/preferences-errors';
+import { Schedule } from '../../domain/preferences-schedule';
+import { PREFERENCE_REPOSITORY, PreferenceRepository } from '../../ports/preference.repository.port';
+import { SUBSCRIBER_REPOSITORY, SubscriberRepository } from '../../ports/subscriber.repository.port';
+import { GetSubscriberPreferences } from '../get-subscriber-preferences/get-subscriber-preferences.use-case';
+
+export interface UpdateSubscriberPreferencesCommand {
+  scope: EnvironmentScope;
+  /** The caller's own subscriberId. */
+  subscriberId: string;
+  /** Internal `_id`, trigger identifier or slug; absent: the global preferences. */
+  workflowId?: string;
+  channels?: Partial<ChannelFlags>;
+  schedule?: Schedule;
+}
+
+@Injectable()
+export class UpdateSubscriberPreferences {
+  constructor(
+    @Inject(SUBSCRIBER_REPOSITORY) private readonly subscribers: SubscriberRepository,
+    @Inject(PREFERENCE_REPOSITORY) private readonly preferences: PreferenceRepository,
+    @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly getPreferences: GetSubscriberPreferences,
+  ) {}
+
+  async execute(command: UpdateSubscriberPreferencesCommand): Promise<SubscriberPreferencesView> {
+    const { scope } = command;
+    const subscriber = await this.subscribers.findBySubscriberId(scope, command.subscriberId);
+    if (!subscriber) throw new PreferencesSubscriberNotFoundError(command.subscriberId);
+    const channels = Object.fromEntries(
+      CHANNELS.filter((c) => typeof command.channels?.[c] === 'boolean').map((c) => [c, command.channels![c]]),
+    ) as Partial<ChannelFlags>;
+    const at = this.clock.now();
+
+    if (command.workflowId !== undefined) {
+      const workflow = await this.findWorkflow(scope, command.workflowId);
+      if (!workflow) throw new PreferencesWorkflowNotFoundError(command.workflowId);
+      if (workflow.critical) throw new CriticalWorkflowPreferencesError(workflow.id);
+      if (command.schedule) throw new WorkflowScheduleNotSupportedError();
+      if (Object.keys(channels).length) {
+        await this.preferences.upsert(scope, { subscriberId: subscriber.id, workflowId: workflow.id, channels, at });
+      }
+    } else if (Object.keys(channels).length || command.schedule) {
+      await this.preferences.upsert(scope, { subscriberId: subscriber.id, workflowId: null, channels, schedule: command.schedule, at });
+      // As Novu: a global choice clears the same channels' per-workflow choices, so it takes effect everywhere.
+      const changed = Object.keys(channels) as (keyof ChannelFlags)[];
+      if (changed.length) await this.preferences.removeWorkflowChannels(scope, subscriber.id, changed);
+    }
+    return this.getPreferences.execute({ scope, subscriberId: command.subscriberId });
+  }
+
+  private async findWorkflow(scope: EnvironmentScope, reference: string) {
+    const workflow = await this.workflows.findByIdOrIdentifier(scope, reference);
+    if (workflow) return workflow;
+    const slugId = idFromWorkflowSlug(reference);
+    return slugId ? this.workflows.findById(scope, slugId) : null;
+  }
+}

@@ -1,0 +1,43 @@
+/** A named group of subscribers, known by the caller's own `key`, unique per environment. */
+export interface Topic {
+  id: string;
+  organizationId: string;
+  environmentId: string;
+  key: string;
+  name?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One subscriber's membership of one topic. */
+export interface TopicSubscription {
+  id: string;
+  organizationId: string;
+  environmentId: string;
+  topicId: string;
+  topicKey: string;
+  /** The subscriber's internal id (`_id`). */
+  subscriberInternalId: string;
+  /** The caller's own subscriberId. */
+  subscriberId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Topic keys travel in URL paths and trigger recipients, so they stay within a safe alphabet. */
+export const TOPIC_KEY_PATTERN = /^[a-zA-Z0-9_:.-]+$/;
+
+export const TOPIC_ORDER_FIELDS = ['_id', 'updatedAt', 'createdAt'] as const;
+export type TopicOrderField = (typeof TOPIC_ORDER_FIELDS)[number];
+
+export interface TopicSearchFilter {
+  /** Case-insensitive substring of the key. */
+  key?: string;
+  /** Case-insensitive substring of the name. */
+  name?: string;
+}
+
+/** Novu's identifier of a subscription, derived from its two keys. */
+export function subscriptionIdentifier(topicKey: string, subscriberId: string): string {
+  return `tk_${topicKey}:si_${subscriberId}`;
+}

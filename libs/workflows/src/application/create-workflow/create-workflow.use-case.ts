@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock, EnvironmentScope, newId } from '@app/kernel';
+import { WorkflowIdentifierTakenError } from '../../domain/errors';
+import { Workflow } from '../../domain/workflow';
+import { WorkflowFields, applyWorkflowFields, blankWorkflow, triggerIdentifierFor } from '../../domain/workflow-fields';
+import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+
+export interface CreateWorkflowCommand {
+  scope: EnvironmentScope;
+  /** Who created it (the API key's id). */
+  creatorId: string;
+  fields: WorkflowFields & { name: string };
+}
+
+@Injectable()
+export class CreateWorkflow {
+  constructor(
+    @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ scope, creatorId, fields }: CreateWorkflowCommand): Promise<Workflow> {
+    const now = this.clock.now();
+    const blank = blankWorkflow(
+      { id: newId(now.getTime()), organizationId: scope.organizationId, environmentId: scope.environmentId, creatorId, createdAt: now },
+      fields.name,
+    );
+    // The identifier is always set on create: the caller's, or the slug of the name.
+    const workflow = applyWorkflowFields(blank, { ...fields, identifier: triggerIdentifierFor(fields.name, fields.identifier) });
+    if (!(await this.workflows.insert(workflow))) throw new WorkflowIdentifierTakenError(workflow.trigger.identifier);
+    return workflow;
+  }
+}

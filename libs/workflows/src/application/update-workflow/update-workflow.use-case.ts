@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock, EnvironmentScope } from '@app/kernel';
+import { WorkflowIdentifierTakenError, WorkflowNotFoundError, WorkflowUpdateConflictError } from '../../domain/errors';
+import { Workflow } from '../../domain/workflow';
+import { WorkflowFields, applyWorkflowFields } from '../../domain/workflow-fields';
+import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+
+export interface UpdateWorkflowCommand {
+  scope: EnvironmentScope;
+  /** Internal `_id` or trigger identifier. */
+  workflowId: string;
+  /** Fields left out stay as they are; `steps` replaces the step list. */
+  changes: WorkflowFields;
+}
+
+const ATTEMPTS = 3;
+
+@Injectable()
+export class UpdateWorkflow {
+  constructor(
+    @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ scope, workflowId, changes }: UpdateWorkflowCommand): Promise<Workflow> {
+    // Read, change, compare-and-set: a concurrent writer makes us re-read rather than overwrite it.
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const current = await this.workflows.findByIdOrIdentifier(scope, workflowId);
+      if (!current) throw new WorkflowNotFoundError(workflowId);
+      const next: Workflow = { ...applyWorkflowFields(current, changes), updatedAt: this.clock.now(), revision: current.revision + 1 };
+      const result = await this.workflows.update(next, current.revision);
+      if (result === 'updated') return next;
+      if (result === 'identifier_taken') throw new WorkflowIdentifierTakenError(next.trigger.identifier);
+      if (result === 'not_found') throw new WorkflowNotFoundError(workflowId);
+    }
+    throw new WorkflowUpdateConflictError(workflowId);
+  }
+}

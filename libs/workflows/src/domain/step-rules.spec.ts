@@ -1,0 +1,63 @@
+import { StepDraft, buildSteps, validateSteps } from './step-rules';
+
+const digest = (metadata: any): StepDraft => ({ template: { type: 'digest' }, metadata });
+const delay = (metadata: any): StepDraft => ({ template: { type: 'delay' }, metadata });
+
+describe('validateSteps', () => {
+  it('accepts well-formed channel, digest and delay steps', () => {
+    expect(
+      validateSteps([
+        { template: { type: 'email', subject: 's', content: 'c' } },
+        digest({ type: 'regular', amount: 5, unit: 'minutes', digestKey: 'postId' }),
+        digest({ type: 'backoff', amount: 5, unit: 'minutes', backoffAmount: 1, backoffUnit: 'minutes' }),
+        digest({ type: 'timed', unit: 'days', timed: { atTime: '09:30' } }),
+        digest({ type: 'timed', timed: { cronExpression: '0 9 * * 1-5' } }),
+        delay({ type: 'regular', amount: 1, unit: 'hours' }),
+        delay({ type: 'scheduled', delayPath: 'sendAt' }),
+      ]),
+    ).toEqual({});
+  });
+
+  it('names each missing field by its path', () => {
+    const errors = validateSteps([
+      digest(undefined),
+      digest({ type: 'regular', unit: 'minutes' }),
+      digest({ type: 'backoff', amount: 1, unit: 'hours' }),
+      digest({ type: 'timed', timed: { cronExpression: 'not a cron' } }),
+      delay({ type: 'regular', amount: -1 }),
+      delay({ type: 'scheduled' }),
+      delay({ type: 'timed' }),
+    ]);
+    expect(Object.keys(errors).sort()).toEqual(
+      [
+        'steps.0.metadata',
+        'steps.1.metadata.amount',
+        'steps.2.metadata.backoffAmount',
+        'steps.2.metadata.backoffUnit',
+        'steps.3.metadata.timed.cronExpression',
+        'steps.4.metadata.amount',
+        'steps.4.metadata.unit',
+        'steps.5.metadata.delayPath',
+        'steps.6.metadata.type',
+      ].sort(),
+    );
+    expect(errors['steps.1.metadata.amount'].value).toBe('No Value Recorded');
+  });
+
+  it('requires variants to have their step type', () => {
+    const errors = validateSteps([{ template: { type: 'email' }, variants: [{ template: { type: 'sms' } }] }]);
+    expect(errors['steps.0.variants.0.template.type'].messages[0]).toMatch(/email/);
+  });
+});
+
+describe('buildSteps', () => {
+  it('fills defaults, drops metadata from channel steps and keeps ids of known steps', () => {
+    const [first] = buildSteps([{ template: { type: 'sms', content: 'x' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } }]);
+    expect(first).toMatchObject({ name: 'SMS', active: true, shouldStopOnFail: false, filters: [], variants: [] });
+    expect(first.metadata).toBeUndefined();
+    expect(first.id).toMatch(/^[0-9a-f]{24}$/);
+    const [again, added] = buildSteps([{ id: first.id, template: { type: 'sms', content: 'y' } }, { template: { type: 'delay' }, metadata: { amount: 2, unit: 'days' } }], [first]);
+    expect(again).toMatchObject({ id: first.id, uuid: first.uuid, template: { id: first.template.id, content: 'y' } });
+    expect(added.metadata).toEqual({ type: 'regular', amount: 2, unit: 'days' });
+  });
+});

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { Condition, newId } from '@app/kernel';
+import { CronExpressionParser } from 'cron-parser';
+import {
+  DelayMetadata,
+  DigestMetadata,
+  ReplyCallback,
+  StepMetadata,
+  StepTemplate,
+  StepType,
+  StepVariant,
+  WorkflowStep,
+  isChannelStep,
+} from './workflow';
+
+export type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
+
+/** A step as a caller describes it; ids are kept when they name a step the workflow already has. */
+export interface StepDraft {
+  id?: string;
+  uuid?: string;
+  name?: string;
+  active?: boolean;
+  shouldStopOnFail?: boolean;
+  template: Omit<StepTemplate, 'id'> & { id?: string };
+  filters?: Condition[];
+  metadata?: StepMetadataDraft;
+  replyCallback?: ReplyCallback;
+  variants?: Omit<StepDraft, 'variants'>[];
+}
+
+/** Digest and delay fields together, as callers send them; `type` is checked against the step's type. */
+export type StepMetadataDraft = Omit<Partial<DigestMetadata>, 'type'> & Omit<Partial<DelayMetadata>, 'type'> & { type?: string };
+
+const AT_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** The rules class-validator cannot express per field: what each step type needs. */
+export function validateSteps(steps: readonly StepDraft[]): FieldErrors {
+  const errors: FieldErrors = {};
+  const fail = (path: string, message: string, value: unknown) => {
+    const entry = (errors[path] ??= { messages: [], value: value === undefined ? 'No Value Recorded' : value });
+    entry.messages.push(message);
+  };
+  steps.forEach((step, index) => {
+    checkStep(step, `steps.${index}`, fail);
+    step.variants?.forEach((variant, variantIndex) => {
+      const path = `steps.${index}.variants.${variantIndex}`;
+      if (variant.template.type !== step.template.type) {
+        fail(`${path}.template.type`, `a variant must have its step's type (${step.template.type})`, variant.template.type);
+      }
+      checkStep(variant, path, fail);
+    });
+  });
+  return errors;
+}
+
+type Fail = (path: string, message: string, value: unknown) => void;
+
+function checkStep(step: Omit<StepDraft, 'variants'>, path: string, fail: Fail): void {
+  const type = step.template.type;
+  const metadata = step.metadata;
+  if (type === 'digest') {
+    if (!metadata) return fail(`${path}.metadata`, 'a digest step needs metadata (type, amount, unit…)', metadata);
+    const digestType = metadata.type ?? (metadata.backoff ? 'backoff' : 'regular');
+    if (!['regular', 'backoff', 'timed'].includes(digestType)) {
+      return fail(`${path}.metadata.type`, 'digest type must be one of: regular, backoff, timed', metadata.type);
+    }
+    if (digestType === 'timed') return checkTimed(metadata, `${path}.metadata`, fail);
+    requireWindow(metadata.amount, metadata.unit, `${path}.metadata`, 'amount', 'unit', fail);
+    if (digestType === 'backoff' || metadata.backoff) {
+      requireWindow(metadata.backoffAmount, metadata.backoffUnit, `${path}.metadata`, 'backoffAmount', 'backoffUnit', fail);
+    }
+  } else if (type === 'delay') {
+    if (!metadata) return fail(`${path}.metadata`, 'a delay step needs metadata (type, amount, unit or delayPath)', metadata);
+    const delayType = metadata.type ?? 'regular';
+    if (delayType === 'regular') requireWindow(metadata.amount, metadata.unit, `${path}.metadata`, 'amount', 'unit', fail);
+    else if (delayType === 'scheduled') {
+      if (!metadata.delayPath) fail(`${path}.metadata.delayPath`, 'a scheduled delay needs delayPath (the payload path of an ISO date)', metadata.delayPath);
+    } else fail(`${path}.metadata.type`, 'delay type must be one of: regular, scheduled', metadata.type);
+  }
+  if (step.replyCallback?.active && !step.replyCallback.url) {
+    fail(`${path}.replyCallback.url`, 'an active reply callback needs a url', step.replyCallback.url);
+  }
+}
+
+function requireWindow(amount: unknown, unit: unknown, path: string, amountField: string, unitField: string, fail: Fail): void {
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
+    fail(`${path}.${amountField}`, `${amountField} must be a positive number`, amount);
+  }
+  if (unit === undefined) fail(`${path}.${unitField}`, `${unitField} is required`, unit);
+}
+
+function checkTimed(metadata: StepMetadataDraft, path: string, fail: Fail): void {
+  const timed = metadata.timed;
+  if (!timed) return fail(`${path}.timed`, 'a timed digest needs timed (cronExpression, or atTime with weekDays/monthDays)', timed);
+  if (timed.cronExpression !== undefined) {
+    try {
+      CronExpressionParser.parse(timed.cronExpression);
+    } catch {
+      fail(`${path}.timed.cronExpression`, 'cronExpression is not a valid cron expression', timed.cronExpression);
+    }
+    return;
+  }
+  if (!metadata.unit) fail(`${path}.unit`, 'a timed digest without cronExpression needs unit (minutes, hours, days, weeks, months)', metadata.unit);
+  if (timed.atTime !== undefined && !AT_TIME.test(timed.atTime)) fail(`${path}.timed.atTime`, 'atTime must be HH:mm (24-hour)', timed.atTime);
+  if (metadata.unit === 'weeks' && !timed.weekDays?.length) fail(`${path}.timed.weekDays`, 'a weekly timed digest needs weekDays', timed.weekDays);
+  if (metadata.unit === 'months' && timed.monthlyType !== 'on' && !timed.monthDays?.length) {
+    fail(`${path}.timed.monthDays`, 'a monthly timed digest needs monthDays, or monthlyType "on" with ordinal and ordinalValue', timed.monthDays);
+  }
+  if (timed.monthlyType === 'on' && (!timed.ordinal || !timed.ordinalValue)) {
+    fail(`${path}.timed.ordinal`, 'monthlyType "on" needs ordinal and ordinalValue', timed.ordinal);
+  }
+}
+
+/**
+ * Turns drafts into steps. A draft whose `_id` names a current step keeps that step's ids
+ * (uuid, template id), so messages and jobs that point at it stay valid across updates.
+ */
+export function buildSteps(drafts: readonly StepDraft[], current: readonly WorkflowStep[] = []): WorkflowStep[] {
+  const known = new Map<string, StepVariant>();
+  for (const step of current) for (const variant of [step, ...step.variants]) known.set(variant.id, variant);
+  const build = (draft: Omit<StepDraft, 'variants'>): StepVariant => {
+    const previous = draft.id ? known.get(draft.id) : undefined;
+    const type: StepType = draft.template.type;
+    const { id: _ignored, ...template } = draft.template;
+    return {
+      id: previous?.id ?? newId(),
+      uuid: draft.uuid ?? previous?.uuid ?? randomUUID(),
+      name: draft.name ?? draft.template.name ?? defaultStepName(type),
+      active: draft.active ?? true,
+      shouldStopOnFail: draft.shouldStopOnFail ?? false,
+      template: { ...template, id: previous?.template.id ?? newId(), type },
+      filters: draft.filters ?? [],
+      ...(isChannelStep(type) || !draft.metadata ? {} : { metadata: normalizeMetadata(type, draft.metadata) }),
+      ...(draft.replyCallback ? { replyCallback: draft.replyCallback } : {}),
+    };
+  };
+  return drafts.map((draft) => ({ ...build(draft), variants: (draft.variants ?? []).map(build) }));
+}
+
+function defaultStepName(type: StepType): string {
+  return { in_app: 'In-App', email: 'Email', sms: 'SMS', chat: 'Chat', push: 'Push', digest: 'Digest', delay: 'Delay' }[type];
+}
+
+// Keeps only the fields that mean something for the step's type, with its type spelled out.
+function normalizeMetadata(type: 'digest' | 'delay', metadata: NonNullable<StepDraft['metadata']>): StepMetadata {
+  const pick = <K extends string>(keys: K[]) =>
+    Object.fromEntries(keys.filter((key) => (metadata as Record<string, unknown>)[key] !== undefined).map((key) => [key, (metadata as Record<string, unknown>)[key]]));
+  if (type === 'delay') {
+    return { ...pick(['amount', 'unit', 'delayPath']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' } as DelayMetadata;
+  }
+  const digestType = (metadata.type as DigestMetadata['type']) ?? (metadata.backoff ? 'backoff' : 'regular');
+  return {
+    ...pick(['amount', 'unit', 'digestKey', 'backoff', 'backoffAmount', 'backoffUnit', 'updateMode', 'timed']),
+    type: digestType,
+  } as DigestMetadata;
+}

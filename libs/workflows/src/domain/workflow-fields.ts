@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { ChannelFlags, allChannels } from '@app/kernel';
+import { collectTemplateVariables } from './template-variables';
+import { FieldErrors, StepDraft, buildSteps, validateSteps } from './step-rules';
+import { WorkflowInvalidError } from './errors';
+import { TRIGGER_IDENTIFIER_MAX_LENGTH, TRIGGER_IDENTIFIER_PATTERN, Workflow, WorkflowStep, slugify } from './workflow';
+
+/** What a caller may set on a workflow (create: `name` required; update: anything). */
+export interface WorkflowFields {
+  name?: string;
+  identifier?: string;
+  description?: string;
+  tags?: string[];
+  active?: boolean;
+  critical?: boolean;
+  preferenceSettings?: Partial<ChannelFlags>;
+  data?: Record<string, unknown>;
+  notificationGroupId?: string;
+  steps?: StepDraft[];
+}
+
+/**
+ * Without a notification-group resource every environment has one implicit "General" group,
+ * with a stable id derived from the environment so it is the same in every process.
+ */
+export function defaultNotificationGroupId(environmentId: string): string {
+  return createHash('sha256').update(`notification-group:${environmentId}`).digest('hex').slice(0, 24);
+}
+
+export const DEFAULT_NOTIFICATION_GROUP_NAME = 'General';
+
+/** A caller's identifier, or the slug of the name (Novu's rule); refused if unusable. */
+export function triggerIdentifierFor(name: string, identifier: string | undefined): string {
+  const candidate = identifier ?? (slugify(name) || 'workflow');
+  const errors: FieldErrors = {};
+  if (!TRIGGER_IDENTIFIER_PATTERN.test(candidate) || candidate.length > TRIGGER_IDENTIFIER_MAX_LENGTH) {
+    errors[identifier === undefined ? 'name' : 'identifier'] = {
+      messages: [`the trigger identifier "${candidate}" may only hold letters, digits, "-", "_", ".", ":" (at most ${TRIGGER_IDENTIFIER_MAX_LENGTH})`],
+      value: identifier ?? name,
+    };
+    throw new WorkflowInvalidError(errors);
+  }
+  return candidate;
+}
+
+export function stepsFrom(drafts: StepDraft[], current: WorkflowStep[] = []): WorkflowStep[] {
+  const errors = validateSteps(drafts);
+  if (Object.keys(errors).length) throw new WorkflowInvalidError(errors);
+  return buildSteps(drafts, current);
+}
+
+/** Applies a caller's changes to a workflow (or to a blank one), deriving draft and trigger variables. */
+export function applyWorkflowFields(current: Workflow, fields: WorkflowFields): Workflow {
+  const name = fields.name ?? current.name;
+  const identifier = fields.identifier !== undefined ? triggerIdentifierFor(name, fields.identifier) : current.trigger.identifier;
+  const steps = fields.steps !== undefined ? stepsFrom(fields.steps, current.steps) : current.steps;
+  const active = fields.active ?? current.active;
+  return {
+    ...current,
+    name,
+    description: fields.description ?? current.description,
+    tags: fields.tags ?? current.tags,
+    active,
+    draft: !active,
+    critical: fields.critical ?? current.critical,
+    preferenceSettings: { ...current.preferenceSettings, ...definedOnly(fields.preferenceSettings ?? {}) },
+    data: fields.data ?? current.data,
+    notificationGroupId: fields.notificationGroupId ?? current.notificationGroupId,
+    steps,
+    trigger: { identifier, ...collectTemplateVariables(steps) },
+  };
+}
+
+export function blankWorkflow(base: Pick<Workflow, 'id' | 'organizationId' | 'environmentId' | 'creatorId' | 'createdAt'>, name: string): Workflow {
+  return {
+    ...base,
+    name,
+    description: '',
+    active: false,
+    draft: true,
+    critical: false,
+    preferenceSettings: allChannels(true),
+    tags: [],
+    steps: [],
+    trigger: { identifier: '', variables: [], subscriberVariables: [] },
+    notificationGroupId: defaultNotificationGroupId(base.environmentId),
+    updatedAt: base.createdAt,
+    revision: 1,
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

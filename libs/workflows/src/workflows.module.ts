@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { CreateWorkflow } from './application/create-workflow/create-workflow.use-case';
+import { DeleteWorkflow } from './application/delete-workflow/delete-workflow.use-case';
+import { GetWorkflow } from './application/get-workflow/get-workflow.use-case';
+import { ListWorkflows } from './application/list-workflows/list-workflows.use-case';
+import { UpdateWorkflow } from './application/update-workflow/update-workflow.use-case';
+
+const useCases = [CreateWorkflow, UpdateWorkflow, GetWorkflow, ListWorkflows, DeleteWorkflow];
+
+/** Use cases of the workflows context; repository tokens come from the global store module. */
+@Module({ providers: useCases, exports: useCases })
+export class WorkflowsModule {}
