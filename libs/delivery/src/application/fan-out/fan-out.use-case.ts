@@ -1,0 +1,145 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue } from '@app/kernel';
+import {
+  SUBSCRIBER_REPOSITORY,
+  Subscriber,
+  SubscriberChanges,
+  SubscriberRepository,
+  TOPIC_REPOSITORY,
+  TopicRepository,
+  UpdateSubscriberCredentials,
+  UpsertSubscribers,
+} from '@app/subscribers';
+import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
+import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
+import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
+import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
+import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
+import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
+import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
+import { RecipientContext, buildNotification } from './build-notification';
+
+/** Topic members are read, and their notifications written and enqueued, this many at a time. */
+export const FAN_OUT_BATCH_SIZE = 500;
+
+const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: InlineSubscriber): SubscriberChanges => changes;
+
+/**
+ * Worker side of a trigger: resolve recipients (upsert inline subscribers and the actor, expand
+ * topics in batches), write one Notification + Jobs per subscriber in bulk, enqueue first steps
+ * in bulk. Everything it writes has a deterministic id, so running it twice changes nothing.
+ */
+@Injectable()
+export class FanOut {
+  private readonly logger = new Logger(FanOut.name);
+
+  constructor(
+    @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
+    @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
+    @Inject(SUBSCRIBER_REPOSITORY) private readonly subscribers: SubscriberRepository,
+    @Inject(TOPIC_REPOSITORY) private readonly topics: TopicRepository,
+    @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
+    @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
+    @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly upsertSubscribers: UpsertSubscribers,
+    private readonly updateCredentials: UpdateSubscriberCredentials,
+  ) {}
+
+  async execute({ triggerId }: FanOutJobData): Promise<void> {
+    const trigger = await this.triggers.findById(triggerId);
+    if (!trigger || trigger.status === 'canceled' || trigger.status === 'processed') return;
+    const scope: EnvironmentScope = { organizationId: trigger.organizationId, environmentId: trigger.environmentId };
+    const workflow = await this.workflows.findByIdOrIdentifier(scope, trigger.workflowId);
+    if (!workflow) {
+      this.logger.warn(`Trigger ${trigger.transactionId}: workflow ${trigger.workflowId} is gone; nothing to deliver`);
+      await this.triggers.markStatus(trigger.id, ['accepted', 'enqueued'], 'processed');
+      return;
+    }
+    const now = this.clock.now();
+    const context: RecipientContext = { trigger, workflow, now };
+
+    const tenant = parseTenant(trigger.tenant).tenant;
+    if (tenant) {
+      const { name, data } = tenant;
+      const stored = name !== undefined || data !== undefined
+        ? (await this.tenants.upsert(scope, tenant.identifier, { name, data }, { newId: trigger.id, now })).tenant
+        : await this.tenants.findByIdentifier(scope, tenant.identifier);
+      context.tenant = stored ? { identifier: stored.identifier, name: stored.name, data: stored.data } : { identifier: tenant.identifier };
+    }
+    const actor = parseActor(trigger.actor).actor;
+    if (actor) {
+      const [upserted] = await this.upsertSubscribers.execute({ scope, subscribers: [{ subscriberId: actor.subscriberId, changes: changesOf(actor) }] });
+      context.actorId = upserted.subscriber.subscriberId; // the caller's id: jobs look the actor up by it
+    }
+
+    const { subscribers: inline, topics } = parseRecipients(trigger.to).recipients;
+    const explicit = await this.upsertInline(scope, inline);
+    await this.deliverTo(scope, explicit, context);
+
+    // Topic members: explicit recipients, each topic's `exclude` and the actor are left out;
+    // a subscriber in several topics gets one notification.
+    const seen = new Set(inline.map((s) => s.subscriberId));
+    if (actor) seen.add(actor.subscriberId);
+    for (const topicRecipient of topics) {
+      const topic = await this.topics.findByKey(scope, topicRecipient.topicKey);
+      if (!topic) {
+        this.logger.warn(`Trigger ${trigger.transactionId}: topic ${topicRecipient.topicKey} does not exist`);
+        continue;
+      }
+      const excluded = new Set(topicRecipient.exclude);
+      let cursor: string | null = null;
+      do {
+        const batch = await this.topics.listMemberIds(scope, topic.key, cursor, FAN_OUT_BATCH_SIZE);
+        cursor = batch.next;
+        const ids = batch.subscriberIds.filter((id) => !seen.has(id) && !excluded.has(id));
+        ids.forEach((id) => seen.add(id));
+        if (!ids.length) continue;
+        const members = await this.subscribers.findManyBySubscriberIds(scope, ids);
+        await this.deliverTo(scope, members, { ...context, topic: { topicId: topic.id, topicKey: topic.key } });
+        // A cancel during a long fan-out stops the rest of it.
+        if ((await this.triggers.findById(trigger.id))?.status === 'canceled') return;
+      } while (cursor);
+    }
+    await this.triggers.markStatus(trigger.id, ['accepted', 'enqueued'], 'processed');
+  }
+
+  private async upsertInline(scope: EnvironmentScope, inline: InlineSubscriber[]): Promise<Subscriber[]> {
+    if (!inline.length) return [];
+    const results = await this.upsertSubscribers.execute({
+      scope,
+      subscribers: inline.map((s) => ({ subscriberId: s.subscriberId, changes: changesOf(s) })),
+    });
+    const byId = new Map(results.map((r) => [r.subscriber.subscriberId, r.subscriber]));
+    for (const subscriber of inline) {
+      for (const channel of subscriber.channels ?? []) {
+        try {
+          const updated = await this.updateCredentials.execute({
+            scope,
+            subscriberId: subscriber.subscriberId,
+            providerId: channel.providerId,
+            integrationIdentifier: channel.integrationIdentifier,
+            credentials: channel.credentials,
+            mode: 'append',
+          });
+          byId.set(subscriber.subscriberId, { ...byId.get(subscriber.subscriberId)!, channels: updated.subscriber.channels });
+        } catch (error) {
+          this.logger.warn(`Credentials of ${subscriber.subscriberId} for ${channel.providerId} not stored: ${(error as Error).message}`);
+        }
+      }
+    }
+    return [...byId.values()];
+  }
+
+  private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext): Promise<void> {
+    if (!subscribers.length) return;
+    const built = subscribers.map((subscriber) => buildNotification(scope, subscriber, context));
+    await this.notifications.insertMany(built.map((b) => b.notification));
+    await this.jobs.insertMany(built.flatMap((b) => b.jobs));
+    await this.queue.addBulk<StepJobData>(
+      STEPS_QUEUE,
+      built.filter((b) => b.jobs.length).map((b) => ({ id: b.jobs[0].id, data: { jobId: b.jobs[0].id }, ...PIPELINE_JOB_OPTIONS })),
+    );
+  }
+}

@@ -1,0 +1,16 @@
+/** Queue names of the delivery pipeline: one per stage. */
+export const FANOUT_QUEUE = 'fanout';
+export const STEPS_QUEUE = 'steps';
+
+export interface FanOutJobData {
+  triggerId: string;
+}
+
+export interface StepJobData {
+  jobId: string;
+  /** `wake`: a delay, digest window or schedule deferral has elapsed. */
+  phase?: 'run' | 'wake';
+}
+
+/** Fan-out and step jobs retry transient failures (store or network hiccups) with backoff. */
+export const PIPELINE_JOB_OPTIONS = { attempts: 6, backoff: { type: 'exponential' as const, delayMs: 1_000 } };

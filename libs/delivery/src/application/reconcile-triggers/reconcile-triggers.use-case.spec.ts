@@ -1,0 +1,124 @@
+import { Clock, EnvironmentScope, JobQueue, JobState, NewJob } from '@app/kernel';
+import { TenantRepository } from '@app/tenants';
+import { Workflow, WorkflowRepository } from '@app/workflows';
+import { TriggerRecord, TriggerStatus } from '../../domain/trigger';
+import { TriggerRepository } from '../../ports/trigger.repository.port';
+import { FANOUT_QUEUE } from '../queues';
+import { TriggerEvent } from '../trigger-event/trigger-event.use-case';
+import { RECONCILE_AFTER_MS, ReconcileTriggers } from './reconcile-triggers.use-case';
+
+/** The triggers table, in memory: just what acceptance and the reconciler use. */
+class MemoryTriggers implements Pick<TriggerRepository, 'insertIfAbsent' | 'findStaleAccepted' | 'markStatus'> {
+  readonly records = new Map<string, TriggerRecord>();
+  async insertIfAbsent(record: TriggerRecord) {
+    if ([...this.records.values()].some((r) => r.environmentId === record.environmentId && r.transactionId === record.transactionId)) return false;
+    this.records.set(record.id, { ...record });
+    return true;
+  }
+  async findStaleAccepted(olderThan: Date, limit: number) {
+    return [...this.records.values()].filter((r) => r.status === 'accepted' && r.createdAt < olderThan).slice(0, limit);
+  }
+  async markStatus(id: string, from: TriggerStatus[], to: TriggerStatus) {
+    const record = this.records.get(id);
+    if (!record || !from.includes(record.status)) return false;
+    record.status = to;
+    return true;
+  }
+}
+
+/** A queue that can be made unreachable, and whose held jobs can be put in any state. */
+class FlakyQueue implements Pick<JobQueue, 'add' | 'addBulk' | 'getJobState' | 'remove'> {
+  reachable = true;
+  readonly held = new Map<string, JobState>();
+  readonly added: string[] = [];
+  async add<T>(queueName: string, job: NewJob<T>) {
+    await this.addBulk(queueName, [job]);
+  }
+  async addBulk<T>(_queueName: string, jobs: NewJob<T>[]) {
+    if (!this.reachable) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    for (const job of jobs) {
+      if (this.held.has(job.id)) continue;
+      this.held.set(job.id, 'waiting');
+      this.added.push(job.id);
+    }
+  }
+  async getJobState(_queueName: string, jobId: string) {
+    if (!this.reachable) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    return this.held.get(jobId);
+  }
+  async remove(_queueName: string, jobId: string) {
+    return this.held.delete(jobId);
+  }
+}
+
+const scope: EnvironmentScope = { organizationId: 'o'.repeat(24), environmentId: 'e'.repeat(24) };
+const workflow = { id: 'w'.repeat(24), active: true, steps: [{ active: true }], trigger: { identifier: 'welcome' } } as unknown as Workflow;
+
+describe('durable acceptance: TriggerEvent + ReconcileTriggers with a queue that fails', () => {
+  let now: Date;
+  let triggers: MemoryTriggers;
+  let queue: FlakyQueue;
+  let accept: TriggerEvent;
+  let reconcile: ReconcileTriggers;
+
+  beforeEach(() => {
+    now = new Date('2030-01-01T00:00:00Z');
+    const clock: Clock = { now: () => now };
+    triggers = new MemoryTriggers();
+    queue = new FlakyQueue();
+    const workflows = { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository;
+    const tenants = { findByIdentifier: async () => null } as unknown as TenantRepository;
+    accept = new TriggerEvent(workflows, tenants, triggers as unknown as TriggerRepository, queue as unknown as JobQueue, clock);
+    reconcile = new ReconcileTriggers(triggers as unknown as TriggerRepository, queue as unknown as JobQueue, clock);
+  });
+
+  const later = (ms: number) => (now = new Date(now.getTime() + ms));
+
+  it('accepts a trigger while the queue is unreachable, and the reconciler enqueues it once the wait is over', async () => {
+    queue.reachable = false;
+    const answer = await accept.execute({ scope, name: 'welcome', to: 'subscriber-1', transactionId: 'txn-1' });
+    expect(answer).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn-1' });
+    const [record] = triggers.records.values();
+    expect(record).toMatchObject({ transactionId: 'txn-1', status: 'accepted' });
+    expect(queue.added).toEqual([]);
+
+    queue.reachable = true;
+    expect(await reconcile.execute()).toBe(0); // too recent: its enqueue may still be under way
+    later(RECONCILE_AFTER_MS + 1);
+    expect(await reconcile.execute()).toBe(1);
+    expect(queue.added).toEqual([record.id]); // the fan-out job id is the trigger id
+  });
+
+  it('fails (to be logged and retried next round) while the queue is still unreachable, losing nothing', async () => {
+    queue.reachable = false;
+    await accept.execute({ scope, name: 'welcome', to: 'subscriber-1', transactionId: 'txn-2' });
+    later(RECONCILE_AFTER_MS + 1);
+    await expect(reconcile.execute()).rejects.toThrow(/ECONNREFUSED/);
+    expect([...triggers.records.values()][0].status).toBe('accepted');
+    queue.reachable = true;
+    expect(await reconcile.execute()).toBe(1);
+  });
+
+  it('leaves alone a trigger whose fan-out still waits in the queue (a backlog), and re-adds one whose fan-out failed for good', async () => {
+    await accept.execute({ scope, name: 'welcome', to: 'a', transactionId: 'waiting' });
+    await accept.execute({ scope, name: 'welcome', to: 'b', transactionId: 'failed' });
+    const [waiting, failed] = triggers.records.values();
+    queue.held.set(failed.id, 'failed');
+    queue.added.length = 0;
+    later(RECONCILE_AFTER_MS + 1);
+    expect(await reconcile.execute()).toBe(1);
+    expect(queue.added).toEqual([failed.id]);
+    expect(queue.held.get(waiting.id)).toBe('waiting');
+    expect(queue.held.get(failed.id)).toBe('waiting');
+  });
+
+  it('does not touch a trigger the fan-out has taken', async () => {
+    queue.reachable = false;
+    await accept.execute({ scope, name: 'welcome', to: 'a', transactionId: 'taken' });
+    queue.reachable = true;
+    const [record] = triggers.records.values();
+    await triggers.markStatus(record.id, ['accepted'], 'enqueued');
+    later(RECONCILE_AFTER_MS + 1);
+    expect(await reconcile.execute()).toBe(0);
+  });
+});

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock, JOB_QUEUE, JobQueue } from '@app/kernel';
+import { TriggerRecord } from '../../domain/trigger';
+import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
+import { FANOUT_QUEUE, FanOutJobData, PIPELINE_JOB_OPTIONS } from '../queues';
+
+/** By default, triggers accepted this long ago and still not picked up are (re-)enqueued. */
+export const RECONCILE_AFTER_MS = 30_000;
+
+/**
+ * Accepted triggers whose enqueue failed (Redis down at the wrong moment, a crash between the
+ * insert and the add, a Redis that lost its data) are found here and enqueued again. A trigger
+ * whose fan-out still waits in the queue (a backlog) is left alone; one whose fan-out ran out of
+ * retries before it even started gets a fresh job.
+ */
+@Injectable()
+export class ReconcileTriggers {
+  constructor(
+    @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Returns how many triggers were enqueued again. */
+  async execute(limit = 500, afterMs = RECONCILE_AFTER_MS): Promise<number> {
+    const stale = await this.triggers.findStaleAccepted(new Date(this.clock.now().getTime() - afterMs), limit);
+    const lost: TriggerRecord[] = [];
+    for (const trigger of stale) {
+      const state = await this.queue.getJobState(FANOUT_QUEUE, trigger.id);
+      if (state === 'failed') await this.queue.remove(FANOUT_QUEUE, trigger.id); // else the add below is a no-op
+      if (state === undefined || state === 'failed') lost.push(trigger);
+    }
+    if (lost.length) {
+      await this.queue.addBulk<FanOutJobData>(FANOUT_QUEUE, lost.map((t) => ({ id: t.id, data: { triggerId: t.id }, ...PIPELINE_JOB_OPTIONS })));
+    }
+    return lost.length;
+  }
+}

@@ -1,0 +1,128 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, Clock, DomainError, EnvironmentScope, JOB_QUEUE, JobQueue, TtlCache, UnprocessableError, newId } from '@app/kernel';
+import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
+import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
+import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
+import { TriggerRecord } from '../../domain/trigger';
+import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
+import { FANOUT_QUEUE, FanOutJobData, PIPELINE_JOB_OPTIONS } from '../queues';
+
+export interface TriggerEventCommand {
+  scope: EnvironmentScope;
+  name: string;
+  to: unknown;
+  payload?: Record<string, unknown>;
+  overrides?: Record<string, unknown>;
+  transactionId?: string;
+  actor?: unknown;
+  tenant?: unknown;
+}
+
+export type TriggerResultStatus =
+  | 'processed'
+  | 'trigger_not_active'
+  | 'no_tenant_found'
+  | 'no_workflow_steps_defined'
+  | 'no_workflow_active_steps_defined';
+
+export interface TriggerEventResult {
+  acknowledged: true;
+  status: TriggerResultStatus;
+  transactionId: string;
+}
+
+export const MAX_PAYLOAD_BYTES = 512 * 1024;
+const WORKFLOW_CACHE_MS = 2_000;
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(bytes: number) {
+    super('payload_too_large', `Payload of ${bytes} bytes exceeds the limit of ${MAX_PAYLOAD_BYTES} bytes`, 'too_large');
+  }
+}
+
+export class WorkflowNotFoundError extends UnprocessableError {
+  constructor(identifier: string) {
+    super('workflow_not_found', 'workflow_not_found', { workflowIdentifier: identifier });
+  }
+}
+
+export class InvalidTriggerError extends UnprocessableError {
+  constructor(problems: RecipientProblems, body: Record<string, unknown>) {
+    const errors: Record<string, { messages: string[]; value: unknown }> = {};
+    for (const [path, messages] of Object.entries(problems)) {
+      errors[path] = { messages, value: path.split('.').reduce<any>((value, key) => value?.[key], body) ?? 'No Value Recorded' };
+    }
+    super('invalid_trigger', 'Validation Error', { errors });
+  }
+}
+
+/**
+ * POST /v1/events/trigger, the API side: validate, persist the trigger (claiming its transactionId),
+ * enqueue the fan-out, answer. Persisting before enqueueing means an accepted trigger is never
+ * lost: if the enqueue fails, the reconciler finds the trigger still `accepted` and enqueues it.
+ */
+@Injectable()
+export class TriggerEvent {
+  private readonly logger = new Logger(TriggerEvent.name);
+  private readonly workflowCache = new TtlCache<Workflow | null>(WORKFLOW_CACHE_MS);
+
+  constructor(
+    @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
+    @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
+    @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(command: TriggerEventCommand): Promise<TriggerEventResult> {
+    const { scope } = command;
+    const recipients = parseRecipients(command.to);
+    const actor = parseActor(command.actor);
+    const tenant = parseTenant(command.tenant);
+    const problems = { ...recipients.problems, ...actor.problems, ...tenant.problems };
+    if (Object.keys(problems).length) throw new InvalidTriggerError(problems, command as unknown as Record<string, unknown>);
+    const payload = command.payload ?? {};
+    const payloadBytes = Buffer.byteLength(JSON.stringify(payload));
+    if (payloadBytes > MAX_PAYLOAD_BYTES) throw new PayloadTooLargeError(payloadBytes);
+
+    const workflow = await this.findWorkflow(scope, command.name);
+    if (!workflow) throw new WorkflowNotFoundError(command.name);
+    const transactionId = command.transactionId || `txn_${newId()}`;
+    const answer = (status: TriggerResultStatus): TriggerEventResult => ({ acknowledged: true, status, transactionId });
+
+    if (tenant.tenant && !(await this.tenants.findByIdentifier(scope, tenant.tenant.identifier))) return answer('no_tenant_found');
+    if (!workflow.active) return answer('trigger_not_active');
+    if (!workflow.steps.length) return answer('no_workflow_steps_defined');
+    if (!workflow.steps.some((step) => step.active)) return answer('no_workflow_active_steps_defined');
+
+    const now = this.clock.now();
+    const record: TriggerRecord = {
+      id: newId(now.getTime()),
+      organizationId: scope.organizationId,
+      environmentId: scope.environmentId,
+      transactionId,
+      workflowId: workflow.id,
+      workflowIdentifier: workflow.trigger.identifier,
+      to: (Array.isArray(command.to) ? command.to : [command.to]) as TriggerRecord['to'],
+      payload,
+      overrides: command.overrides ?? {},
+      actor: command.actor as TriggerRecord['actor'],
+      tenant: command.tenant as TriggerRecord['tenant'],
+      status: 'accepted',
+      createdAt: now,
+      updatedAt: now,
+    };
+    // A repeated transactionId is acknowledged the same way and delivers nothing.
+    if (!(await this.triggers.insertIfAbsent(record))) return answer('processed');
+    try {
+      await this.queue.add<FanOutJobData>(FANOUT_QUEUE, { id: record.id, data: { triggerId: record.id }, ...PIPELINE_JOB_OPTIONS });
+    } catch (error) {
+      this.logger.warn(`Trigger ${transactionId} persisted but not enqueued (the reconciler will): ${(error as Error).message}`);
+    }
+    return answer('processed');
+  }
+
+  private findWorkflow(scope: EnvironmentScope, identifier: string): Promise<Workflow | null> {
+    return this.workflowCache.getOrLoad(`${scope.environmentId}:${identifier}`, () => this.workflows.findByTriggerIdentifier(scope, identifier));
+  }
+}

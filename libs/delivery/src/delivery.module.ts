@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { SubscribersModule } from '@app/subscribers';
+import { CancelTrigger } from './application/cancel-trigger/cancel-trigger.use-case';
+import { DeleteMessagesByTransaction } from './application/delete-messages/delete-messages-by-transaction.use-case';
+import { FanOut } from './application/fan-out/fan-out.use-case';
+import { GetNotificationActivity } from './application/get-notification/get-notification.use-case';
+import { ListMessages } from './application/list-messages/list-messages.use-case';
+import { ListNotifications } from './application/list-notifications/list-notifications.use-case';
+import { ReconcileTriggers } from './application/reconcile-triggers/reconcile-triggers.use-case';
+import { RecoverSteps } from './application/recover-steps/recover-steps.use-case';
+import { RunStep } from './application/run-step/run-step.use-case';
+import { SendChannelStep } from './application/run-step/send-channel-step';
+import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
+
+const useCases = [
+  TriggerEvent,
+  FanOut,
+  RunStep,
+  SendChannelStep,
+  CancelTrigger,
+  ReconcileTriggers,
+  RecoverSteps,
+  ListMessages,
+  DeleteMessagesByTransaction,
+  GetNotificationActivity,
+  ListNotifications,
+];
+
+/** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */
+@Module({ imports: [SubscribersModule], providers: useCases, exports: useCases })
+export class DeliveryModule {}

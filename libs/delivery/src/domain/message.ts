@@ -1,0 +1,74 @@
+import { Channel } from '@app/kernel';
+
+/** Novu's MessageStatusEnum. */
+export const MESSAGE_STATUSES = ['sent', 'error', 'warning'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Novu's error ids for a message that could not be addressed. */
+export const MESSAGE_ERROR_IDS = {
+  missingEmail: 'mail_unexpected_error',
+  missingPhone: 'no_subscriber_phone',
+  providerError: 'unexpected_provider_error',
+  contentError: 'message_content_error',
+} as const;
+
+export interface MessageCtaButton {
+  type: string;
+  content: string;
+  resultContent?: string;
+}
+
+export interface MessageCta {
+  type: string;
+  data?: { url?: string };
+  action?: {
+    status?: string;
+    buttons?: MessageCtaButton[];
+    result?: { payload?: Record<string, unknown>; type?: string };
+  };
+}
+
+/** What one channel step delivered (or tried to) to one subscriber. */
+export interface Message {
+  id: string;
+  organizationId: string;
+  environmentId: string;
+  notificationId: string;
+  jobId: string;
+  /** Internal id of the subscriber. */
+  subscriberId: string;
+  workflowId: string;
+  templateIdentifier: string;
+  stepId?: string;
+  transactionId: string;
+  channel: Channel;
+  providerId?: string;
+  status: MessageStatus;
+  errorId?: string;
+  errorText?: string;
+  /** Rendered content: text/HTML, or email blocks. */
+  content: string | Record<string, unknown>[];
+  subject?: string;
+  title?: string;
+  cta?: MessageCta;
+  avatar?: string;
+  actorSubscriberId?: string;
+  read: boolean;
+  seen: boolean;
+  archived: boolean;
+  lastSeenDate?: Date;
+  lastReadDate?: Date;
+  snoozedUntil?: Date;
+  deliveredAt: Date[];
+  /** The provider's id for the sent message. */
+  identifier?: string;
+  email?: string;
+  phone?: string;
+  deviceTokens?: string[];
+  directWebhookUrl?: string;
+  payload: Record<string, unknown>;
+  overrides: Record<string, unknown>;
+  tags?: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,106 @@
+/** The recipients of a trigger, parsed from Novu's `to` union. */
+export interface InlineSubscriber {
+  subscriberId: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  avatar?: string | null;
+  locale?: string | null;
+  timezone?: string | null;
+  data?: Record<string, unknown> | null;
+  channels?: { providerId: string; integrationIdentifier?: string; credentials: Record<string, unknown> }[];
+}
+
+export interface TopicRecipient {
+  topicKey: string;
+  exclude: string[];
+}
+
+export interface ParsedRecipients {
+  /** De-duplicated by subscriberId; the last object for an id wins. */
+  subscribers: InlineSubscriber[];
+  topics: TopicRecipient[];
+}
+
+export const MAX_RECIPIENTS = 100;
+const SUBSCRIBER_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
+
+export type RecipientProblems = Record<string, string[]>;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses `to` (a string, a subscriber object, a topic or an array of them); problems are keyed by field path. */
+export function parseRecipients(to: unknown): { recipients: ParsedRecipients; problems: RecipientProblems } {
+  const problems: RecipientProblems = {};
+  const problem = (path: string, message: string) => (problems[path] ??= []).push(message);
+  const subscribers = new Map<string, InlineSubscriber>();
+  const topics: TopicRecipient[] = [];
+  const items = Array.isArray(to) ? to : [to];
+  if (to === undefined || to === null || items.length === 0) problem('to', 'to should not be empty');
+  if (items.length > MAX_RECIPIENTS) problem('to', `to must contain at most ${MAX_RECIPIENTS} recipients`);
+
+  items.forEach((item, index) => {
+    const path = Array.isArray(to) ? `to.${index}` : 'to';
+    if (typeof item === 'string') {
+      if (!item.trim()) return problem(path, 'a subscriberId must not be empty');
+      subscribers.set(item, { ...subscribers.get(item), subscriberId: item });
+      return;
+    }
+    if (!isObject(item)) return problem(path, 'must be a subscriberId string, a subscriber object or a topic');
+    if (item.type === 'Topic') {
+      if (typeof item.topicKey !== 'string' || !item.topicKey) return problem(`${path}.topicKey`, 'topicKey must be a non-empty string');
+      const exclude = item.exclude ?? [];
+      if (!Array.isArray(exclude) || exclude.some((id) => typeof id !== 'string') || exclude.length > MAX_RECIPIENTS) {
+        return problem(`${path}.exclude`, `exclude must be an array of at most ${MAX_RECIPIENTS} subscriberIds`);
+      }
+      topics.push({ topicKey: item.topicKey, exclude: exclude as string[] });
+      return;
+    }
+    if (typeof item.subscriberId !== 'string' || !item.subscriberId.trim()) {
+      return problem(`${path}.subscriberId`, 'subscriberId must be a non-empty string (topics need type: "Topic")');
+    }
+    const subscriber: InlineSubscriber = { subscriberId: item.subscriberId };
+    for (const field of SUBSCRIBER_FIELDS) {
+      const value = item[field];
+      if (value === undefined) continue;
+      if (value !== null && typeof value !== 'string') problem(`${path}.${field}`, `${field} must be a string or null`);
+      else subscriber[field] = value;
+    }
+    if (item.data !== undefined) {
+      if (item.data !== null && !isObject(item.data)) problem(`${path}.data`, 'data must be an object');
+      else subscriber.data = item.data as Record<string, unknown> | null;
+    }
+    if (item.channels !== undefined) {
+      const channels = item.channels;
+      if (!Array.isArray(channels) || channels.some((c) => !isObject(c) || typeof c.providerId !== 'string' || !isObject(c.credentials))) {
+        problem(`${path}.channels`, 'channels must be an array of {providerId, integrationIdentifier?, credentials}');
+      } else subscriber.channels = channels as InlineSubscriber['channels'];
+    }
+    subscribers.set(subscriber.subscriberId, subscriber);
+  });
+  return { recipients: { subscribers: [...subscribers.values()], topics }, problems };
+}
+
+/** `actor`: a subscriberId or a subscriber object. */
+export function parseActor(actor: unknown): { actor?: InlineSubscriber; problems: RecipientProblems } {
+  if (actor === undefined || actor === null) return { problems: {} };
+  if (typeof actor === 'string') return actor.trim() ? { actor: { subscriberId: actor }, problems: {} } : { problems: { actor: ['actor must not be empty'] } };
+  const { recipients, problems } = parseRecipients(actor);
+  const renamed: RecipientProblems = {};
+  for (const [path, messages] of Object.entries(problems)) renamed[path.replace(/^to/, 'actor')] = messages;
+  if (recipients.topics.length) renamed.actor = ['actor must be a subscriber, not a topic'];
+  return { actor: recipients.subscribers[0], problems: renamed };
+}
+
+/** `tenant`: an identifier or `{identifier, name?, data?}`. */
+export function parseTenant(tenant: unknown): { tenant?: { identifier: string; name?: string; data?: Record<string, unknown> }; problems: RecipientProblems } {
+  if (tenant === undefined || tenant === null) return { problems: {} };
+  if (typeof tenant === 'string') return tenant ? { tenant: { identifier: tenant }, problems: {} } : { problems: { tenant: ['tenant must not be empty'] } };
+  if (!isObject(tenant) || typeof tenant.identifier !== 'string' || !tenant.identifier) {
+    return { problems: { 'tenant.identifier': ['tenant must be an identifier or an object with a non-empty identifier'] } };
+  }
+  if (tenant.name !== undefined && typeof tenant.name !== 'string') return { problems: { 'tenant.name': ['name must be a string'] } };
+  if (tenant.data !== undefined && !isObject(tenant.data)) return { problems: { 'tenant.data': ['data must be an object'] } };
+  return { tenant: { identifier: tenant.identifier, name: tenant.name as string | undefined, data: tenant.data as Record<string, unknown> | undefined }, problems: {} };
+}

@@ -1,0 +1,34 @@
+/**
+ * Where an accepted trigger is on its way to jobs:
+ * `accepted` — persisted, the fan-out may not have reached the queue yet (the reconciler looks for these);
+ * `enqueued` — not written by the engine today: fan-out moves a trigger from `accepted` straight to `processed`,
+ *   so the reconciler keeps an eye on it until its notifications exist;
+ * `processed` — notifications and jobs exist;
+ * `canceled` — canceled by request (a fan-out that sees it creates nothing more).
+ */
+export const TRIGGER_STATUSES = ['accepted', 'enqueued', 'processed', 'canceled'] as const;
+export type TriggerStatus = (typeof TRIGGER_STATUSES)[number];
+
+/** A recipient as given in the trigger: a subscriberId, a subscriber object or a topic. */
+export type TriggerRecipient = string | Record<string, unknown>;
+
+/** The durable record of one accepted `POST /v1/events/trigger`. */
+export interface TriggerRecord {
+  id: string;
+  organizationId: string;
+  environmentId: string;
+  /** Unique in the environment: a repeat is acknowledged and delivers nothing. */
+  transactionId: string;
+  workflowId: string;
+  workflowIdentifier: string;
+  to: TriggerRecipient[];
+  payload: Record<string, unknown>;
+  overrides: Record<string, unknown>;
+  /** A subscriberId or a subscriber object. */
+  actor?: string | Record<string, unknown>;
+  /** A tenant identifier or `{identifier, name, data}`. */
+  tenant?: string | Record<string, unknown>;
+  status: TriggerStatus;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,47 @@
+import { EnvironmentScope } from '@app/kernel';
+import { Job } from '../domain/job';
+
+/** What a transition may change beside the status; `null` clears an optional field. */
+export type JobPatch = {
+  [K in
+    | 'providerId'
+    | 'payload'
+    | 'overrides'
+    | 'digest'
+    | 'digestBucketKey'
+    | 'mergedDigestId'
+    | 'runAt'
+    | 'attempts'
+    | 'scheduleExtensionsCount'
+    | 'error'
+    | 'updatedAt']?: Job[K] | null;
+};
+
+export interface JobRepository {
+  /** Idempotent bulk insert (ids are deterministic): rows whose id exists are left alone. Returns how many were new. */
+  insertMany(jobs: Job[]): Promise<number>;
+  findById(id: string): Promise<Job | null>;
+  /** The jobs of these notifications, each notification's chain in step order. */
+  findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]>;
+  /**
+   * Compare-and-set on the status: moves the job to `to` (applying `patch`) only from a status
+   * that allows it (jobStatusesAllowing); a terminal job never changes. False when refused.
+   * `updatedAt` defaults to the store's clock when the patch has none.
+   */
+  transition(id: string, to: Job['status'], patch?: JobPatch): Promise<boolean>;
+  /** Cancels the not-yet-running jobs (pending, queued, delayed) of a transaction; returns them as canceled. */
+  cancelPendingByTransaction(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<Job[]>;
+  /**
+   * Cancels the not-yet-running jobs of a notification: all of them, or with `afterJobId` only
+   * those that follow it in the chain. Returns their ids.
+   */
+  cancelChildren(notificationId: string, afterJobId?: string, at?: Date): Promise<string[]>;
+  /**
+   * Recovery (any environment): jobs that should have moved by `before` but did not — `queued` or
+   * `running` and untouched since, or `delayed` and due since — oldest first.
+   */
+  findOverdue(before: Date, limit: number): Promise<Job[]>;
+  /** The job that follows `parentId` in its chain (its parentId is that job), or null at the end. */
+  findNextJob(parentId: string): Promise<Job | null>;
+}
+export const JOB_REPOSITORY = Symbol('JobRepository');

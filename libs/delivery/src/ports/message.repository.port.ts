@@ -1,0 +1,48 @@
+import { Channel, EnvironmentScope, Page } from '@app/kernel';
+import { Message, MessageStatus } from '../domain/message';
+
+export interface MessageDeliveryUpdate {
+  status: MessageStatus;
+  errorId?: string;
+  errorText?: string;
+  /** The provider's id for the sent message. */
+  identifier?: string;
+  /** Appended to the message's deliveredAt list. */
+  deliveredAt?: Date;
+  updatedAt?: Date;
+}
+
+export interface MessageListQuery {
+  channel?: Channel | string;
+  /** Internal id of the subscriber. */
+  subscriberId?: string;
+  /** Any of these (an empty list matches nothing). */
+  transactionIds?: string[];
+  /** 0-based. */
+  page: number;
+  /** At most 1000 (the API refuses more). */
+  limit: number;
+}
+
+export interface MessageRepository {
+  /**
+   * Inserts unless a message with this id exists (the id is deterministic: the job id, or job id +
+   * target for chat/push fan-out), so a redelivered job never creates a second message.
+   * Returns the stored message and whether this call created it.
+   */
+  insertIfAbsent(message: Message): Promise<{ message: Message; created: boolean }>;
+  /** Records a provider outcome; false when there is no such message. */
+  updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean>;
+  findById(scope: EnvironmentScope, id: string): Promise<Message | null>;
+  /** The messages of one job (several for chat/push fan-out), oldest first. */
+  findByJobId(jobId: string): Promise<Message[]>;
+  /** Newest first (createdAt desc), with the count of all matches. */
+  list(scope: EnvironmentScope, query: MessageListQuery): Promise<Page<Message>>;
+  /** Deletes the messages of a transaction (optionally one channel); returns how many. */
+  deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<number>;
+  /** In-app feed: marks the subscriber's messages seen; returns how many changed. */
+  markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
+  /** In-app feed: marks the subscriber's messages read (and seen); returns how many changed. */
+  markRead(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
+}
+export const MESSAGE_REPOSITORY = Symbol('MessageRepository');
