@@ -1,0 +1,158 @@
+import type { SqlClient } from '@app/store-sql';
+import type { JobCounts, JobState, NewJob } from '@app/kernel';
+
+/** A job a consumer has leased. */
+export interface ClaimedJob {
+  id: string;
+  data: unknown;
+  attempts: number;
+  attemptsMade: number;
+  backoffMs: number;
+}
+
+const AFTER_MS = (param: string) => `now() + ${param}::double precision * interval '1 millisecond'`;
+const STATE_OF = `CASE WHEN state = 'pending' AND run_at > now() THEN 'delayed' WHEN state = 'pending' THEN 'waiting' ELSE state END`;
+
+/**
+ * The queue_jobs table, one atomic statement per operation: insert-if-absent, claim with
+ * FOR UPDATE SKIP LOCKED (consumers in several processes never take the same job), and outcome
+ * updates that apply only while the consumer still holds the lease.
+ */
+export class SqlJobStore {
+  constructor(private readonly sql: SqlClient) {}
+
+  async insert(queue: string, jobs: NewJob<unknown>[]): Promise<void> {
+    const rows = jobs.map((job) => ({
+      id: job.id,
+      data: job.data ?? null,
+      delayMs: Math.max(0, job.delayMs ?? 0),
+      attempts: Math.max(1, Math.floor(job.attempts ?? 1)),
+      backoffMs: Math.max(0, Math.round(job.backoff?.delayMs ?? 0)),
+    }));
+    await this.sql.query(
+      `INSERT INTO queue_jobs (queue, id, data, run_at, attempts, backoff_ms)
+       SELECT $1, r->>'id', r->'data', ${AFTER_MS("(r->>'delayMs')")}, (r->>'attempts')::int, (r->>'backoffMs')::int
+       FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(r, n)
+       ORDER BY n
+       ON CONFLICT (queue, id) DO NOTHING`,
+      [queue, JSON.stringify(rows)],
+    );
+  }
+
+  async claim(queue: string, consumerId: string, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+    const rows = await this.sql.query<{ id: string; data: unknown; attempts: number; attempts_made: number; backoff_ms: number; seq: number }>(
+      // A materialised CTE runs once; as a plain subquery the planner may rescan it and exceed the LIMIT.
+      `WITH due AS MATERIALIZED (
+         SELECT id FROM queue_jobs
+         WHERE queue = $1 AND state = 'pending' AND run_at <= now()
+         ORDER BY run_at, seq
+         LIMIT $3
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE queue_jobs AS j SET state = 'active', locked_by = $2, locked_until = ${AFTER_MS('$4')}
+       FROM due
+       WHERE j.queue = $1 AND j.id = due.id
+       RETURNING j.id, j.data, j.attempts, j.attempts_made, j.backoff_ms, j.seq::float8 AS seq`,
+      [queue, consumerId, limit, leaseMs],
+    );
+    return rows
+      .sort((a, b) => a.seq - b.seq)
+      .map((r) => ({ id: r.id, data: r.data, attempts: r.attempts, attemptsMade: r.attempts_made, backoffMs: r.backoff_ms }));
+  }
+
+  async complete(queue: string, id: string, consumerId: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE queue_jobs SET state = 'completed', finished_at = now(), locked_by = NULL, locked_until = NULL
+       WHERE queue = $1 AND id = $2 AND state = 'active' AND locked_by = $3`,
+      [queue, id, consumerId],
+    );
+  }
+
+  async retry(queue: string, id: string, consumerId: string, delayMs: number, error: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE queue_jobs SET state = 'pending', attempts_made = attempts_made + 1, run_at = ${AFTER_MS('$4')},
+         locked_by = NULL, locked_until = NULL, last_error = $5
+       WHERE queue = $1 AND id = $2 AND state = 'active' AND locked_by = $3`,
+      [queue, id, consumerId, delayMs, error],
+    );
+  }
+
+  async fail(queue: string, id: string, consumerId: string, error: string): Promise<void> {
+    await this.sql.query(
+      `UPDATE queue_jobs SET state = 'failed', attempts_made = attempts_made + 1, finished_at = now(),
+         locked_by = NULL, locked_until = NULL, last_error = $4
+       WHERE queue = $1 AND id = $2 AND state = 'active' AND locked_by = $3`,
+      [queue, id, consumerId, error],
+    );
+  }
+
+  async renewLeases(consumerId: string, leaseMs: number): Promise<void> {
+    await this.sql.query(`UPDATE queue_jobs SET locked_until = ${AFTER_MS('$2')} WHERE state = 'active' AND locked_by = $1`, [
+      consumerId,
+      leaseMs,
+    ]);
+  }
+
+  /**
+   * Puts back jobs whose lease ran out (their consumer died), or — when `liveConsumers` is given —
+   * every lease not held by one of them. A job that stalled more than `maxStalledCount` times fails.
+   */
+  async requeueStalled(queue: string, maxStalledCount: number, liveConsumers?: string[]): Promise<number> {
+    const rows = await this.sql.query(
+      `UPDATE queue_jobs SET
+         stalled_count = stalled_count + 1,
+         state = CASE WHEN stalled_count + 1 > $2 THEN 'failed' ELSE 'pending' END,
+         finished_at = CASE WHEN stalled_count + 1 > $2 THEN now() END,
+         last_error = CASE WHEN stalled_count + 1 > $2 THEN 'job stalled more than allowable limit' ELSE last_error END,
+         locked_by = NULL, locked_until = NULL
+       WHERE queue = $1 AND state = 'active'
+         AND (locked_until < now()
+           OR ($3::jsonb IS NOT NULL AND locked_by NOT IN (SELECT jsonb_array_elements_text($3::jsonb))))
+       RETURNING id`,
+      [queue, maxStalledCount, liveConsumers ? JSON.stringify(liveConsumers) : null],
+    );
+    return rows.length;
+  }
+
+  /** A job can be removed unless a live consumer holds it. */
+  async remove(queue: string, id: string): Promise<boolean> {
+    const rows = await this.sql.query(
+      `DELETE FROM queue_jobs WHERE queue = $1 AND id = $2 AND NOT (state = 'active' AND locked_until >= now()) RETURNING id`,
+      [queue, id],
+    );
+    return rows.length > 0;
+  }
+
+  async state(queue: string, id: string): Promise<JobState | undefined> {
+    const [row] = await this.sql.query<{ state: JobState }>(`SELECT ${STATE_OF} AS state FROM queue_jobs WHERE queue = $1 AND id = $2`, [queue, id]);
+    return row?.state;
+  }
+
+  async counts(queue: string): Promise<JobCounts> {
+    const rows = await this.sql.query<{ state: JobState; n: number }>(
+      `SELECT ${STATE_OF} AS state, count(*)::int AS n FROM queue_jobs WHERE queue = $1 GROUP BY 1`,
+      [queue],
+    );
+    const counts: JobCounts = { waiting: 0, delayed: 0, active: 0, completed: 0, failed: 0 };
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  /** Milliseconds until the next pending job is due (≤ 0: due now); undefined when none waits. */
+  async msUntilNextDue(queue: string): Promise<number | undefined> {
+    const [row] = await this.sql.query<{ ms: number | null }>(
+      `SELECT (EXTRACT(EPOCH FROM (min(run_at) - now())) * 1000)::float8 AS ms FROM queue_jobs WHERE queue = $1 AND state = 'pending'`,
+      [queue],
+    );
+    return row?.ms ?? undefined;
+  }
+
+  async purgeFinished(queue: string, completedMs: number, failedMs: number): Promise<void> {
+    await this.sql.query(
+      `DELETE FROM queue_jobs WHERE queue = $1 AND (
+         (state = 'completed' AND finished_at < now() - $2::double precision * interval '1 millisecond')
+         OR (state = 'failed' AND finished_at < now() - $3::double precision * interval '1 millisecond'))`,
+      [queue, completedMs, failedMs],
+    );
+  }
+}

@@ -1,0 +1,225 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EnvironmentScope } from '@app/kernel';
+import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { ColumnSpec, insertManyIfAbsent, present, setPresent } from './sql-rows';
+
+const COLUMNS: readonly ColumnSpec[] = [
+  ['id', 'text'],
+  ['organization_id', 'text'],
+  ['environment_id', 'text'],
+  ['notification_id', 'text'],
+  ['transaction_id', 'text'],
+  ['subscriber_id', 'text'],
+  ['external_subscriber_id', 'text'],
+  ['workflow_id', 'text'],
+  ['workflow_identifier', 'text'],
+  ['step_id', 'text'],
+  ['parent_id', 'text'],
+  ['type', 'text'],
+  ['status', 'text'],
+  ['provider_id', 'text'],
+  ['payload', 'jsonb'],
+  ['overrides', 'jsonb'],
+  ['tenant', 'jsonb'],
+  ['actor_id', 'text'],
+  ['digest', 'jsonb'],
+  ['digest_bucket_key', 'text'],
+  ['merged_digest_id', 'text'],
+  ['run_at', 'timestamptz'],
+  ['attempts', 'integer'],
+  ['schedule_extensions_count', 'integer'],
+  ['error', 'jsonb'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+];
+
+/** The fields a transition may patch → column and whether it is jsonb; the only names that reach SQL text. */
+const PATCH_COLUMNS: Record<keyof JobPatch, { column: string; json: boolean }> = {
+  providerId: { column: 'provider_id', json: false },
+  payload: { column: 'payload', json: true },
+  overrides: { column: 'overrides', json: true },
+  digest: { column: 'digest', json: true },
+  digestBucketKey: { column: 'digest_bucket_key', json: false },
+  mergedDigestId: { column: 'merged_digest_id', json: false },
+  runAt: { column: 'run_at', json: false },
+  attempts: { column: 'attempts', json: false },
+  scheduleExtensionsCount: { column: 'schedule_extensions_count', json: false },
+  error: { column: 'error', json: true },
+  updatedAt: { column: 'updated_at', json: false },
+};
+
+const toRow = (j: Job): Record<string, unknown> => ({
+  id: j.id,
+  organization_id: j.organizationId,
+  environment_id: j.environmentId,
+  notification_id: j.notificationId,
+  transaction_id: j.transactionId,
+  subscriber_id: j.subscriberId,
+  external_subscriber_id: j.externalSubscriberId,
+  workflow_id: j.workflowId,
+  workflow_identifier: j.workflowIdentifier,
+  step_id: j.stepId,
+  parent_id: j.parentId ?? null,
+  type: j.type,
+  status: j.status,
+  provider_id: j.providerId ?? null,
+  payload: j.payload,
+  overrides: j.overrides,
+  tenant: j.tenant ?? null,
+  actor_id: j.actorId ?? null,
+  digest: j.digest ?? null,
+  digest_bucket_key: j.digestBucketKey ?? null,
+  merged_digest_id: j.mergedDigestId ?? null,
+  run_at: j.runAt ?? null,
+  attempts: j.attempts,
+  schedule_extensions_count: j.scheduleExtensionsCount ?? null,
+  error: j.error ?? null,
+  created_at: j.createdAt,
+  updated_at: j.updatedAt,
+});
+
+export function toJob(row: any): Job {
+  return setPresent<Job>(
+    {
+      id: row.id,
+      organizationId: row.organization_id,
+      environmentId: row.environment_id,
+      notificationId: row.notification_id,
+      transactionId: row.transaction_id,
+      subscriberId: row.subscriber_id,
+      externalSubscriberId: row.external_subscriber_id,
+      workflowId: row.workflow_id,
+      workflowIdentifier: row.workflow_identifier,
+      stepId: row.step_id,
+      type: row.type,
+      status: row.status,
+      payload: row.payload,
+      overrides: row.overrides,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    },
+    {
+      parentId: row.parent_id,
+      providerId: row.provider_id,
+      tenant: row.tenant,
+      actorId: row.actor_id,
+      digest: row.digest,
+      digestBucketKey: row.digest_bucket_key,
+      mergedDigestId: row.merged_digest_id,
+      runAt: row.run_at,
+      scheduleExtensionsCount: row.schedule_extensions_count,
+      error: row.error,
+    },
+  );
+}
+
+/** Orders each notification's jobs along their parent chain (jobs created together share a createdAt). */
+function inChainOrder(jobs: Job[]): Job[] {
+  const ids = new Set(jobs.map((j) => j.id));
+  const childrenOf = new Map<string, Job[]>();
+  const roots: Job[] = [];
+  for (const job of jobs) {
+    if (job.parentId && ids.has(job.parentId)) {
+      const siblings = childrenOf.get(job.parentId) ?? [];
+      siblings.push(job);
+      childrenOf.set(job.parentId, siblings);
+    } else {
+      roots.push(job);
+    }
+  }
+  const ordered: Job[] = [];
+  const visit = (job: Job) => {
+    ordered.push(job);
+    for (const child of childrenOf.get(job.id) ?? []) visit(child);
+  };
+  roots.forEach(visit);
+  return ordered;
+}
+
+@Injectable()
+export class SqlJobRepository implements JobRepository {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  insertMany(jobs: Job[]): Promise<number> {
+    return insertManyIfAbsent(this.sql, 'jobs', COLUMNS, jobs.map(toRow));
+  }
+
+  async findById(id: string): Promise<Job | null> {
+    const [row] = await this.sql.query('SELECT * FROM jobs WHERE id = $1', [id]);
+    return row ? toJob(row) : null;
+  }
+
+  async findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]> {
+    if (notificationIds.length === 0) return [];
+    const rows = await this.sql.query(
+      `SELECT * FROM jobs WHERE notification_id = ANY($1::text[]) AND environment_id = $2 AND organization_id = $3
+       ORDER BY notification_id, created_at, id`,
+      [notificationIds, scope.environmentId, scope.organizationId],
+    );
+    return inChainOrder(rows.map(toJob));
+  }
+
+  async transition(id: string, to: JobStatus, patch: JobPatch = {}): Promise<boolean> {
+    const allowed = jobStatusesAllowing(to);
+    if (allowed.length === 0) return false;
+    const params: unknown[] = [id, to, allowed];
+    const sets = ['status = $2'];
+    for (const [field, value] of Object.entries(patch) as [keyof JobPatch, unknown][]) {
+      const spec = PATCH_COLUMNS[field];
+      if (!spec || value === undefined) continue;
+      const param = spec.json && present(value) ? JSON.stringify(value) : value;
+      sets.push(`${spec.column} = $${params.push(param)}${spec.json ? '::jsonb' : ''}`);
+    }
+    if (!present(patch.updatedAt)) sets.push('updated_at = now()');
+    const rows = await this.sql.query(`UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3::text[]) RETURNING id`, params);
+    return rows.length === 1;
+  }
+
+  async findOverdue(before: Date, limit: number): Promise<Job[]> {
+    const rows = await this.sql.query(
+      `SELECT * FROM jobs
+       WHERE (status IN ('queued', 'running') AND updated_at < $1) OR (status = 'delayed' AND run_at < $1)
+       ORDER BY updated_at LIMIT $2`,
+      [before, limit],
+    );
+    return rows.map(toJob);
+  }
+
+  async cancelPendingByTransaction(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<Job[]> {
+    const rows = await this.sql.query(
+      `UPDATE jobs SET status = 'canceled', updated_at = COALESCE($5::timestamptz, now())
+       WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING *`,
+      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_JOB_STATUSES, at ?? null],
+    );
+    return rows.map(toJob);
+  }
+
+  async cancelChildren(notificationId: string, afterJobId?: string, at?: Date): Promise<string[]> {
+    const rows =
+      afterJobId === undefined
+        ? await this.sql.query(
+            `UPDATE jobs SET status = 'canceled', updated_at = COALESCE($3::timestamptz, now())
+             WHERE notification_id = $1 AND status = ANY($2::text[]) RETURNING id`,
+            [notificationId, CANCELABLE_JOB_STATUSES, at ?? null],
+          )
+        : await this.sql.query(
+            // the jobs after afterJobId: follow parent_id links down the chain
+            `WITH RECURSIVE chain AS (
+               SELECT id FROM jobs WHERE parent_id = $2 AND notification_id = $1
+               UNION
+               SELECT j.id FROM jobs j JOIN chain c ON j.parent_id = c.id WHERE j.notification_id = $1
+             )
+             UPDATE jobs SET status = 'canceled', updated_at = COALESCE($4::timestamptz, now())
+             WHERE id IN (SELECT id FROM chain) AND status = ANY($3::text[]) RETURNING id`,
+            [notificationId, afterJobId, CANCELABLE_JOB_STATUSES, at ?? null],
+          );
+    return rows.map((r) => r.id);
+  }
+
+  async findNextJob(parentId: string): Promise<Job | null> {
+    const [row] = await this.sql.query('SELECT * FROM jobs WHERE parent_id = $1 ORDER BY created_at, id LIMIT 1', [parentId]);
+    return row ? toJob(row) : null;
+  }
+}

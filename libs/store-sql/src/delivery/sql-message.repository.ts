@@ -1,0 +1,238 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Channel, EnvironmentScope, Page } from '@app/kernel';
+import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { ColumnSpec, setPresent } from './sql-rows';
+
+const COLUMNS: readonly ColumnSpec[] = [
+  ['id', 'text'],
+  ['organization_id', 'text'],
+  ['environment_id', 'text'],
+  ['notification_id', 'text'],
+  ['job_id', 'text'],
+  ['subscriber_id', 'text'],
+  ['workflow_id', 'text'],
+  ['template_identifier', 'text'],
+  ['step_id', 'text'],
+  ['transaction_id', 'text'],
+  ['channel', 'text'],
+  ['provider_id', 'text'],
+  ['status', 'text'],
+  ['error_id', 'text'],
+  ['error_text', 'text'],
+  ['content', 'jsonb'],
+  ['subject', 'text'],
+  ['title', 'text'],
+  ['cta', 'jsonb'],
+  ['avatar', 'text'],
+  ['actor_subscriber_id', 'text'],
+  ['read', 'boolean'],
+  ['seen', 'boolean'],
+  ['archived', 'boolean'],
+  ['last_seen_date', 'timestamptz'],
+  ['last_read_date', 'timestamptz'],
+  ['snoozed_until', 'timestamptz'],
+  ['delivered_at', 'jsonb'],
+  ['identifier', 'text'],
+  ['email', 'text'],
+  ['phone', 'text'],
+  ['device_tokens', 'jsonb'],
+  ['direct_webhook_url', 'text'],
+  ['payload', 'jsonb'],
+  ['overrides', 'jsonb'],
+  ['tags', 'jsonb'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+];
+const NAMES = COLUMNS.map(([name]) => name).join(', ');
+const DEFINITIONS = COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
+
+const toRow = (m: Message): Record<string, unknown> => ({
+  id: m.id,
+  organization_id: m.organizationId,
+  environment_id: m.environmentId,
+  notification_id: m.notificationId,
+  job_id: m.jobId,
+  subscriber_id: m.subscriberId,
+  workflow_id: m.workflowId,
+  template_identifier: m.templateIdentifier,
+  step_id: m.stepId ?? null,
+  transaction_id: m.transactionId,
+  channel: m.channel,
+  provider_id: m.providerId ?? null,
+  status: m.status,
+  error_id: m.errorId ?? null,
+  error_text: m.errorText ?? null,
+  content: m.content,
+  subject: m.subject ?? null,
+  title: m.title ?? null,
+  cta: m.cta ?? null,
+  avatar: m.avatar ?? null,
+  actor_subscriber_id: m.actorSubscriberId ?? null,
+  read: m.read,
+  seen: m.seen,
+  archived: m.archived,
+  last_seen_date: m.lastSeenDate ?? null,
+  last_read_date: m.lastReadDate ?? null,
+  snoozed_until: m.snoozedUntil ?? null,
+  delivered_at: m.deliveredAt,
+  identifier: m.identifier ?? null,
+  email: m.email ?? null,
+  phone: m.phone ?? null,
+  device_tokens: m.deviceTokens ?? null,
+  direct_webhook_url: m.directWebhookUrl ?? null,
+  payload: m.payload,
+  overrides: m.overrides,
+  tags: m.tags ?? null,
+  created_at: m.createdAt,
+  updated_at: m.updatedAt,
+});
+
+export function toMessage(row: any): Message {
+  return setPresent<Message>(
+    {
+      id: row.id,
+      organizationId: row.organization_id,
+      environmentId: row.environment_id,
+      notificationId: row.notification_id,
+      jobId: row.job_id,
+      subscriberId: row.subscriber_id,
+      workflowId: row.workflow_id,
+      templateIdentifier: row.template_identifier,
+      transactionId: row.transaction_id,
+      channel: row.channel,
+      status: row.status,
+      content: row.content,
+      read: row.read,
+      seen: row.seen,
+      archived: row.archived,
+      // jsonb keeps the dates as ISO text
+      deliveredAt: (row.delivered_at ?? []).map((d: string) => new Date(d)),
+      payload: row.payload,
+      overrides: row.overrides,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    },
+    {
+      stepId: row.step_id,
+      providerId: row.provider_id,
+      errorId: row.error_id,
+      errorText: row.error_text,
+      subject: row.subject,
+      title: row.title,
+      cta: row.cta,
+      avatar: row.avatar,
+      actorSubscriberId: row.actor_subscriber_id,
+      lastSeenDate: row.last_seen_date,
+      lastReadDate: row.last_read_date,
+      snoozedUntil: row.snoozed_until,
+      identifier: row.identifier,
+      email: row.email,
+      phone: row.phone,
+      deviceTokens: row.device_tokens,
+      directWebhookUrl: row.direct_webhook_url,
+      tags: row.tags,
+    },
+  );
+}
+
+@Injectable()
+export class SqlMessageRepository implements MessageRepository {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async insertIfAbsent(message: Message): Promise<{ message: Message; created: boolean }> {
+    const [inserted] = await this.sql.query(
+      `INSERT INTO messages (${NAMES}) SELECT ${NAMES} FROM jsonb_to_record($1::jsonb) AS r(${DEFINITIONS})
+       ON CONFLICT (id) DO NOTHING RETURNING *`,
+      [JSON.stringify(toRow(message))],
+    );
+    if (inserted) return { message: toMessage(inserted), created: true };
+    // a separate read: a row committed by a concurrent insert is visible to a new statement
+    const [existing] = await this.sql.query('SELECT * FROM messages WHERE id = $1', [message.id]);
+    return { message: toMessage(existing), created: false };
+  }
+
+  async updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE messages SET status = $2,
+         error_id = COALESCE($3, error_id),
+         error_text = COALESCE($4, error_text),
+         identifier = COALESCE($5, identifier),
+         delivered_at = CASE WHEN $6::text IS NULL THEN delivered_at ELSE delivered_at || jsonb_build_array($6::text) END,
+         updated_at = COALESCE($7::timestamptz, now())
+       WHERE id = $1 RETURNING id`,
+      [
+        id,
+        update.status,
+        update.errorId ?? null,
+        update.errorText ?? null,
+        update.identifier ?? null,
+        update.deliveredAt?.toISOString() ?? null,
+        update.updatedAt ?? null,
+      ],
+    );
+    return rows.length === 1;
+  }
+
+  async findById(scope: EnvironmentScope, id: string): Promise<Message | null> {
+    const [row] = await this.sql.query('SELECT * FROM messages WHERE id = $1 AND environment_id = $2 AND organization_id = $3', [
+      id,
+      scope.environmentId,
+      scope.organizationId,
+    ]);
+    return row ? toMessage(row) : null;
+  }
+
+  async findByJobId(jobId: string): Promise<Message[]> {
+    const rows = await this.sql.query('SELECT * FROM messages WHERE job_id = $1 ORDER BY created_at, id', [jobId]);
+    return rows.map(toMessage);
+  }
+
+  async list(scope: EnvironmentScope, query: MessageListQuery): Promise<Page<Message>> {
+    if (query.transactionIds !== undefined && query.transactionIds.length === 0) return { items: [], totalCount: 0 };
+    const params: unknown[] = [scope.environmentId, scope.organizationId];
+    const where = ['environment_id = $1', 'organization_id = $2'];
+    if (query.channel !== undefined) where.push(`channel = $${params.push(query.channel)}`);
+    if (query.subscriberId !== undefined) where.push(`subscriber_id = $${params.push(query.subscriberId)}`);
+    if (query.transactionIds !== undefined) where.push(`transaction_id = ANY($${params.push(query.transactionIds)}::text[])`);
+    const filter = where.join(' AND ');
+    const [rows, [count]] = await Promise.all([
+      this.sql.query(`SELECT * FROM messages WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+        ...params,
+        query.limit,
+        query.page * query.limit,
+      ]),
+      this.sql.query<{ total: number }>(`SELECT COUNT(*) AS total FROM messages WHERE ${filter}`, params),
+    ]);
+    return { items: rows.map(toMessage), totalCount: count.total };
+  }
+
+  async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<number> {
+    const rows = await this.sql.query(
+      `DELETE FROM messages WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND ($4::text IS NULL OR channel = $4)
+       RETURNING id`,
+      [scope.environmentId, scope.organizationId, transactionId, channel ?? null],
+    );
+    return rows.length;
+  }
+
+  async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
+    if (ids.length === 0) return 0;
+    const rows = await this.sql.query(
+      `UPDATE messages SET seen = true, last_seen_date = $5, updated_at = $5
+       WHERE environment_id = $1 AND organization_id = $2 AND subscriber_id = $3 AND id = ANY($4::text[]) AND NOT seen RETURNING id`,
+      [scope.environmentId, scope.organizationId, subscriberId, ids, at],
+    );
+    return rows.length;
+  }
+
+  async markRead(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
+    if (ids.length === 0) return 0;
+    const rows = await this.sql.query(
+      `UPDATE messages SET read = true, last_read_date = $5, seen = true, last_seen_date = COALESCE(last_seen_date, $5), updated_at = $5
+       WHERE environment_id = $1 AND organization_id = $2 AND subscriber_id = $3 AND id = ANY($4::text[]) AND NOT read RETURNING id`,
+      [scope.environmentId, scope.organizationId, subscriberId, ids, at],
+    );
+    return rows.length;
+  }
+}

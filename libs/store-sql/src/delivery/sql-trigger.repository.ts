@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EnvironmentScope } from '@app/kernel';
+import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { jsonParam, setPresent } from './sql-rows';
+
+export function toTriggerRecord(row: any): TriggerRecord {
+  return setPresent<TriggerRecord>(
+    {
+      id: row.id,
+      organizationId: row.organization_id,
+      environmentId: row.environment_id,
+      transactionId: row.transaction_id,
+      workflowId: row.workflow_id,
+      workflowIdentifier: row.workflow_identifier,
+      to: row.recipients,
+      payload: row.payload,
+      overrides: row.overrides,
+      status: row.status,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    },
+    { actor: row.actor, tenant: row.tenant },
+  );
+}
+
+/** Statuses a cancel may still move (a canceled trigger stays as it is). */
+const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'enqueued', 'processed'];
+
+@Injectable()
+export class SqlTriggerRepository implements TriggerRepository {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async insertIfAbsent(t: TriggerRecord): Promise<boolean> {
+    const rows = await this.sql.query(
+      `INSERT INTO triggers (id, organization_id, environment_id, transaction_id, workflow_id, workflow_identifier, recipients, payload,
+         overrides, actor, tenant, status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13, $14)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        t.id,
+        t.organizationId,
+        t.environmentId,
+        t.transactionId,
+        t.workflowId,
+        t.workflowIdentifier,
+        JSON.stringify(t.to),
+        JSON.stringify(t.payload),
+        JSON.stringify(t.overrides),
+        jsonParam(t.actor),
+        jsonParam(t.tenant),
+        t.status,
+        t.createdAt,
+        t.updatedAt,
+      ],
+    );
+    return rows.length === 1;
+  }
+
+  async findById(id: string): Promise<TriggerRecord | null> {
+    const [row] = await this.sql.query('SELECT * FROM triggers WHERE id = $1', [id]);
+    return row ? toTriggerRecord(row) : null;
+  }
+
+  async findByTransactionId(scope: EnvironmentScope, transactionId: string): Promise<TriggerRecord | null> {
+    const [row] = await this.sql.query('SELECT * FROM triggers WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3', [
+      scope.environmentId,
+      scope.organizationId,
+      transactionId,
+    ]);
+    return row ? toTriggerRecord(row) : null;
+  }
+
+  async markStatus(id: string, from: TriggerStatus[], to: TriggerStatus, at?: Date): Promise<boolean> {
+    if (from.length === 0) return false;
+    const rows = await this.sql.query(
+      'UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
+      [id, to, from, at ?? null],
+    );
+    return rows.length === 1;
+  }
+
+  async findStaleAccepted(olderThan: Date, limit: number): Promise<TriggerRecord[]> {
+    const rows = await this.sql.query(
+      `SELECT * FROM triggers WHERE status = 'accepted' AND created_at < $1 ORDER BY created_at, id LIMIT $2`,
+      [olderThan, limit],
+    );
+    return rows.map(toTriggerRecord);
+  }
+
+  async cancel(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE triggers SET status = 'canceled', updated_at = COALESCE($5::timestamptz, now())
+       WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING id`,
+      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_TRIGGER_STATUSES, at ?? null],
+    );
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiKey, Environment, EnvironmentRepository, Organization } from '@app/environments';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
+
+const toEnvironment = (r: any): Environment => ({ id: r.id, organizationId: r.organization_id, name: r.name, createdAt: r.created_at });
+const toApiKey = (r: any): ApiKey => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  environmentId: r.environment_id,
+  hash: r.key_hash,
+  hint: r.key_hint,
+  createdAt: r.created_at,
+});
+
+@Injectable()
+export class SqlEnvironmentRepository implements EnvironmentRepository {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async claimBootstrap(): Promise<boolean> {
+    const rows = await this.sql.query(`INSERT INTO system_claims (name) VALUES ('bootstrap') ON CONFLICT DO NOTHING RETURNING name`);
+    return rows.length === 1;
+  }
+
+  async insertOrganization(o: Organization): Promise<void> {
+    await this.sql.query('INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)', [o.id, o.name, o.createdAt]);
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    const rows = await this.sql.query('SELECT * FROM organizations ORDER BY id');
+    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at }));
+  }
+
+  async insertEnvironment(e: Environment): Promise<boolean> {
+    const rows = await this.sql.query(
+      `INSERT INTO environments (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
+      [e.id, e.organizationId, e.name, e.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  async findEnvironment(id: string): Promise<Environment | null> {
+    const [row] = await this.sql.query('SELECT * FROM environments WHERE id = $1', [id]);
+    return row ? toEnvironment(row) : null;
+  }
+
+  async findEnvironmentByName(organizationId: string, name: string): Promise<Environment | null> {
+    const [row] = await this.sql.query('SELECT * FROM environments WHERE organization_id = $1 AND name = $2', [organizationId, name]);
+    return row ? toEnvironment(row) : null;
+  }
+
+  async listEnvironments(organizationId?: string): Promise<Environment[]> {
+    const rows = organizationId
+      ? await this.sql.query('SELECT * FROM environments WHERE organization_id = $1 ORDER BY id', [organizationId])
+      : await this.sql.query('SELECT * FROM environments ORDER BY id');
+    return rows.map(toEnvironment);
+  }
+
+  async insertApiKey(k: ApiKey): Promise<boolean> {
+    const rows = await this.sql.query(
+      `INSERT INTO api_keys (id, organization_id, environment_id, key_hash, key_hint, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (key_hash) DO NOTHING RETURNING id`,
+      [k.id, k.organizationId, k.environmentId, k.hash, k.hint, k.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  async findApiKeyByHash(hash: string): Promise<ApiKey | null> {
+    const [row] = await this.sql.query('SELECT * FROM api_keys WHERE key_hash = $1', [hash]);
+    return row ? toApiKey(row) : null;
+  }
+
+  async listApiKeys(environmentId: string): Promise<ApiKey[]> {
+    return (await this.sql.query('SELECT * FROM api_keys WHERE environment_id = $1 ORDER BY id', [environmentId])).map(toApiKey);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './sql-client';
+export * from './migrator';
+export * from './store-sql.module';
+export * from './environments';
+export * from './integrations';

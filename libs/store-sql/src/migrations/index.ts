@@ -1,0 +1,25 @@
+import type { Migration } from './migration';
+import { environmentsMigration } from './0001_environments';
+import { subscribersMigration } from './0002_subscribers';
+import { topicsMigration } from './0003_topics';
+import { tenantsMigration } from './0004_tenants';
+import { integrationsMigration } from './0005_integrations';
+import { workflowsMigration } from './0006_workflows';
+import { deliveryMigration } from './0007_delivery';
+import { preferencesMigration } from './0008_preferences';
+import { jobRecoveryMigration } from './0010_job_recovery';
+import { queueMigration } from './0009_queue';
+
+// One file per bounded context; a later change to a context adds a new numbered file.
+export const MIGRATIONS: Migration[] = [
+  environmentsMigration,
+  subscribersMigration,
+  topicsMigration,
+  tenantsMigration,
+  integrationsMigration,
+  workflowsMigration,
+  deliveryMigration,
+  preferencesMigration,
+  queueMigration,
+  jobRecoveryMigration,
+];

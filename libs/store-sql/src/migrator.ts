@@ -1,0 +1,32 @@
+import { SqlClient } from './sql-client';
+import { MIGRATIONS } from './migrations';
+import type { Migration } from './migrations/migration';
+
+export type { Migration } from './migrations/migration';
+
+// Arbitrary constant: serialises migrations when several processes start at once.
+const MIGRATION_LOCK = 727_364_001;
+
+/** Applies every migration not yet recorded, in version order, each exactly once. */
+export function migrate(sqlClient: SqlClient, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+  return sqlClient.session((client) => migrateOnSession(client, migrations));
+}
+
+async function migrateOnSession(client: SqlClient, migrations: Migration[]): Promise<number[]> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    await client.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      await client.exec(`BEGIN;\n${migration.sql}\n;INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}');\nCOMMIT;`);
+      applied.push(migration.version);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}

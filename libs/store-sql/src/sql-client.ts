@@ -1,0 +1,92 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Pool, types } from 'pg';
+
+// int8 (COUNT(*), bigserial) as JS numbers, never strings; our counts stay far below 2^53.
+types.setTypeParser(20, (value) => Number(value));
+
+/** The one thing repositories need from a SQL database; PostgreSQL and PGlite both provide it. */
+export interface SqlClient {
+  readonly dialect: 'postgres' | 'pglite';
+  query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs `work` on one connection (session-level locks need that). */
+  session<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+export const SQL_CLIENT = Symbol('SqlClient');
+
+export interface SqlClientOptions {
+  /** postgres://… ; when absent an embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory; absent means in memory. */
+  dataDir?: string;
+  /** PostgreSQL schema to work in (tests isolate themselves this way). */
+  schema?: string;
+  poolSize?: number;
+}
+
+class PostgresClient implements SqlClient {
+  readonly dialect = 'postgres' as const;
+  constructor(private readonly pool: Pool) {}
+  async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query(sql, params as any[])).rows as T[];
+  }
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+  async session<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
+    const connection = await this.pool.connect();
+    const single: SqlClient = {
+      dialect: 'postgres',
+      query: async <R>(sql: string, params: unknown[] = []) => (await connection.query(sql, params as any[])).rows as R[],
+      exec: async (sql: string) => void (await connection.query(sql)),
+      session: (inner) => inner(single),
+      close: async () => undefined,
+    };
+    try {
+      return await work(single);
+    } finally {
+      connection.release();
+    }
+  }
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+class PgliteClient implements SqlClient {
+  readonly dialect = 'pglite' as const;
+  constructor(private readonly db: PGlite) {}
+  async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.db.query<T>(sql, params as any[])).rows;
+  }
+  async exec(sql: string): Promise<void> {
+    await this.db.exec(sql);
+  }
+  session<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
+    return work(this); // one connection already
+  }
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+  }
+}
+
+export async function createSqlClient(options: SqlClientOptions): Promise<SqlClient> {
+  if (options.url) {
+    const pool = new Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    });
+    if (options.schema) {
+      const bootstrap = new Pool({ connectionString: options.url, max: 1 });
+      await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+      await bootstrap.end();
+    }
+    return new PostgresClient(pool);
+  }
+  const db = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  await db.waitReady;
+  return new PgliteClient(db);
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Channel, EnvironmentScope } from '@app/kernel';
+import { PreferenceChange, PreferenceRepository, SubscriberPreference } from '@app/subscribers';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
+
+// The global record is stored under an empty workflow id: primary keys cannot hold NULL.
+const GLOBAL = '';
+
+const toPreference = (r: any): SubscriberPreference => ({
+  organizationId: r.organization_id,
+  environmentId: r.environment_id,
+  subscriberId: r.subscriber_id,
+  workflowId: r.workflow_id === GLOBAL ? null : r.workflow_id,
+  channels: r.channels ?? {},
+  ...(r.schedule ? { schedule: r.schedule } : {}),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+@Injectable()
+export class SqlPreferenceRepository implements PreferenceRepository {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async upsert(scope: EnvironmentScope, change: PreferenceChange): Promise<SubscriberPreference> {
+    // One statement: concurrent writers of different channels both land (jsonb `||` merges key by key).
+    const [row] = await this.sql.query(
+      `INSERT INTO subscriber_preferences (organization_id, environment_id, subscriber_id, workflow_id, channels, schedule, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $7)
+       ON CONFLICT (environment_id, subscriber_id, workflow_id) DO UPDATE SET
+         channels = subscriber_preferences.channels || EXCLUDED.channels,
+         schedule = COALESCE(EXCLUDED.schedule, subscriber_preferences.schedule),
+         updated_at = EXCLUDED.updated_at
+       RETURNING *`,
+      [
+        scope.organizationId,
+        scope.environmentId,
+        change.subscriberId,
+        change.workflowId ?? GLOBAL,
+        JSON.stringify(change.channels),
+        change.schedule ? JSON.stringify(change.schedule) : null,
+        change.at,
+      ],
+    );
+    return toPreference(row);
+  }
+
+  async listForSubscriber(scope: EnvironmentScope, subscriberId: string): Promise<SubscriberPreference[]> {
+    const rows = await this.sql.query(
+      'SELECT * FROM subscriber_preferences WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3 ORDER BY workflow_id',
+      [scope.environmentId, subscriberId, scope.organizationId],
+    );
+    return rows.map(toPreference);
+  }
+
+  async findForWorkflow(scope: EnvironmentScope, subscriberId: string, workflowId: string) {
+    const rows = await this.sql.query(
+      `SELECT * FROM subscriber_preferences
+       WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3 AND workflow_id IN ($4, $5)`,
+      [scope.environmentId, subscriberId, scope.organizationId, GLOBAL, workflowId],
+    );
+    const records = rows.map(toPreference);
+    return {
+      global: records.find((r) => r.workflowId === null) ?? null,
+      workflow: records.find((r) => r.workflowId === workflowId) ?? null,
+    };
+  }
+
+  async removeWorkflowChannels(scope: EnvironmentScope, subscriberId: string, channels: Channel[]): Promise<void> {
+    if (!channels.length) return;
+    await this.sql.query(
+      `UPDATE subscriber_preferences SET channels = channels - $4::text[]
+       WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3 AND workflow_id <> $5 AND channels ?| $4::text[]`,
+      [scope.environmentId, subscriberId, scope.organizationId, channels, GLOBAL],
+    );
+  }
+
+  async deleteForSubscriber(scope: EnvironmentScope, subscriberId: string): Promise<void> {
+    await this.sql.query('DELETE FROM subscriber_preferences WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3', [
+      scope.environmentId,
+      subscriberId,
+      scope.organizationId,
+    ]);
+  }
+}

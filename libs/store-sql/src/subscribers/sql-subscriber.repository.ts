@@ -1,0 +1,171 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CursorPage, EnvironmentScope } from '@app/kernel';
+import {
+  Subscriber,
+  SubscriberChanges,
+  SubscriberChannel,
+  SubscriberRepository,
+  SubscriberSearch,
+  SubscriberUpsert,
+} from '@app/subscribers';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { containsPattern, cursorListPage } from './sql-cursor-page';
+
+/** Domain field → column; the only names that ever reach SQL text. */
+const COLUMNS = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  phone: 'phone',
+  avatar: 'avatar',
+  locale: 'locale',
+  timezone: 'timezone',
+  data: 'data',
+} as const;
+
+const ORDER_COLUMNS = { _id: 'id', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
+
+export function toSubscriber(row: any): Subscriber {
+  const subscriber: Subscriber = {
+    id: row.id,
+    organizationId: row.organization_id,
+    environmentId: row.environment_id,
+    subscriberId: row.subscriber_id,
+    channels: row.channels ?? [],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  for (const [field, column] of Object.entries(COLUMNS)) {
+    if (present(row[column])) (subscriber as any)[field] = row[column];
+  }
+  if (present(row.is_online)) subscriber.isOnline = row.is_online;
+  if (present(row.last_online_at)) subscriber.lastOnlineAt = row.last_online_at;
+  return subscriber;
+}
+
+/** `data` travels as JSON text into a jsonb parameter; null clears it. */
+const columnValue = (field: string, value: unknown) => (field === 'data' && value !== null ? JSON.stringify(value) : value);
+const placeholder = (field: string, n: number) => (field === 'data' ? `$${n}::jsonb` : `$${n}`);
+
+@Injectable()
+export class SqlSubscriberRepository implements SubscriberRepository {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async findBySubscriberId(scope: EnvironmentScope, subscriberId: string): Promise<Subscriber | null> {
+    const [row] = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = $2', [
+      scope.environmentId,
+      subscriberId,
+    ]);
+    return row ? toSubscriber(row) : null;
+  }
+
+  async findManyByIds(scope: EnvironmentScope, ids: string[]): Promise<Subscriber[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND id = ANY($2::text[]) ORDER BY id', [scope.environmentId, ids]);
+    return rows.map(toSubscriber);
+  }
+
+  async findManyBySubscriberIds(scope: EnvironmentScope, subscriberIds: string[]): Promise<Subscriber[]> {
+    if (subscriberIds.length === 0) return [];
+    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[]) ORDER BY id', [
+      scope.environmentId,
+      subscriberIds,
+    ]);
+    return rows.map(toSubscriber);
+  }
+
+  async insert(s: Subscriber): Promise<boolean> {
+    const fields = Object.keys(COLUMNS).filter((f) => present((s as any)[f])) as (keyof typeof COLUMNS)[];
+    const params: unknown[] = [s.id, s.organizationId, s.environmentId, s.subscriberId, JSON.stringify(s.channels), s.createdAt, s.updatedAt];
+    const values = fields.map((f) => placeholder(f, params.push(columnValue(f, (s as any)[f]))));
+    const rows = await this.sql.query(
+      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7${values.map((v) => `, ${v}`).join('')})
+       ON CONFLICT (environment_id, subscriber_id) DO NOTHING RETURNING id`,
+      params,
+    );
+    return rows.length === 1;
+  }
+
+  async upsert(scope: EnvironmentScope, upsert: SubscriberUpsert): Promise<{ subscriber: Subscriber; created: boolean }> {
+    const fields = this.changedFields(upsert.changes);
+    const params: unknown[] = [upsert.id, scope.organizationId, scope.environmentId, upsert.subscriberId, upsert.now];
+    const values = fields.map((f) => placeholder(f, params.push(columnValue(f, upsert.changes[f]))));
+    // With nothing to change the no-op assignment still locks and returns the existing row.
+    const assignments = fields.length
+      ? [...fields.map((f) => `${COLUMNS[f]} = EXCLUDED.${COLUMNS[f]}`), 'updated_at = EXCLUDED.updated_at']
+      : ['subscriber_id = EXCLUDED.subscriber_id'];
+    const [row] = await this.sql.query(
+      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
+       VALUES ($1, $2, $3, $4, '[]'::jsonb, $5, $5${values.map((v) => `, ${v}`).join('')})
+       ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET ${assignments.join(', ')}
+       RETURNING *, (xmax = 0) AS inserted`,
+      params,
+    );
+    return { subscriber: toSubscriber(row), created: row.inserted === true };
+  }
+
+  async update(scope: EnvironmentScope, subscriberId: string, changes: SubscriberChanges, now: Date): Promise<Subscriber | null> {
+    const fields = this.changedFields(changes);
+    const params: unknown[] = [scope.environmentId, subscriberId, now];
+    const assignments = fields.map((f) => `${COLUMNS[f]} = ${placeholder(f, params.push(columnValue(f, changes[f])))}`);
+    const [row] = await this.sql.query(
+      `UPDATE subscribers SET ${[...assignments, 'updated_at = $3'].join(', ')}
+       WHERE environment_id = $1 AND subscriber_id = $2 RETURNING *`,
+      params,
+    );
+    return row ? toSubscriber(row) : null;
+  }
+
+  async replaceChannels(
+    scope: EnvironmentScope,
+    subscriberId: string,
+    expected: SubscriberChannel[],
+    next: SubscriberChannel[],
+    now: Date,
+  ): Promise<Subscriber | null> {
+    // jsonb equality ignores key order, so the list read back compares equal to what is stored.
+    const [row] = await this.sql.query(
+      `UPDATE subscribers SET channels = $3::jsonb, updated_at = $5
+       WHERE environment_id = $1 AND subscriber_id = $2 AND channels = $4::jsonb RETURNING *`,
+      [scope.environmentId, subscriberId, JSON.stringify(next), JSON.stringify(expected), now],
+    );
+    return row ? toSubscriber(row) : null;
+  }
+
+  async delete(scope: EnvironmentScope, subscriberId: string): Promise<boolean> {
+    const rows = await this.sql.query('DELETE FROM subscribers WHERE environment_id = $1 AND subscriber_id = $2 RETURNING id', [
+      scope.environmentId,
+      subscriberId,
+    ]);
+    return rows.length === 1;
+  }
+
+  search(scope: EnvironmentScope, search: SubscriberSearch): Promise<CursorPage<Subscriber>> {
+    const { filter } = search;
+    return cursorListPage(
+      this.sql,
+      {
+        table: 'subscribers',
+        scope,
+        orderColumn: ORDER_COLUMNS[search.orderBy],
+        request: search,
+        where: (param) => [
+          ...(filter.email ? [`email ILIKE ${param(containsPattern(filter.email))} ESCAPE '\\'`] : []),
+          ...(filter.phone ? [`phone ILIKE ${param(containsPattern(filter.phone))} ESCAPE '\\'`] : []),
+          ...(filter.name
+            ? [`btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) ILIKE ${param(containsPattern(filter.name))} ESCAPE '\\'`]
+            : []),
+          ...(filter.subscriberId ? [`subscriber_id = ${param(filter.subscriberId)}`] : []),
+        ],
+      },
+      toSubscriber,
+    );
+  }
+
+  private changedFields(changes: SubscriberChanges): (keyof typeof COLUMNS)[] {
+    return (Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]).filter((f) => changes[f] !== undefined);
+  }
+}

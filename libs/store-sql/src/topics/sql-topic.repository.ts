@@ -1,0 +1,184 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CursorPage, EnvironmentScope } from '@app/kernel';
+import { Topic, TopicMember, TopicRepository, TopicSearch, TopicSubscription, TopicSubscriptionSearch } from '@app/subscribers';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { containsPattern, cursorListPage } from '../subscribers/sql-cursor-page';
+
+const ORDER_COLUMNS = { _id: 'id', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+export function toTopic(row: any): Topic {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    environmentId: row.environment_id,
+    key: row.key,
+    ...(row.name !== null && row.name !== undefined ? { name: row.name } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toTopicSubscription(row: any): TopicSubscription {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    environmentId: row.environment_id,
+    topicId: row.topic_id,
+    topicKey: row.topic_key,
+    subscriberInternalId: row.subscriber_internal_id,
+    subscriberId: row.subscriber_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Memberships are found through the topic's current id, so rows of a deleted topic never resurface. */
+const topicIdOf = (envParam: string, keyParam: string) => `(SELECT id FROM topics WHERE environment_id = ${envParam} AND key = ${keyParam})`;
+
+@Injectable()
+export class SqlTopicRepository implements TopicRepository {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  async upsert(t: Topic): Promise<{ topic: Topic; created: boolean }> {
+    const [row] = await this.sql.query(
+      `INSERT INTO topics (id, organization_id, environment_id, key, name, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (environment_id, key) DO UPDATE SET
+         name = COALESCE(EXCLUDED.name, topics.name),
+         updated_at = CASE WHEN EXCLUDED.name IS NULL THEN topics.updated_at ELSE EXCLUDED.updated_at END
+       RETURNING *, (xmax = 0) AS inserted`,
+      [t.id, t.organizationId, t.environmentId, t.key, t.name ?? null, t.createdAt, t.updatedAt],
+    );
+    return { topic: toTopic(row), created: row.inserted === true };
+  }
+
+  async insert(t: Topic): Promise<boolean> {
+    const rows = await this.sql.query(
+      `INSERT INTO topics (id, organization_id, environment_id, key, name, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (environment_id, key) DO NOTHING RETURNING id`,
+      [t.id, t.organizationId, t.environmentId, t.key, t.name ?? null, t.createdAt, t.updatedAt],
+    );
+    return rows.length === 1;
+  }
+
+  async findByKey(scope: EnvironmentScope, key: string): Promise<Topic | null> {
+    const [row] = await this.sql.query('SELECT * FROM topics WHERE environment_id = $1 AND key = $2', [scope.environmentId, key]);
+    return row ? toTopic(row) : null;
+  }
+
+  async rename(scope: EnvironmentScope, key: string, name: string, now: Date): Promise<Topic | null> {
+    const [row] = await this.sql.query('UPDATE topics SET name = $3, updated_at = $4 WHERE environment_id = $1 AND key = $2 RETURNING *', [
+      scope.environmentId,
+      key,
+      name,
+      now,
+    ]);
+    return row ? toTopic(row) : null;
+  }
+
+  async delete(scope: EnvironmentScope, key: string): Promise<boolean> {
+    // One statement: the topic and its memberships go together.
+    const [{ count }] = await this.sql.query<{ count: number }>(
+      `WITH deleted AS (DELETE FROM topics WHERE environment_id = $1 AND key = $2 RETURNING id),
+            memberships AS (DELETE FROM topic_subscriptions WHERE topic_id IN (SELECT id FROM deleted))
+       SELECT COUNT(*)::int AS count FROM deleted`,
+      [scope.environmentId, key],
+    );
+    return count > 0;
+  }
+
+  search(scope: EnvironmentScope, search: TopicSearch): Promise<CursorPage<Topic>> {
+    const { filter } = search;
+    return cursorListPage(
+      this.sql,
+      {
+        table: 'topics',
+        scope,
+        orderColumn: ORDER_COLUMNS[search.orderBy],
+        request: search,
+        where: (param) => [
+          ...(filter.key ? [`key ILIKE ${param(containsPattern(filter.key))} ESCAPE '\\'`] : []),
+          ...(filter.name ? [`name ILIKE ${param(containsPattern(filter.name))} ESCAPE '\\'`] : []),
+        ],
+      },
+      toTopic,
+    );
+  }
+
+  async addSubscriptions(topic: Topic, members: TopicMember[], now: Date, newId: () => string): Promise<TopicSubscription[]> {
+    if (members.length === 0) return [];
+    const params: unknown[] = [topic.organizationId, topic.environmentId, topic.id, topic.key, now];
+    const rows = members.map((m) => `(${[newId(), m.subscriberInternalId, m.subscriberId].map((v) => `$${params.push(v)}`).join(', ')}, $1, $2, $3, $4, $5, $5)`);
+    await this.sql.query(
+      `INSERT INTO topic_subscriptions
+         (id, subscriber_internal_id, subscriber_id, organization_id, environment_id, topic_id, topic_key, created_at, updated_at)
+       VALUES ${rows.join(', ')}
+       ON CONFLICT (topic_id, subscriber_id) DO NOTHING`,
+      params,
+    );
+    const stored = await this.sql.query('SELECT * FROM topic_subscriptions WHERE topic_id = $1 AND subscriber_id = ANY($2::text[])', [
+      topic.id,
+      members.map((m) => m.subscriberId),
+    ]);
+    const bySubscriber = new Map(stored.map((row) => [row.subscriber_id as string, toTopicSubscription(row)]));
+    return members.map((m) => bySubscriber.get(m.subscriberId)).filter((s): s is TopicSubscription => s !== undefined);
+  }
+
+  async removeSubscriptions(scope: EnvironmentScope, topicKey: string, subscriberIds: string[]): Promise<TopicSubscription[]> {
+    if (subscriberIds.length === 0) return [];
+    const rows = await this.sql.query(
+      `DELETE FROM topic_subscriptions WHERE topic_id = ${topicIdOf('$1', '$2')} AND subscriber_id = ANY($3::text[]) RETURNING *`,
+      [scope.environmentId, topicKey, subscriberIds],
+    );
+    const bySubscriber = new Map(rows.map((row) => [row.subscriber_id as string, toTopicSubscription(row)]));
+    return subscriberIds.map((id) => bySubscriber.get(id)).filter((s): s is TopicSubscription => s !== undefined);
+  }
+
+  listSubscriptions(scope: EnvironmentScope, topicKey: string, search: TopicSubscriptionSearch): Promise<CursorPage<TopicSubscription>> {
+    return cursorListPage(
+      this.sql,
+      {
+        table: 'topic_subscriptions',
+        scope,
+        orderColumn: ORDER_COLUMNS[search.orderBy],
+        request: search,
+        where: (param) => [
+          `topic_id = ${topicIdOf('$1', param(topicKey))}`,
+          ...(search.subscriberId ? [`subscriber_id = ${param(search.subscriberId)}`] : []),
+        ],
+      },
+      toTopicSubscription,
+    );
+  }
+
+  async listMemberIds(
+    scope: EnvironmentScope,
+    topicKey: string,
+    afterCursor: string | null,
+    limit: number,
+  ): Promise<{ subscriberIds: string[]; next: string | null }> {
+    const rows = await this.sql.query<{ id: string; subscriber_id: string }>(
+      `SELECT id, subscriber_id FROM topic_subscriptions
+       WHERE topic_id = ${topicIdOf('$1', '$2')} AND ($3::text IS NULL OR id > $3::text)
+       ORDER BY id LIMIT $4`,
+      [scope.environmentId, topicKey, afterCursor, limit + 1],
+    );
+    const batch = rows.slice(0, limit);
+    return { subscriberIds: batch.map((r) => r.subscriber_id), next: rows.length > limit ? batch[batch.length - 1].id : null };
+  }
+
+  async topicKeysOfSubscribers(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, string[]>> {
+    const keys = new Map<string, string[]>(subscriberIds.map((id) => [id, []]));
+    if (subscriberIds.length === 0) return keys;
+    const rows = await this.sql.query<{ subscriber_id: string; key: string }>(
+      `SELECT s.subscriber_id, t.key FROM topic_subscriptions s JOIN topics t ON t.id = s.topic_id
+       WHERE s.environment_id = $1 AND s.subscriber_id = ANY($2::text[]) ORDER BY t.key`,
+      [scope.environmentId, subscriberIds],
+    );
+    for (const row of rows) keys.get(row.subscriber_id)?.push(row.key);
+    return keys;
+  }
+
+  async removeSubscriber(scope: EnvironmentScope, subscriberId: string): Promise<void> {
+    await this.sql.query('DELETE FROM topic_subscriptions WHERE environment_id = $1 AND subscriber_id = $2', [scope.environmentId, subscriberId]);
+  }
+}
