@@ -1,0 +1,20 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { PROVIDER_REGISTRY, TEMPLATE_RENDERER } from '@app/delivery';
+import { createProviderRegistry } from './in-memory-provider.registry';
+import { LiquidTemplateRenderer } from './templates/liquid.renderer';
+
+/** Binds the delivery context's ports to the adapters here: the provider registry and LiquidJS. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: PROVIDER_REGISTRY,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createProviderRegistry({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+    },
+    { provide: TEMPLATE_RENDERER, useFactory: () => new LiquidTemplateRenderer() },
+  ],
+  exports: [PROVIDER_REGISTRY, TEMPLATE_RENDERER],
+})
+export class DeliveryProvidersModule {}

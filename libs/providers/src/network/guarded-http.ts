@@ -1,0 +1,82 @@
+import { request as httpRequest, IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { assertPublicTarget, pinnedLookup, SsrfBlockedError } from './ssrf-guard';
+
+export interface GuardedRequest {
+  url: string;
+  method?: 'POST' | 'PUT' | 'GET';
+  headers?: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  allowPrivate: boolean;
+  /** Redirects are never followed blindly: 307/308 are re-checked and re-sent up to this many times. */
+  maxRedirects?: number;
+  /** Larger response bodies are cut (only an id or an excerpt is ever needed). */
+  maxResponseBytes?: number;
+}
+
+export interface GuardedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** The URL that answered (after redirects). */
+  url: string;
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * One HTTP request to a tenant-supplied URL: the SSRF guard runs before connecting and on every
+ * redirect hop, and the connection goes to the address the guard checked (no DNS rebinding).
+ * Only 307/308 are followed (they keep method and body); other 3xx come back to the caller.
+ */
+export async function guardedRequest(request: GuardedRequest): Promise<GuardedResponse> {
+  let url = request.url;
+  const maxRedirects = request.maxRedirects ?? 3;
+  for (let hop = 0; ; hop++) {
+    const response = await requestOnce(url, request);
+    const location = response.headers.location;
+    if ((response.status === 307 || response.status === 308) && location) {
+      if (hop >= maxRedirects) throw new SsrfBlockedError(url, `more than ${maxRedirects} redirects`);
+      url = new URL(location, url).toString();
+      continue;
+    }
+    return response;
+  }
+}
+
+async function requestOnce(url: string, request: GuardedRequest): Promise<GuardedResponse> {
+  const target = await assertPublicTarget(url, { allowPrivate: request.allowPrivate });
+  request.signal.throwIfAborted();
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const limit = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+  return new Promise<GuardedResponse>((resolve, reject) => {
+    const req = send(
+      target.url,
+      {
+        method: request.method ?? 'POST',
+        headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...request.headers },
+        lookup: pinnedLookup(target) as never,
+        // certificates name the host, not the address we connect to (SNI takes no IP literals)
+        ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
+        signal: request.signal,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size < limit) chunks.push(chunk.subarray(0, limit - size));
+          size += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url: target.url.toString() }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (error) => reject(request.signal.aborted && request.signal.reason ? request.signal.reason : error));
+    req.end(body);
+  });
+}
