@@ -1,0 +1,66 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { EnvironmentsModule } from '@app/environments';
+import { DeliveryProvidersModule } from '@app/providers';
+import { DeliveryWorkerModule } from '../../worker/src/delivery-worker.module';
+import { AppModuleOptions, CoreModule, queueModule, storeModule } from './core.module';
+
+export type { AppModuleOptions } from './core.module';
+import { BootstrapService } from './bootstrap.service';
+import { HealthController } from './health/health.controller';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { ApiKeyGuard } from './http/api-key.guard';
+import { ApiKeyStrategy } from './http/api-key.strategy';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { IdempotencyInterceptor } from './http/idempotency.interceptor';
+import { IntegrationsHttpModule } from './integrations/integrations.http.module';
+import { SubscribersHttpModule } from './subscribers/subscribers.http.module';
+import { TopicsHttpModule } from './topics/topics.http.module';
+import { TenantsHttpModule } from './tenants/tenants.http.module';
+import { WorkflowsHttpModule } from './workflows/workflows.http.module';
+import { EventsHttpModule } from './events/events.http.module';
+import { MessagesHttpModule } from './messages/messages.http.module';
+import { NotificationsHttpModule } from './notifications/notifications.http.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: { level: options.config.logLevel, autoLogging: false, quietReqLogger: true },
+        }),
+        CoreModule.forRoot(options),
+        storeModule(options),
+        PassportModule,
+        TerminusModule,
+        EnvironmentsModule,
+        IntegrationsHttpModule,
+        SubscribersHttpModule,
+        TopicsHttpModule,
+        TenantsHttpModule,
+        WorkflowsHttpModule,
+        EventsHttpModule,
+        MessagesHttpModule,
+        NotificationsHttpModule,
+        queueModule(options),
+        DeliveryProvidersModule,
+        ...(options.runWorker ? [DeliveryWorkerModule] : []),
+      ],
+      controllers: [HealthController],
+      providers: [
+        ApiKeyStrategy,
+        BootstrapService,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        // Registration order is nesting order: idempotency sees the enveloped body.
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

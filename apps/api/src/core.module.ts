@@ -1,0 +1,77 @@
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig, ConfigError } from '@app/config';
+import { CLOCK, Clock, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
+import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
+import { QueueModule } from '@app/queue';
+import { RedisIdempotencyStore } from '@app/redis';
+import { SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
+import { REDIS_CONNECTION } from './redis.tokens';
+
+class RedisCloser implements OnApplicationShutdown {
+  constructor(@Optional() @Inject(REDIS_CONNECTION) private readonly redis?: Redis) {}
+  async onApplicationShutdown() {
+    await this.redis?.quit().catch(() => undefined);
+  }
+}
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  clock?: Clock;
+  /** Put before QUEUE_PREFIX: keeps Redis keys of parallel test runs apart. */
+  redisKeyPrefix?: string;
+  /** PostgreSQL schema to use (tests). */
+  sqlSchema?: string;
+  /** Also run the queue processors in this process (the embedded mode). */
+  runWorker?: boolean;
+}
+
+export function storeModule(options: AppModuleOptions): DynamicModule {
+  const { store } = options.config;
+  if (store.kind === 'mongodb') {
+    throw new ConfigError('DATABASE_URL', 'points at MongoDB, whose store adapter is not available yet; use postgres:// or leave it unset');
+  }
+  return store.kind === 'postgres'
+    ? // Room for every step job the worker runs at once, plus the fan-out, HTTP and reconciler.
+      StoreSqlModule.forRoot({ url: store.url, schema: options.sqlSchema, poolSize: options.config.workerConcurrency + 10 })
+    : StoreSqlModule.forRoot({ dataDir: store.dataDir });
+}
+
+/** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one. */
+export function queueModule(options: AppModuleOptions): DynamicModule {
+  return QueueModule.forRoot({ redisUrl: options.config.redisUrl, prefix: queueKeyPrefix(options), queueNames: [FANOUT_QUEUE, STEPS_QUEUE] });
+}
+
+/** The Bull key prefix: QUEUE_PREFIX (default "bull"), behind a test run's own prefix if any. */
+export function queueKeyPrefix(options: AppModuleOptions): string {
+  return `${options.redisKeyPrefix ?? ''}${options.config.queuePrefix}`;
+}
+
+export type CoreOptions = AppModuleOptions;
+
+/** Process-wide pieces every context uses: configuration, clock, Redis, idempotency store. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(options: CoreOptions): DynamicModule {
+    const { config } = options;
+    const providers: any[] = [
+      { provide: APP_CONFIG, useValue: config },
+      { provide: CLOCK, useValue: options.clock ?? systemClock },
+      RedisCloser,
+    ];
+    if (config.redisUrl) {
+      providers.push(
+        { provide: REDIS_CONNECTION, useFactory: () => new Redis(config.redisUrl!, { maxRetriesPerRequest: 3, lazyConnect: false }) },
+        {
+          provide: IDEMPOTENCY_STORE,
+          inject: [REDIS_CONNECTION],
+          useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, `${queueKeyPrefix(options)}:idempotency:`),
+        },
+      );
+    } else {
+      providers.push({ provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore });
+    }
+    return { module: CoreModule, providers, exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, ...(config.redisUrl ? [REDIS_CONNECTION] : [])] };
+  }
+}

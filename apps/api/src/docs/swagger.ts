@@ -1,0 +1,21 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+export const API_KEY_SECURITY = 'api-key';
+
+/** Swagger UI at /api, the OpenAPI JSON at /api-json, generated from the controllers and DTOs. */
+export function setupSwagger(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Notification service API')
+    .setDescription(
+      'Self-hostable notification delivery, wire-compatible with the Novu v1/v2 REST API. ' +
+        'Authenticate with `Authorization: ApiKey <key>`; the key selects the environment. ' +
+        'POST and PATCH accept an `Idempotency-Key` header.',
+    )
+    .setVersion('1.0')
+    .addApiKey({ type: 'apiKey', name: 'Authorization', in: 'header', description: 'ApiKey <your key>' }, API_KEY_SECURITY)
+    .addSecurityRequirements(API_KEY_SECURITY)
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup('api', app, document, { jsonDocumentUrl: 'api-json' });
+}

@@ -1,0 +1,21 @@
+import { EnvironmentScope } from '@app/kernel';
+import { TriggerEventCommand, TriggerEventResult } from '@app/delivery';
+import { TriggerEventRequestDto, TriggerEventResponseDto } from './trigger-event.dto';
+
+/** Request body → use-case command; `to`, `actor` and `tenant` pass as given (the use case parses the unions). */
+export function toTriggerEventCommand(scope: EnvironmentScope, body: TriggerEventRequestDto): TriggerEventCommand {
+  return {
+    scope,
+    name: body.name,
+    to: body.to,
+    ...(body.payload !== undefined ? { payload: body.payload } : {}),
+    ...(body.overrides !== undefined ? { overrides: body.overrides } : {}),
+    ...(body.transactionId !== undefined ? { transactionId: body.transactionId } : {}),
+    ...(body.actor !== undefined ? { actor: body.actor } : {}),
+    ...(body.tenant !== undefined ? { tenant: body.tenant } : {}),
+  };
+}
+
+export function toTriggerEventResponse(result: TriggerEventResult): TriggerEventResponseDto {
+  return { acknowledged: result.acknowledged, status: result.status, transactionId: result.transactionId };
+}

@@ -1,0 +1,75 @@
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { DomainError, ErrorKind } from '@app/kernel';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+
+export interface ErrorResponse {
+  statusCode: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  not_found: 404,
+  conflict: 409,
+  invalid: 400,
+  unprocessable: 422,
+  too_large: 413,
+  unauthorized: 401,
+  unavailable: 503,
+};
+
+const logger = new Logger('Errors');
+
+/**
+ * An error already turned into its wire response (by the idempotency interceptor, which stores it):
+ * rendering it again would give a new timestamp, and for a 500 a second log line with another errorId.
+ */
+export class RenderedError extends Error {
+  constructor(readonly response: ErrorResponse) {
+    super(String(response.body.message));
+  }
+}
+
+/** One mapping from anything thrown to the wire error shape: `{statusCode, timestamp, path, message, error?}`. */
+export function toErrorResponse(error: unknown, path: string): ErrorResponse {
+  if (error instanceof RenderedError) return error.response;
+  const base = (statusCode: number, message: unknown, extra: Record<string, unknown> = {}) => ({
+    statusCode,
+    body: {
+      statusCode,
+      timestamp: new Date().toISOString(),
+      path,
+      message,
+      ...(statusCode < 500 ? { error: STATUS_CODES[statusCode] } : {}),
+      ...extra,
+    },
+  });
+  if (error instanceof DomainError) {
+    const status = STATUS_BY_KIND[error.kind];
+    return base(status, error.message, { ...(error.details ?? {}), code: error.code });
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const response = error.getResponse();
+    if (typeof response === 'string') return base(status, response);
+    const { statusCode: _s, error: _e, message, ...rest } = response as Record<string, unknown>;
+    const headers = (error as HttpException & { headers?: Record<string, string> }).headers;
+    return { ...base(status, message ?? error.message, rest), headers };
+  }
+  // body-parser and similar middleware errors carry an HTTP status of their own.
+  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const type = (error as { type?: string }).type;
+    const message =
+      type === 'entity.too.large'
+        ? `Request body of ${(error as { length?: number }).length} bytes exceeds the limit of ${(error as { limit?: number }).limit} bytes`
+        : type === 'entity.parse.failed'
+          ? 'Request body is not valid JSON'
+          : (error as Error).message;
+    return base(status, message);
+  }
+  const errorId = randomUUID();
+  logger.error({ errorId, err: error }, `Unhandled error ${errorId}: ${(error as Error)?.message}`);
+  return base(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error, contact support and provide them with the errorId', { errorId });
+}

@@ -1,0 +1,102 @@
+import {
+  CallHandler,
+  ConflictException,
+  ExecutionContext,
+  HttpException,
+  Inject,
+  Injectable,
+  Logger,
+  NestInterceptor,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
+import { IDEMPOTENCY_STORE, IdempotencyStore } from '@app/kernel';
+import { AuthenticatedScope } from '@app/environments';
+import { ErrorResponse, RenderedError, toErrorResponse } from './error-response';
+
+const IN_PROGRESS_TTL_SECONDS = 5 * 60;
+const REPLAY_TTL_SECONDS = 24 * 60 * 60;
+const MAX_KEY_LENGTH = 255;
+
+/** Keys are per environment: the same key sent with another environment's API key is a different key. */
+export function idempotencyStoreKey(environmentId: string, key: string): string {
+  return `${environmentId}:${key}`;
+}
+
+export function idempotencyBodyHash(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+}
+
+/**
+ * Idempotency-Key on POST and PATCH: the first request claims the key, a concurrent twin gets 409,
+ * a different body 422, and a finished request is replayed with its status and body for 24 h.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+
+  constructor(@Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthenticatedScope }>();
+    const response = context.switchToHttp().getResponse<Response>();
+    const key = request.header('idempotency-key');
+    if (key === undefined || !['POST', 'PATCH'].includes(request.method) || !request.user) return next.handle();
+    response.setHeader('Idempotency-Key', key);
+    if (key.length > MAX_KEY_LENGTH) {
+      throw new HttpException({ message: `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters` }, 400);
+    }
+    const scopedKey = idempotencyStoreKey(request.user.environmentId, key);
+    const bodyHash = idempotencyBodyHash(request.body);
+
+    return from(this.claim(scopedKey, bodyHash)).pipe(
+      mergeMap((existing) => {
+        if (existing && existing.bodyHash !== bodyHash) {
+          throw new HttpException({ message: `Request with key "${key}" is being reused for a different body` }, 422);
+        }
+        if (existing?.state === 'in_progress') {
+          const conflict = new ConflictException(`Request with key "${key}" is currently being processed. Please retry after 1 second`);
+          (conflict as unknown as { headers: Record<string, string> }).headers = { 'Retry-After': '1' };
+          throw conflict;
+        }
+        if (existing?.state === 'done') {
+          response.setHeader('Idempotency-Replay', 'true');
+          response.status(existing.response.statusCode);
+          return of(existing.response.body);
+        }
+        return next.handle().pipe(
+          mergeMap(async (body) => {
+            await this.store.complete(scopedKey, bodyHash, { statusCode: response.statusCode, body }, REPLAY_TTL_SECONDS);
+            return body;
+          }),
+          catchError((error) =>
+            from(this.settleError(scopedKey, bodyHash, error, request.originalUrl)).pipe(
+              mergeMap((rendered) => throwError(() => new RenderedError(rendered))),
+            ),
+          ),
+        );
+      }),
+    );
+  }
+
+  // Without its store the key cannot be honoured; 503 (as Novu) tells the client to retry later, not that it erred.
+  private async claim(key: string, bodyHash: string) {
+    try {
+      return await this.store.claim(key, bodyHash, IN_PROGRESS_TTL_SECONDS);
+    } catch (error) {
+      this.logger.error({ err: error }, `Idempotency store unavailable: ${(error as Error)?.message}`);
+      throw new ServiceUnavailableException('The idempotency store is unavailable, please retry later');
+    }
+  }
+
+  // A client error is the answer to that body and is replayed; a server error frees the key for a retry.
+  // Rendered once here, so the replay is byte-for-byte what the first caller got.
+  private async settleError(key: string, bodyHash: string, error: unknown, path: string): Promise<ErrorResponse> {
+    const rendered = toErrorResponse(error, path);
+    if (rendered.statusCode >= 500) await this.store.release(key);
+    else await this.store.complete(key, bodyHash, { statusCode: rendered.statusCode, body: rendered.body }, REPLAY_TTL_SECONDS);
+    return rendered;
+  }
+}

@@ -1,0 +1,526 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { CHANNELS, Channel, ConditionOperator } from '@app/kernel';
+
+const NAME_MAX = 256;
+const IDENTIFIER_MAX = 256;
+const CREDENTIAL_MAX = 64 * 1024;
+
+const OPERATORS: ConditionOperator[] = [
+  'EQUAL', 'NOT_EQUAL', 'LARGER', 'SMALLER', 'LARGER_EQUAL', 'SMALLER_EQUAL', 'IN', 'NOT_IN',
+  'IS_DEFINED', 'ALL_IN', 'ANY_IN', 'BETWEEN', 'NOT_BETWEEN', 'LIKE', 'NOT_LIKE',
+];
+const CONDITION_SOURCES = ['tenant', 'subscriber', 'payload'];
+const FIELD_TYPES = ['BOOLEAN', 'TEXT', 'DATE', 'NUMBER', 'STATEMENT', 'LIST', 'MULTI_LIST', 'GROUP'];
+
+/** Provider credentials (Novu's CredentialsDto). Every field is optional; `null` on update removes a field. */
+export class CredentialsDto {
+  @ApiPropertyOptional({ description: 'API key (secret: masked in responses)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  apiKey?: string;
+
+  @ApiPropertyOptional({ description: 'User name (SMTP user, Mailgun user, Rocket.Chat user id)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  user?: string;
+
+  @ApiPropertyOptional({ description: 'Secret key (secret: masked in responses)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  secretKey?: string;
+
+  @ApiPropertyOptional({ description: 'Domain (Mailgun domain, DKIM domain, token URL for generic SMS)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  domain?: string;
+
+  @ApiPropertyOptional({ description: 'Password (secret: masked in responses)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  password?: string;
+
+  @ApiPropertyOptional({ description: 'SMTP host', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  host?: string;
+
+  @ApiPropertyOptional({ description: 'SMTP port, as a string (a number is accepted)', type: String })
+  @Transform(({ value }) => (typeof value === 'number' ? String(value) : value))
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  port?: string;
+
+  @ApiPropertyOptional({ description: 'Cloud region (SES, SNS)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  region?: string;
+
+  @ApiPropertyOptional({ description: 'Account SID (Twilio, Plivo auth id; DKIM key selector for SMTP)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  accountSid?: string;
+
+  @ApiPropertyOptional({ description: 'Messaging profile id (Telnyx)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  messageProfileId?: string;
+
+  @ApiPropertyOptional({ description: 'Auth token (secret: masked in responses)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  token?: string;
+
+  @ApiPropertyOptional({ description: 'Sender address or number', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'Sender display name', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  senderName?: string;
+
+  @ApiPropertyOptional({ description: 'Project name (APNs team id)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  projectName?: string;
+
+  @ApiPropertyOptional({ description: 'Application id (APNs bundle id, OneSignal app id, Pushpad project id)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  applicationId?: string;
+
+  @ApiPropertyOptional({ description: 'OAuth client id (Slack)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  clientId?: string;
+
+  @ApiPropertyOptional({ description: 'Base URL of the provider API', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  baseUrl?: string;
+
+  @ApiPropertyOptional({ description: 'Webhook URL', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  webhookUrl?: string;
+
+  @ApiPropertyOptional({ description: 'OAuth redirect URL (Slack)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  redirectUrl?: string;
+
+  @ApiPropertyOptional({ description: 'Service account JSON (FCM; secret: masked in responses)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  serviceAccount?: string;
+
+  @ApiPropertyOptional({ description: 'IP pool name (SendGrid)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  ipPoolName?: string;
+
+  @ApiPropertyOptional({ description: 'Header carrying the API key (generic SMS)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  apiKeyRequestHeader?: string;
+
+  @ApiPropertyOptional({ description: 'Header carrying the secret key (generic SMS)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  secretKeyRequestHeader?: string;
+
+  @ApiPropertyOptional({ description: 'Dot-path of the message id in the response (generic SMS)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  idPath?: string;
+
+  @ApiPropertyOptional({ description: 'Dot-path of the date in the response (generic SMS)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  datePath?: string;
+
+  @ApiPropertyOptional({ description: 'API token (secret: masked in responses)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  apiToken?: string;
+
+  @ApiPropertyOptional({ description: 'Response key holding the auth token (generic SMS)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  authenticationTokenKey?: string;
+
+  @ApiPropertyOptional({ description: 'Instance id (Pusher Beams)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  instanceId?: string;
+
+  @ApiPropertyOptional({ description: 'Alert UID (Grafana On Call)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  alertUid?: string;
+
+  @ApiPropertyOptional({ description: 'Title (Grafana On Call)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  title?: string;
+
+  @ApiPropertyOptional({ description: 'Image URL (Grafana On Call)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  imageUrl?: string;
+
+  @ApiPropertyOptional({ description: 'State (Grafana On Call)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  state?: string;
+
+  @ApiPropertyOptional({ description: 'Link to upstream details (Grafana On Call)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  externalLink?: string;
+
+  @ApiPropertyOptional({ description: 'Channel id', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  channelId?: string;
+
+  @ApiPropertyOptional({ description: 'Phone number id (WhatsApp Business)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  phoneNumberIdentification?: string;
+
+  @ApiPropertyOptional({ description: 'Access key (MessageBird; secret: masked in responses)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  accessKey?: string;
+
+  @ApiPropertyOptional({ description: 'App SID (Unifonic)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  appSid?: string;
+
+  @ApiPropertyOptional({ description: 'Sender id (Unifonic)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  senderId?: string;
+
+  @ApiPropertyOptional({ description: 'Tenant id', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  tenantId?: string;
+
+  @ApiPropertyOptional({ description: 'API version (OneSignal)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  apiVersion?: string;
+
+  @ApiPropertyOptional({ description: 'Base URL (AppIO)', type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  AppIOBaseUrl?: string;
+
+  @ApiPropertyOptional({ description: 'Implicit TLS (SMTP); production endpoint (APNs)', type: Boolean })
+  @IsOptional()
+  @IsBoolean()
+  secure?: boolean;
+
+  @ApiPropertyOptional({ description: 'Require STARTTLS (SMTP)', type: Boolean })
+  @IsOptional()
+  @IsBoolean()
+  requireTls?: boolean;
+
+  @ApiPropertyOptional({ description: 'Never use STARTTLS (SMTP)', type: Boolean })
+  @IsOptional()
+  @IsBoolean()
+  ignoreTls?: boolean;
+
+  @ApiPropertyOptional({ description: 'Require HMAC subscriber hashes (in-app)', type: Boolean })
+  @IsOptional()
+  @IsBoolean()
+  hmac?: boolean;
+
+  @ApiPropertyOptional({ description: 'Fetch an auth token before sending (generic SMS)', type: Boolean })
+  @IsOptional()
+  @IsBoolean()
+  authenticateByToken?: boolean;
+
+  @ApiPropertyOptional({ description: 'TLS options passed to the SMTP client (only with `secure`)', type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  tlsOptions?: Record<string, unknown>;
+}
+
+/** One comparison of a condition (Novu's FieldFilterPartDto). */
+export class ConditionPartDto {
+  @ApiProperty({ description: 'Path of the value compared, e.g. `identifier` or `data.plan`', example: 'data.plan' })
+  @IsString()
+  field: string;
+
+  @ApiProperty({ description: 'Value compared against', example: 'enterprise' })
+  @IsString()
+  value: string;
+
+  @ApiProperty({ description: 'Comparison operator', enum: OPERATORS, example: 'EQUAL' })
+  @IsIn(OPERATORS)
+  operator: ConditionOperator;
+
+  @ApiProperty({ description: 'What the field is read from; integration conditions read the tenant', enum: CONDITION_SOURCES, example: 'tenant' })
+  @IsIn(CONDITION_SOURCES)
+  on: string;
+}
+
+/** Picks this integration for a tenant (Novu's StepFilterDto). */
+export class ConditionDto {
+  @ApiPropertyOptional({ description: 'Negates the whole condition', default: false })
+  @IsOptional()
+  @IsBoolean()
+  isNegated?: boolean;
+
+  @ApiPropertyOptional({ description: 'Builder field type', enum: FIELD_TYPES, default: 'BOOLEAN' })
+  @IsOptional()
+  @IsIn(FIELD_TYPES)
+  type?: string;
+
+  @ApiProperty({ description: 'How the children combine', enum: ['AND', 'OR'], example: 'AND' })
+  @IsIn(['AND', 'OR'])
+  value: 'AND' | 'OR';
+
+  @ApiProperty({ description: 'The comparisons', type: [ConditionPartDto] })
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ConditionPartDto)
+  children: ConditionPartDto[];
+}
+
+export class ConfigurationsDto {
+  @ApiPropertyOptional({ description: 'Whether inbound webhooks are enabled' })
+  @IsOptional()
+  @IsBoolean()
+  inboundWebhookEnabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'Key that signs inbound webhooks' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CREDENTIAL_MAX)
+  inboundWebhookSigningKey?: string;
+}
+
+export class CreateIntegrationRequestDto {
+  @ApiPropertyOptional({ description: "Display name; defaults to the provider's name", example: 'SendGrid' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(NAME_MAX)
+  name?: string;
+
+  @ApiPropertyOptional({
+    description: 'Unique in the environment (409 when taken); defaults to the slug of the name plus a short random suffix',
+    example: 'sendgrid-main',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(IDENTIFIER_MAX)
+  identifier?: string;
+
+  @ApiPropertyOptional({ description: "The environment; when given it must be the API key's environment" })
+  @IsOptional()
+  @IsString()
+  _environmentId?: string;
+
+  @ApiProperty({ description: 'Provider id, e.g. `sendgrid`, `twilio`, `nodemailer`', example: 'sendgrid' })
+  @IsString()
+  @IsNotEmpty()
+  providerId: string;
+
+  @ApiProperty({ description: 'Channel the provider serves', enum: CHANNELS, example: 'email' })
+  @IsIn(CHANNELS)
+  channel: Channel;
+
+  @ApiPropertyOptional({ description: 'Provider credentials; encrypted at rest, secrets masked in responses', type: CredentialsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CredentialsDto)
+  credentials?: CredentialsDto;
+
+  @ApiPropertyOptional({ description: "Active integrations deliver; `true` requires the provider's required credentials", default: false })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({ description: 'Also check the credentials live with the provider (SMTP verify); 400 when the check fails', default: false })
+  @IsOptional()
+  @IsBoolean()
+  check?: boolean;
+
+  @ApiPropertyOptional({ description: 'Conditions on the tenant that select this integration', type: [ConditionDto] })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ConditionDto)
+  conditions?: ConditionDto[];
+
+  @ApiPropertyOptional({ description: 'Additional configurations', type: ConfigurationsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConfigurationsDto)
+  configurations?: ConfigurationsDto;
+}
+
+export class UpdateIntegrationRequestDto {
+  @ApiPropertyOptional({ description: 'New display name' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(NAME_MAX)
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'New identifier; must be free in the environment (409 otherwise)' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(IDENTIFIER_MAX)
+  identifier?: string;
+
+  @ApiPropertyOptional({ description: "When given it must be the API key's environment" })
+  @IsOptional()
+  @IsString()
+  _environmentId?: string;
+
+  @ApiPropertyOptional({ description: "Activate or deactivate; activating requires the provider's required credentials" })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Credentials merged into the stored ones: fields sent replace, `null` removes, a masked secret sent back keeps the stored one',
+    type: CredentialsDto,
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CredentialsDto)
+  credentials?: CredentialsDto;
+
+  @ApiPropertyOptional({ description: 'Check the resulting credentials live with the provider; 400 when the check fails' })
+  @IsOptional()
+  @IsBoolean()
+  check?: boolean;
+
+  @ApiPropertyOptional({ description: 'Replaces the conditions; giving a primary integration conditions makes it non-primary', type: [ConditionDto] })
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ConditionDto)
+  conditions?: ConditionDto[];
+
+  @ApiPropertyOptional({ description: 'Replaces the configurations', type: ConfigurationsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConfigurationsDto)
+  configurations?: ConfigurationsDto;
+}
+
+/** Novu's IntegrationResponseDto. */
+export class IntegrationResponseDto {
+  @ApiProperty({ description: 'Integration id' })
+  _id: string;
+
+  @ApiProperty({ description: 'Environment the integration belongs to' })
+  _environmentId: string;
+
+  @ApiProperty({ description: 'Organization the integration belongs to' })
+  _organizationId: string;
+
+  @ApiProperty({ description: 'Display name' })
+  name: string;
+
+  @ApiProperty({ description: 'Unique identifier within the environment' })
+  identifier: string;
+
+  @ApiProperty({ description: 'Provider id, e.g. `sendgrid`' })
+  providerId: string;
+
+  @ApiProperty({ description: 'Channel the provider serves', enum: CHANNELS })
+  channel: Channel;
+
+  @ApiProperty({ description: 'Credentials, secret fields masked (first characters and `****`)', type: CredentialsDto })
+  credentials: Record<string, unknown>;
+
+  @ApiProperty({ description: 'Additional configurations', type: ConfigurationsDto })
+  configurations: ConfigurationsDto;
+
+  @ApiProperty({ description: 'Whether the integration delivers' })
+  active: boolean;
+
+  @ApiProperty({ description: 'Whether the integration was deleted (soft delete)' })
+  deleted: boolean;
+
+  @ApiPropertyOptional({ description: 'When it was deleted (ISO-8601)' })
+  deletedAt?: string;
+
+  @ApiPropertyOptional({ description: 'API key id that deleted it' })
+  deletedBy?: string;
+
+  @ApiProperty({ description: 'Whether it is the primary integration of its channel (email and sms only)' })
+  primary: boolean;
+
+  @ApiProperty({ description: 'Rank among the active integrations of its channel, highest first (email and sms; 0 otherwise)' })
+  priority: number;
+
+  @ApiProperty({ description: 'Conditions on the tenant that select this integration', type: [ConditionDto] })
+  conditions: ConditionDto[];
+
+  @ApiProperty({ description: 'Creation time (ISO-8601)' })
+  createdAt: string;
+
+  @ApiProperty({ description: 'Last change (ISO-8601)' })
+  updatedAt: string;
+}

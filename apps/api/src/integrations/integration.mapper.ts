@@ -1,0 +1,46 @@
+import { Condition } from '@app/kernel';
+import { Integration, IntegrationCredentials, maskCredentials } from '@app/integrations';
+import { ConditionDto, IntegrationResponseDto } from './integration.dto';
+
+/** Domain → wire: secrets masked, dates as ISO strings, optional fields left out rather than null. */
+export function toIntegrationResponse(integration: Integration): IntegrationResponseDto {
+  return {
+    _id: integration.id,
+    _environmentId: integration.environmentId,
+    _organizationId: integration.organizationId,
+    name: integration.name,
+    identifier: integration.identifier,
+    providerId: integration.providerId,
+    channel: integration.channel,
+    credentials: maskCredentials(integration.credentials),
+    configurations: integration.configurations,
+    active: integration.active,
+    deleted: integration.deleted,
+    ...(integration.deletedAt ? { deletedAt: integration.deletedAt.toISOString() } : {}),
+    ...(integration.deletedBy ? { deletedBy: integration.deletedBy } : {}),
+    primary: integration.primary,
+    priority: integration.priority,
+    conditions: integration.conditions as ConditionDto[],
+    createdAt: integration.createdAt.toISOString(),
+    updatedAt: integration.updatedAt.toISOString(),
+  };
+}
+
+/** Validated DTO instances → plain values: only the fields the caller sent. */
+export function definedFields<T extends object>(dto: T | undefined): Partial<T> | undefined {
+  if (!dto) return undefined;
+  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+export function toCredentials(dto: object | undefined): Record<string, IntegrationCredentials[string] | null> | undefined {
+  return definedFields(dto) as Record<string, IntegrationCredentials[string] | null> | undefined;
+}
+
+export function toConditions(dtos: ConditionDto[] | undefined): Condition[] | undefined {
+  return dtos?.map((c) => ({
+    ...(c.isNegated !== undefined ? { isNegated: c.isNegated } : {}),
+    ...(c.type !== undefined ? { type: c.type } : {}),
+    value: c.value,
+    children: c.children.map(({ field, value, operator, on }) => ({ field, value, operator, on })),
+  }));
+}

@@ -1,0 +1,109 @@
+import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AuthenticatedScope } from '@app/environments';
+import { CreateIntegration, DeleteIntegration, ListActiveIntegrations, ListIntegrations, UpdateIntegration } from '@app/integrations';
+import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
+import { CurrentScope } from '../http/api-key.guard';
+import { CreateIntegrationRequestDto, IntegrationResponseDto, UpdateIntegrationRequestDto } from './integration.dto';
+import { definedFields, toConditions, toCredentials, toIntegrationResponse } from './integration.mapper';
+
+const IntegrationIdParam = () => ApiParam({ name: 'integrationId', description: 'The integration `_id`', example: '6615c2a0f1c2a3b4c5d6e7f8' });
+const IdempotencyKeyHeader = () =>
+  ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
+
+@ApiTags('Integrations')
+@ApiCommonErrors()
+@Controller({ path: 'integrations', version: '1' })
+export class IntegrationsController {
+  constructor(
+    private readonly createIntegration: CreateIntegration,
+    private readonly updateIntegration: UpdateIntegration,
+    private readonly deleteIntegration: DeleteIntegration,
+    private readonly listIntegrations: ListIntegrations,
+    private readonly listActiveIntegrations: ListActiveIntegrations,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the environment's integrations (deleted ones left out)" })
+  @ApiDataResponse(IntegrationResponseDto, { isArray: true, description: 'The integrations of the environment' })
+  async list(@CurrentScope() scope: AuthenticatedScope): Promise<IntegrationResponseDto[]> {
+    return (await this.listIntegrations.execute({ scope })).map(toIntegrationResponse);
+  }
+
+  @Get('active')
+  @ApiOperation({ summary: 'List the active integrations of the whole organization, across its environments' })
+  @ApiDataResponse(IntegrationResponseDto, { isArray: true, description: 'Active integrations of every environment of the organization' })
+  async listActive(@CurrentScope() scope: AuthenticatedScope): Promise<IntegrationResponseDto[]> {
+    return (await this.listActiveIntegrations.execute({ scope })).map(toIntegrationResponse);
+  }
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create an integration in the environment of the API key',
+    description:
+      'The first active email or sms integration becomes primary. `active: true` requires the provider credentials (422 naming the ' +
+      'missing ones); `check: true` also checks them live (400 with the provider message).',
+  })
+  @IdempotencyKeyHeader()
+  @ApiDataResponse(IntegrationResponseDto, { status: 201, description: 'The created integration' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Channel mismatch, second in-app provider, or a failed live check' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Integration with identifier already exists' })
+  async create(@CurrentScope() scope: AuthenticatedScope, @Body() body: CreateIntegrationRequestDto): Promise<IntegrationResponseDto> {
+    const integration = await this.createIntegration.execute({
+      scope,
+      providerId: body.providerId,
+      channel: body.channel,
+      name: body.name,
+      identifier: body.identifier,
+      environmentId: body._environmentId,
+      credentials: toCredentials(body.credentials),
+      active: body.active,
+      check: body.check,
+      conditions: toConditions(body.conditions),
+      configurations: definedFields(body.configurations),
+    });
+    return toIntegrationResponse(integration);
+  }
+
+  @Put(':integrationId')
+  @ApiOperation({
+    summary: 'Update an integration; fields left out stay as they are',
+    description: 'An empty body answers 400 "No properties found for update". Credentials merge into the stored ones.',
+  })
+  @IntegrationIdParam()
+  @ApiDataResponse(IntegrationResponseDto, { description: 'The integration after the change' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'No properties found for update, or a failed live check' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Entity with id <id> not found' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'Integration with identifier already exists' })
+  async update(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('integrationId') id: string,
+    @Body() body: UpdateIntegrationRequestDto,
+  ): Promise<IntegrationResponseDto> {
+    const integration = await this.updateIntegration.execute({
+      scope,
+      id,
+      environmentId: body._environmentId,
+      check: body.check,
+      changes: {
+        name: body.name,
+        identifier: body.identifier,
+        active: body.active,
+        credentials: toCredentials(body.credentials),
+        conditions: toConditions(body.conditions),
+        configurations: definedFields(body.configurations),
+      },
+    });
+    return toIntegrationResponse(integration);
+  }
+
+  @Delete(':integrationId')
+  @ApiOperation({ summary: 'Delete an integration (soft delete); answers the integrations the environment still has' })
+  @IntegrationIdParam()
+  @ApiDataResponse(IntegrationResponseDto, { isArray: true, description: 'The remaining integrations of the environment' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Entity with id <id> not found' })
+  async remove(@CurrentScope() scope: AuthenticatedScope, @Param('integrationId') id: string): Promise<IntegrationResponseDto[]> {
+    const remaining = await this.deleteIntegration.execute({ scope, id, deletedBy: scope.apiKeyId });
+    return remaining.map(toIntegrationResponse);
+  }
+}

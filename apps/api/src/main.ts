@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, loadConfig } from '@app/config';
+import { AppModule } from './app.module';
+import { configureApp } from './configure-app';
+
+/**
+ * `node main.js` runs the embedded mode (one process); `--mode=api` runs only the HTTP side of
+ * production mode, which needs DATABASE_URL and REDIS_URL so workers elsewhere can share the work.
+ */
+async function main() {
+  const config = loadConfig();
+  const apiOnly = process.argv.includes('--mode=api');
+  if (apiOnly && !config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:api (production mode)');
+  if (apiOnly && !config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:api (production mode)');
+  const app = await NestFactory.create(AppModule.forRoot({ config, runWorker: !apiOnly }), { bodyParser: false, bufferLogs: true });
+  configureApp(app, config);
+  await app.listen(config.port, config.host);
+  const mode = apiOnly ? 'api' : 'embedded';
+  app.get(Logger).log(`Listening on ${config.host}:${config.port} (${mode} mode, ${config.store.kind} store); Swagger UI at /api`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(error instanceof ConfigError ? 78 : 1);
+});

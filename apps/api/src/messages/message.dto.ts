@@ -1,0 +1,187 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { CHANNELS, Channel } from '@app/kernel';
+import { MESSAGE_STATUSES } from '@app/delivery';
+import { SubscriberResponseDto } from '../subscribers/subscriber.dto';
+
+/** A query value given once is a string, repeated it is an array: always an array here. */
+const toArray = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+
+export class ListMessagesQueryDto {
+  @ApiPropertyOptional({ description: 'Only messages of this channel', enum: CHANNELS })
+  @IsOptional()
+  @IsIn(CHANNELS)
+  channel?: Channel;
+
+  @ApiPropertyOptional({ description: "Only messages of this subscriber (the caller's subscriberId); unknown → 404", example: 'user-123' })
+  @IsOptional()
+  @IsString()
+  subscriberId?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only messages of these transactions; repeat the parameter for several',
+    type: [String],
+  })
+  @IsOptional()
+  @Transform(toArray)
+  @IsString({ each: true })
+  transactionId?: string[];
+
+  @ApiPropertyOptional({ description: 'Page number, from 0', minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  page: number = 0;
+
+  @ApiPropertyOptional({ description: 'Messages per page, 1 to 1000 (400 beyond)', minimum: 1, maximum: 1000, default: 10 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  limit: number = 10;
+}
+
+export class DeleteMessagesQueryDto {
+  @ApiPropertyOptional({ description: 'Only delete the messages of this channel', enum: CHANNELS })
+  @IsOptional()
+  @IsIn(CHANNELS)
+  channel?: Channel;
+}
+
+// ---- responses ----
+
+export class MessageCtaDataResponseDto {
+  @ApiPropertyOptional({ description: 'Where a click leads', example: '/orders/A-1001' })
+  url?: string;
+}
+
+export class MessageButtonResponseDto {
+  @ApiProperty({ description: 'Button style', enum: ['primary', 'secondary'] })
+  type: string;
+  @ApiProperty({ description: 'Button label' })
+  content: string;
+  @ApiPropertyOptional({ description: 'Label shown once the button was clicked' })
+  resultContent?: string;
+}
+
+export class MessageActionResultResponseDto {
+  @ApiPropertyOptional({ description: 'Payload sent with the click', type: 'object', additionalProperties: true })
+  payload?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'Which button was clicked', enum: ['primary', 'secondary'] })
+  type?: string;
+}
+
+export class MessageActionResponseDto {
+  @ApiPropertyOptional({ description: 'Whether a button was clicked', enum: ['pending', 'done'] })
+  status?: string;
+  @ApiPropertyOptional({ description: 'Action buttons', type: [MessageButtonResponseDto] })
+  buttons?: MessageButtonResponseDto[];
+  @ApiPropertyOptional({ description: 'The click, once done', type: MessageActionResultResponseDto })
+  result?: MessageActionResultResponseDto;
+}
+
+export class MessageCtaResponseDto {
+  @ApiProperty({ description: 'Call-to-action kind', enum: ['redirect'] })
+  type: string;
+  @ApiProperty({ description: 'Redirect target ({} when none)', type: MessageCtaDataResponseDto })
+  data: MessageCtaDataResponseDto;
+  @ApiPropertyOptional({ description: 'Buttons and their result', type: MessageActionResponseDto })
+  action?: MessageActionResponseDto;
+}
+
+export class EmailBlockResponseDto {
+  @ApiProperty({ description: 'Block kind', enum: ['text', 'button'] })
+  type: string;
+  @ApiProperty({ description: 'Rendered text of the block' })
+  content: string;
+  @ApiPropertyOptional({ description: 'Link of a button block' })
+  url?: string;
+  @ApiPropertyOptional({ description: 'Block styles ({textAlign})', type: 'object', additionalProperties: true })
+  styles?: Record<string, unknown>;
+}
+
+@ApiExtraModels(EmailBlockResponseDto)
+export class MessageResponseDto {
+  @ApiProperty({ description: 'Message id' })
+  _id: string;
+  @ApiProperty({ description: 'Id of the workflow that sent it' })
+  _templateId: string;
+  @ApiProperty({ description: 'Environment id' })
+  _environmentId: string;
+  @ApiPropertyOptional({ description: 'Id of the workflow step that sent it' })
+  _messageTemplateId?: string;
+  @ApiProperty({ description: 'Organization id' })
+  _organizationId: string;
+  @ApiProperty({ description: 'Id of the notification (one per trigger and subscriber)' })
+  _notificationId: string;
+  @ApiProperty({ description: 'Internal id of the subscriber' })
+  _subscriberId: string;
+  @ApiPropertyOptional({ description: 'The subscriber, when it still exists', type: SubscriberResponseDto })
+  subscriber?: SubscriberResponseDto;
+  @ApiProperty({ description: 'Trigger identifier of the workflow' })
+  templateIdentifier: string;
+  @ApiProperty({ description: 'Creation time (ISO-8601)' })
+  createdAt: string;
+  @ApiProperty({ description: 'Delivery times (ISO-8601); several after a snooze', type: [String] })
+  deliveredAt: string[];
+  @ApiPropertyOptional({ description: 'When the subscriber last saw it (ISO-8601)' })
+  lastSeenDate?: string;
+  @ApiPropertyOptional({ description: 'When the subscriber last read it (ISO-8601)' })
+  lastReadDate?: string;
+  @ApiProperty({
+    description: 'Rendered content: text/HTML, or email editor blocks',
+    oneOf: [{ type: 'string' }, { type: 'array', items: { $ref: getSchemaPath(EmailBlockResponseDto) } }],
+  })
+  content: string | Record<string, unknown>[];
+  @ApiProperty({ description: 'Transaction of the trigger that sent it' })
+  transactionId: string;
+  @ApiPropertyOptional({ description: 'Email subject' })
+  subject?: string;
+  @ApiProperty({ description: 'Channel', enum: CHANNELS })
+  channel: string;
+  @ApiProperty({ description: 'Read by the subscriber' })
+  read: boolean;
+  @ApiProperty({ description: 'Seen by the subscriber' })
+  seen: boolean;
+  @ApiPropertyOptional({ description: 'Snoozed until (ISO-8601)' })
+  snoozedUntil?: string;
+  @ApiPropertyOptional({ description: 'Email address it was sent to' })
+  email?: string;
+  @ApiPropertyOptional({ description: 'Phone number it was sent to' })
+  phone?: string;
+  @ApiPropertyOptional({ description: 'Webhook URL a chat message was posted to' })
+  directWebhookUrl?: string;
+  @ApiPropertyOptional({ description: 'Provider that sent it', example: 'novu' })
+  providerId?: string;
+  @ApiPropertyOptional({ description: 'Device tokens a push message was sent to', type: [String] })
+  deviceTokens?: string[];
+  @ApiPropertyOptional({ description: 'Push title' })
+  title?: string;
+  @ApiProperty({ description: 'Call to action (`{type: "redirect", data: {}}` when none)', type: MessageCtaResponseDto })
+  cta: MessageCtaResponseDto;
+  @ApiProperty({ description: 'Delivery outcome', enum: MESSAGE_STATUSES })
+  status: string;
+  @ApiPropertyOptional({ description: 'Error id when status is error', example: 'unexpected_provider_error' })
+  errorId?: string;
+  @ApiPropertyOptional({ description: 'Error text when status is error' })
+  errorText?: string;
+  @ApiProperty({ description: 'Payload of the trigger', type: 'object', additionalProperties: true })
+  payload: Record<string, unknown>;
+  @ApiProperty({ description: 'Overrides of the trigger', type: 'object', additionalProperties: true })
+  overrides: Record<string, unknown>;
+}
+
+export class MessagesResponseDto {
+  @ApiProperty({ description: 'One page of messages, newest first', type: [MessageResponseDto] })
+  data: MessageResponseDto[];
+  @ApiProperty({ description: 'Messages matching the query' })
+  totalCount: number;
+  @ApiProperty({ description: 'Whether later pages hold more messages' })
+  hasMore: boolean;
+  @ApiProperty({ description: 'Page size asked for' })
+  pageSize: number;
+  @ApiProperty({ description: 'This page (from 0)' })
+  page: number;
+}

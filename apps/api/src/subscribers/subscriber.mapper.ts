@@ -1,0 +1,45 @@
+import { SubscriberChanges, SubscriberChannel, SubscriberDetails } from '@app/subscribers';
+import { ChannelSettingsDto, SubscriberProfileDto, SubscriberResponseDto } from './subscriber.dto';
+
+function toChannelSettings(channel: SubscriberChannel): ChannelSettingsDto {
+  return {
+    providerId: channel.providerId,
+    ...(channel.integrationIdentifier !== undefined ? { integrationIdentifier: channel.integrationIdentifier } : {}),
+    credentials: channel.credentials,
+    _integrationId: channel.integrationId,
+  };
+}
+
+/** Domain → Novu's SubscriberResponseDto; unset optional fields are left out, never null. */
+export function toSubscriberResponse({ subscriber: s, topics }: SubscriberDetails): SubscriberResponseDto {
+  const optional = { firstName: s.firstName, lastName: s.lastName, email: s.email, phone: s.phone, avatar: s.avatar, locale: s.locale, timezone: s.timezone, data: s.data };
+  return {
+    _id: s.id,
+    subscriberId: s.subscriberId,
+    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+    channels: s.channels.map(toChannelSettings),
+    topics,
+    ...(s.isOnline !== undefined ? { isOnline: s.isOnline } : {}),
+    ...(s.lastOnlineAt !== undefined ? { lastOnlineAt: s.lastOnlineAt.toISOString() } : {}),
+    deleted: false,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+    _environmentId: s.environmentId,
+    _organizationId: s.organizationId,
+    __v: 0,
+  };
+}
+
+/** Only the keys present in the body become changes (undefined stays, null clears). */
+export function toSubscriberChanges(body: SubscriberProfileDto): SubscriberChanges {
+  return {
+    firstName: body.firstName,
+    lastName: body.lastName,
+    email: body.email,
+    phone: body.phone,
+    avatar: body.avatar,
+    locale: body.locale,
+    timezone: body.timezone,
+    data: body.data,
+  };
+}

@@ -1,0 +1,180 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { TOPIC_KEY_PATTERN } from '@app/subscribers';
+import { CursorQueryDto } from '../subscribers/cursor-query.dto';
+
+export class TopicResponseDto {
+  @ApiProperty({ description: 'Internal id of the topic' })
+  _id: string;
+  @ApiProperty({ description: 'Key of the topic, unique in the environment', example: 'product-updates' })
+  key: string;
+  @ApiPropertyOptional({ description: 'Name of the topic', example: 'Product updates' })
+  name?: string;
+  @ApiProperty({ description: 'Creation time (ISO-8601)' })
+  createdAt: string;
+  @ApiProperty({ description: 'Last change (ISO-8601)' })
+  updatedAt: string;
+}
+
+export class TopicSummaryDto {
+  @ApiProperty({ description: 'Internal id of the topic' })
+  _id: string;
+  @ApiProperty({ description: 'Key of the topic' })
+  key: string;
+  @ApiPropertyOptional({ description: 'Name of the topic' })
+  name?: string;
+}
+
+export class SubscriptionSubscriberDto {
+  @ApiProperty({ description: 'Internal id of the subscriber' })
+  _id: string;
+  @ApiProperty({ description: "The caller's own identifier of the subscriber" })
+  subscriberId: string;
+  @ApiPropertyOptional({ description: 'Avatar URL' })
+  avatar?: string;
+  @ApiPropertyOptional({ description: 'First name' })
+  firstName?: string;
+  @ApiPropertyOptional({ description: 'Last name' })
+  lastName?: string;
+  @ApiPropertyOptional({ description: 'Email address' })
+  email?: string;
+}
+
+export class SubscriptionResponseDto {
+  @ApiProperty({ description: 'Internal id of the subscription' })
+  _id: string;
+  @ApiProperty({ description: 'Identifier of the subscription, derived from topic key and subscriberId', example: 'tk_news:si_user-1' })
+  identifier: string;
+  @ApiProperty({ description: 'The topic', type: TopicSummaryDto })
+  topic: TopicSummaryDto;
+  @ApiProperty({ description: 'The subscriber (null if it vanished meanwhile)', type: SubscriptionSubscriberDto, nullable: true })
+  subscriber: SubscriptionSubscriberDto | null;
+  @ApiProperty({ description: 'Creation time (ISO-8601)' })
+  createdAt: string;
+  @ApiProperty({ description: 'Last change (ISO-8601)' })
+  updatedAt: string;
+}
+
+export class SubscriptionsMetaDto {
+  @ApiProperty({ description: 'How many distinct subscriberIds were given' })
+  totalCount: number;
+  @ApiProperty({ description: 'How many succeeded' })
+  successful: number;
+  @ApiProperty({ description: 'How many failed (see errors)' })
+  failed: number;
+}
+
+export class SubscriptionErrorDto {
+  @ApiProperty({ description: 'The subscriberId that failed' })
+  subscriberId: string;
+  @ApiProperty({ description: 'Error code', example: 'SUBSCRIBER_NOT_FOUND' })
+  code: string;
+  @ApiProperty({ description: 'What went wrong' })
+  message: string;
+}
+
+export class SubscriptionsResultDto {
+  @ApiProperty({ description: 'The subscriptions created (or already present) / removed', type: [SubscriptionResponseDto] })
+  data: SubscriptionResponseDto[];
+  @ApiProperty({ description: 'Counts', type: SubscriptionsMetaDto })
+  meta: SubscriptionsMetaDto;
+  @ApiPropertyOptional({ description: 'Per-subscriber failures; left out when there are none', type: [SubscriptionErrorDto] })
+  errors?: SubscriptionErrorDto[];
+}
+
+export class TopicSubscriptionResponseDto {
+  @ApiProperty({ description: 'Internal id of the subscription' })
+  _id: string;
+  @ApiProperty({ description: 'Identifier of the subscription' })
+  identifier: string;
+  @ApiProperty({ description: 'Creation time (ISO-8601)' })
+  createdAt: string;
+  @ApiProperty({ description: 'The topic', type: TopicResponseDto })
+  topic: TopicResponseDto;
+  @ApiProperty({ description: 'The subscriber', type: SubscriptionSubscriberDto })
+  subscriber: SubscriptionSubscriberDto | null;
+}
+
+class CursorPageDto {
+  @ApiProperty({ description: 'Cursor of the next page, null on the last page', type: String, nullable: true })
+  next: string | null;
+  @ApiProperty({ description: 'Cursor of the previous page, null on the first page', type: String, nullable: true })
+  previous: string | null;
+  @ApiProperty({ description: 'Number of matching items, at most 50,000' })
+  totalCount: number;
+  @ApiProperty({ description: 'Whether more than 50,000 items match' })
+  totalCountCapped: boolean;
+}
+
+export class ListTopicsResponseDto extends CursorPageDto {
+  @ApiProperty({ description: 'One page of topics', type: [TopicResponseDto] })
+  data: TopicResponseDto[];
+}
+
+export class ListTopicSubscriptionsResponseDto extends CursorPageDto {
+  @ApiProperty({ description: 'One page of subscriptions', type: [TopicSubscriptionResponseDto] })
+  data: TopicSubscriptionResponseDto[];
+}
+
+export class ListTopicsQueryDto extends CursorQueryDto {
+  @ApiPropertyOptional({ description: 'Case-insensitive substring of the key' })
+  @IsOptional()
+  @IsString()
+  key?: string;
+
+  @ApiPropertyOptional({ description: 'Case-insensitive substring of the name' })
+  @IsOptional()
+  @IsString()
+  name?: string;
+}
+
+export class ListTopicSubscriptionsQueryDto extends CursorQueryDto {
+  @ApiPropertyOptional({ description: 'Only the subscription of this subscriberId' })
+  @IsOptional()
+  @IsString()
+  subscriberId?: string;
+}
+
+export class CreateUpdateTopicRequestDto {
+  @ApiProperty({ description: 'Key of the topic: letters, digits, and _ : . -', example: 'product-updates' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  @Matches(TOPIC_KEY_PATTERN, { message: 'key may only contain letters, digits, underscores, colons, periods and hyphens' })
+  key: string;
+
+  @ApiPropertyOptional({ description: 'Name of the topic', example: 'Product updates' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+}
+
+export class UpsertTopicQueryDto {
+  @ApiPropertyOptional({ description: 'When "true", answer 409 if the topic exists instead of updating it', type: String, example: 'true' })
+  @IsOptional()
+  @IsString()
+  failIfExists?: string;
+}
+
+export class UpdateTopicRequestDto {
+  @ApiPropertyOptional({ description: 'New name of the topic', example: 'Product news' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+}
+
+export class TopicSubscriptionsRequestDto {
+  @ApiProperty({ description: 'subscriberIds to subscribe or unsubscribe, 1 to 100', type: [String], example: ['user-1', 'user-2'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  subscriberIds: string[];
+}
+
+export class DeleteTopicResponseDto {
+  @ApiProperty({ description: 'The deletion was accepted', example: true })
+  acknowledged: boolean;
+}

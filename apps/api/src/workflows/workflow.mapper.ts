@@ -1,0 +1,170 @@
+import { Condition } from '@app/kernel';
+import {
+  DEFAULT_NOTIFICATION_GROUP_NAME,
+  EmailBlock,
+  StepDraft,
+  StepTemplate,
+  StepVariant,
+  Workflow,
+  WorkflowFields,
+  WorkflowStep,
+  defaultNotificationGroupId,
+} from '@app/workflows';
+import {
+  ConditionDto,
+  CreateWorkflowRequestDto,
+  StepRequestDto,
+  StepResponseDto,
+  StepVariantRequestDto,
+  StepVariantResponseDto,
+  UpdateWorkflowRequestDto,
+  WorkflowResponseDto,
+} from './workflow.dto';
+
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+
+function toCondition(dto: ConditionDto): Condition {
+  return {
+    isNegated: dto.isNegated ?? false,
+    type: dto.type ?? 'GROUP',
+    value: dto.value,
+    children: dto.children.map((part) => ({ field: part.field, value: String(part.value), operator: part.operator, on: part.on })),
+  };
+}
+
+// Keeps only known block fields: the body was validated but not whitelisted inside the array.
+function toEmailBlocks(blocks: Record<string, unknown>[]): EmailBlock[] {
+  return blocks.map((block) =>
+    defined({
+      type: block.type as EmailBlock['type'],
+      content: block.content as string,
+      url: block.url as string | undefined,
+      styles: block.styles ? defined({ textAlign: (block.styles as EmailBlock['styles'])?.textAlign }) : undefined,
+    }),
+  );
+}
+
+function toStepDraft(dto: StepVariantRequestDto): Omit<StepDraft, 'variants'> {
+  const t = dto.template;
+  const template = defined({
+    id: t._id,
+    type: t.type,
+    name: t.name,
+    content: Array.isArray(t.content) ? toEmailBlocks(t.content) : t.content,
+    contentType: t.contentType,
+    subject: t.subject,
+    preheader: t.preheader,
+    title: t.title,
+    senderName: t.senderName,
+    avatar: t.avatar,
+    cta: t.cta
+      ? defined({
+          type: t.cta.type,
+          data: t.cta.data ? defined({ url: t.cta.data.url }) : undefined,
+          action: t.cta.action ? defined({ buttons: t.cta.action.buttons?.map((b) => defined({ ...b })) }) : undefined,
+        })
+      : undefined,
+  }) as StepDraft['template'];
+  return defined({
+    id: dto._id,
+    uuid: dto.uuid,
+    name: dto.name,
+    active: dto.active,
+    shouldStopOnFail: dto.shouldStopOnFail,
+    template,
+    filters: dto.filters?.map(toCondition),
+    metadata: dto.metadata
+      ? defined({ ...dto.metadata, timed: dto.metadata.timed ? defined({ ...dto.metadata.timed }) : undefined })
+      : undefined,
+    replyCallback: dto.replyCallback ? defined({ active: dto.replyCallback.active, url: dto.replyCallback.url }) : undefined,
+  });
+}
+
+function toStepDrafts(steps: StepRequestDto[]): StepDraft[] {
+  return steps.map((step) => ({ ...toStepDraft(step), variants: (step.variants ?? []).map(toStepDraft) }));
+}
+
+export function toWorkflowFields(body: CreateWorkflowRequestDto | UpdateWorkflowRequestDto): WorkflowFields {
+  return defined({
+    name: body.name,
+    identifier: body.identifier,
+    description: body.description,
+    tags: body.tags,
+    active: body.active,
+    critical: body.critical,
+    preferenceSettings: body.preferenceSettings ? defined({ ...body.preferenceSettings }) : undefined,
+    data: body.data,
+    notificationGroupId: body.notificationGroupId,
+    steps: body.steps ? toStepDrafts(body.steps) : undefined,
+  });
+}
+
+function toTemplateResponse(template: StepTemplate) {
+  const { id, ...rest } = template;
+  return { _id: id, ...rest };
+}
+
+function toVariantResponse(step: StepVariant): StepVariantResponseDto {
+  return {
+    _id: step.id,
+    uuid: step.uuid,
+    name: step.name,
+    _templateId: step.template.id,
+    active: step.active,
+    shouldStopOnFail: step.shouldStopOnFail,
+    template: toTemplateResponse(step.template) as StepVariantResponseDto['template'],
+    filters: step.filters as ConditionDto[],
+    ...(step.metadata ? { metadata: step.metadata } : {}),
+    ...(step.replyCallback ? { replyCallback: step.replyCallback } : {}),
+  };
+}
+
+function toStepResponse(step: WorkflowStep): StepResponseDto {
+  return { ...toVariantResponse(step), variants: step.variants.map(toVariantResponse) };
+}
+
+/** Novu's "Workflow template" shape; messages and notifications embed the same. */
+export function toWorkflowResponse(workflow: Workflow): WorkflowResponseDto {
+  const inDefaultGroup = workflow.notificationGroupId === defaultNotificationGroupId(workflow.environmentId);
+  return {
+    _id: workflow.id,
+    name: workflow.name,
+    description: workflow.description,
+    active: workflow.active,
+    draft: workflow.draft,
+    preferenceSettings: workflow.preferenceSettings,
+    critical: workflow.critical,
+    tags: workflow.tags,
+    steps: workflow.steps.map(toStepResponse),
+    _organizationId: workflow.organizationId,
+    _creatorId: workflow.creatorId,
+    _environmentId: workflow.environmentId,
+    triggers: [
+      {
+        type: 'event',
+        identifier: workflow.trigger.identifier,
+        variables: workflow.trigger.variables.map((name) => ({ name })),
+        subscriberVariables: workflow.trigger.subscriberVariables.map((name) => ({ name })),
+      },
+    ],
+    _notificationGroupId: workflow.notificationGroupId,
+    ...(inDefaultGroup
+      ? {
+          notificationGroup: {
+            _id: workflow.notificationGroupId,
+            name: DEFAULT_NOTIFICATION_GROUP_NAME,
+            _environmentId: workflow.environmentId,
+            _organizationId: workflow.organizationId,
+          },
+        }
+      : {}),
+    deleted: workflow.deletedAt !== undefined,
+    // Novu's schema (and so the @novu/api SDK) requires both as strings, never null: empty while live.
+    deletedAt: workflow.deletedAt?.toISOString() ?? '',
+    deletedBy: workflow.deletedBy ?? '',
+    ...(workflow.data !== undefined ? { data: workflow.data } : {}),
+    createdAt: workflow.createdAt.toISOString(),
+    updatedAt: workflow.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,90 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { AuthenticatedScope } from '@app/environments';
+import { CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, UpdateWorkflow } from '@app/workflows';
+import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
+import { CurrentScope } from '../http/api-key.guard';
+import { RawResponse } from '../http/envelope.interceptor';
+import {
+  CreateWorkflowRequestDto,
+  ListWorkflowsQueryDto,
+  UpdateWorkflowRequestDto,
+  WorkflowListResponseDto,
+  WorkflowResponseDto,
+} from './workflow.dto';
+import { toWorkflowFields, toWorkflowResponse } from './workflow.mapper';
+
+const WorkflowIdParam = () =>
+  ApiParam({ name: 'workflowId', description: 'The workflow `_id` (its trigger identifier works too)', example: '66a1f0c2e4b0a1b2c3d4e5f6' });
+const IdempotencyKeyHeader = () =>
+  ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
+
+@ApiTags('Workflows')
+@ApiCommonErrors()
+@Controller({ path: 'workflows', version: '1' })
+export class WorkflowsController {
+  constructor(
+    private readonly createWorkflow: CreateWorkflow,
+    private readonly updateWorkflow: UpdateWorkflow,
+    private readonly getWorkflow: GetWorkflow,
+    private readonly listWorkflows: ListWorkflows,
+    private readonly deleteWorkflow: DeleteWorkflow,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create a workflow',
+    description:
+      'Novu v1 body. The trigger identifier is `identifier`, else the slug of the name; 409 when a live workflow of the environment has it. ' +
+      'As in Novu, a workflow is inactive (a draft) unless `active: true` is sent.',
+  })
+  @IdempotencyKeyHeader()
+  @ApiDataResponse(WorkflowResponseDto, { status: 201, description: 'The created workflow' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The trigger identifier is taken' })
+  async create(@CurrentScope() scope: AuthenticatedScope, @Body() body: CreateWorkflowRequestDto): Promise<WorkflowResponseDto> {
+    const fields = { ...toWorkflowFields(body), name: body.name };
+    return toWorkflowResponse(await this.createWorkflow.execute({ scope, creatorId: scope.apiKeyId, fields }));
+  }
+
+  @Get()
+  @RawResponse()
+  @ApiOperation({ summary: 'List the workflows of the environment, newest first, page by page' })
+  @ApiOkResponse({ type: WorkflowListResponseDto, description: 'One page of workflows' })
+  async list(@CurrentScope() scope: AuthenticatedScope, @Query() query: ListWorkflowsQueryDto): Promise<WorkflowListResponseDto> {
+    const { items, totalCount } = await this.listWorkflows.execute({ scope, page: query.page, limit: query.limit, query: query.query });
+    return { data: items.map(toWorkflowResponse), totalCount, page: query.page, pageSize: query.limit };
+  }
+
+  @Get(':workflowId')
+  @ApiOperation({ summary: 'Get a workflow' })
+  @WorkflowIdParam()
+  @ApiDataResponse(WorkflowResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow in this environment' })
+  async get(@CurrentScope() scope: AuthenticatedScope, @Param('workflowId') workflowId: string): Promise<WorkflowResponseDto> {
+    return toWorkflowResponse(await this.getWorkflow.execute({ scope, workflowId }));
+  }
+
+  @Put(':workflowId')
+  @ApiOperation({ summary: 'Update a workflow (fields left out stay as they are; `steps` replaces the list, steps sent with their `_id` keep their ids)' })
+  @WorkflowIdParam()
+  @ApiDataResponse(WorkflowResponseDto, { description: 'The workflow after the change' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow in this environment' })
+  @ApiConflictResponse({ type: ErrorResponseDto, description: 'The new trigger identifier is taken' })
+  async update(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('workflowId') workflowId: string,
+    @Body() body: UpdateWorkflowRequestDto,
+  ): Promise<WorkflowResponseDto> {
+    return toWorkflowResponse(await this.updateWorkflow.execute({ scope, workflowId, changes: toWorkflowFields(body) }));
+  }
+
+  @Delete(':workflowId')
+  @ApiOperation({ summary: 'Delete a workflow (kept for the messages that embed it; its trigger identifier becomes free)' })
+  @WorkflowIdParam()
+  @ApiOkResponse({ description: 'Deleted', schema: { type: 'object', required: ['data'], properties: { data: { type: 'boolean', example: true } } } })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow in this environment' })
+  async delete(@CurrentScope() scope: AuthenticatedScope, @Param('workflowId') workflowId: string): Promise<boolean> {
+    await this.deleteWorkflow.execute({ scope, workflowId, deletedBy: scope.apiKeyId });
+    return true;
+  }
+}

@@ -1,0 +1,15 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { EnvironmentsModule } from '@app/environments';
+import { IntegrationsModule } from '@app/integrations';
+import { CoreModule, storeModule } from '../../api/src/core.module';
+
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [CoreModule.forRoot({ config }), storeModule({ config }), EnvironmentsModule, IntegrationsModule],
+    };
+  }
+}

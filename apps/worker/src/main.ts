@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, loadConfig } from '@app/config';
+import { WorkerModule } from './worker.module';
+
+/** Production-mode worker: consumes the queues on Redis; run as many as the load needs. */
+async function main() {
+  const config = loadConfig();
+  if (!config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:worker (production mode)');
+  if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:worker (production mode)');
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config }), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  app.get(Logger).log('Worker started');
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(error instanceof ConfigError ? 78 : 1);
+});

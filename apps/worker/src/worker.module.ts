@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { IntegrationsModule } from '@app/integrations';
+import { DeliveryProvidersModule } from '@app/providers';
+import { AppModuleOptions, CoreModule, queueModule, storeModule } from '../../api/src/core.module';
+import { DeliveryWorkerModule } from './delivery-worker.module';
+
+/** Production-mode worker process: queues, store, providers and processors, no HTTP. */
+@Module({})
+export class WorkerModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        LoggerModule.forRoot({ pinoHttp: { level: options.config.logLevel } }),
+        CoreModule.forRoot(options),
+        storeModule(options),
+        queueModule(options),
+        DeliveryProvidersModule,
+        IntegrationsModule,
+        DeliveryWorkerModule,
+      ],
+    };
+  }
+}
