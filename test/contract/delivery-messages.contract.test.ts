@@ -1,0 +1,180 @@
+import { MessageRepository } from '@app/delivery';
+import { deterministicId, newId } from '@app/kernel';
+import { SqlClient } from '@app/store-sql';
+import { SqlMessageRepository } from '../../libs/store-sql/src/delivery';
+import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { job, message, newScope, notification, tick } from './delivery-fixtures';
+
+/** The MessageRepository contract; every store adapter must pass it. */
+function messageRepositoryContract(open: () => Promise<{ repository: MessageRepository; close(): Promise<void> }>) {
+  let repository: MessageRepository;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ repository, close } = await open()));
+  afterAll(() => close());
+
+  it('creates a message once per id, even for concurrent redeliveries, and reads it back whole', async () => {
+    const scope = newScope();
+    const j = job(notification(scope), 'in-app');
+    const full = message(j, {
+      providerId: 'novu',
+      subject: 'Hi',
+      title: 'Title',
+      cta: { type: 'redirect', data: { url: '/x' }, action: { status: 'pending', buttons: [{ type: 'primary', content: 'Go' }] } },
+      avatar: 'https://avatar',
+      actorSubscriberId: newId(),
+      lastSeenDate: tick(),
+      snoozedUntil: tick(),
+      deliveredAt: [tick()],
+      identifier: 'provider-1',
+      email: 'a@example.com',
+      phone: '+15555550100',
+      deviceTokens: ['t1'],
+      directWebhookUrl: 'https://hook',
+      tags: ['x'],
+      errorId: 'e',
+      errorText: 'text',
+    });
+    const attempts = await Promise.all([1, 2, 3].map(() => repository.insertIfAbsent(full)));
+    expect(attempts.filter((a) => a.created)).toHaveLength(1);
+    for (const attempt of attempts) expect(attempt.message).toEqual(full);
+    const again = await repository.insertIfAbsent({ ...full, content: 'changed' });
+    expect(again).toEqual({ message: full, created: false });
+    expect(await repository.findById(scope, full.id)).toEqual(full);
+  });
+
+  it('stores block content and leaves optional fields out', async () => {
+    const scope = newScope();
+    const j = job(notification(scope), 'email');
+    const blocks = message(j, { channel: 'email', content: [{ type: 'text', content: 'Hello' }] });
+    delete blocks.stepId;
+    const { message: stored } = await repository.insertIfAbsent(blocks);
+    expect(stored).toEqual(blocks);
+    for (const field of ['stepId', 'providerId', 'errorId', 'errorText', 'subject', 'title', 'cta', 'avatar', 'lastSeenDate', 'identifier', 'deviceTokens', 'tags']) {
+      expect(stored).not.toHaveProperty(field);
+    }
+  });
+
+  it('records delivery outcomes, appending delivery times', async () => {
+    const scope = newScope();
+    const j = job(notification(scope), 'chat');
+    const m = message(j, { channel: 'chat' });
+    await repository.insertIfAbsent(m);
+    const firstAt = tick();
+    expect(await repository.updateDelivery(m.id, { status: 'error', errorId: 'unexpected_provider_error', errorText: 'boom', updatedAt: firstAt })).toBe(true);
+    expect(await repository.findById(scope, m.id)).toMatchObject({ status: 'error', errorId: 'unexpected_provider_error', errorText: 'boom', updatedAt: firstAt });
+    const deliveredAt = tick();
+    expect(await repository.updateDelivery(m.id, { status: 'sent', identifier: 'abc', deliveredAt })).toBe(true);
+    const second = tick();
+    await repository.updateDelivery(m.id, { status: 'sent', deliveredAt: second });
+    expect(await repository.findById(scope, m.id)).toMatchObject({ status: 'sent', identifier: 'abc', deliveredAt: [deliveredAt, second] });
+    expect(await repository.updateDelivery(newId(), { status: 'sent' })).toBe(false);
+  });
+
+  it('finds the messages of a job (one per target for fan-out)', async () => {
+    const scope = newScope();
+    const j = job(notification(scope), 'push');
+    const targets = ['token-a', 'token-b'].map((target) => message(j, { id: deterministicId(j.id, target), channel: 'push' }));
+    for (const m of targets) await repository.insertIfAbsent(m);
+    expect(await repository.findByJobId(j.id)).toEqual(targets);
+    expect(await repository.findByJobId(newId())).toEqual([]);
+  });
+
+  it('lists newest first, filtered by channel, subscriber and transactions, with pages and the total count', async () => {
+    const scope = newScope();
+    const subscriber = newId();
+    const [t1, t2, t3] = [newId(), newId(), newId()];
+    const n1 = notification(scope, { transactionId: t1, subscriberId: subscriber });
+    const n2 = notification(scope, { transactionId: t2 });
+    const n3 = notification(scope, { transactionId: t3, subscriberId: subscriber });
+    const created = [
+      message(job(n1, 'a')),
+      message(job(n1, 'b'), { channel: 'chat' }),
+      message(job(n2, 'a')),
+      message(job(n2, 'b'), { channel: 'chat' }),
+      message(job(n3, 'a')),
+    ];
+    for (const m of created) await repository.insertIfAbsent(m);
+    const ids = (page: { items: { id: string }[] }) => page.items.map((m) => m.id);
+    const newest = [...created].reverse();
+
+    const all = await repository.list(scope, { page: 0, limit: 10 });
+    expect(all.totalCount).toBe(5);
+    expect(ids(all)).toEqual(newest.map((m) => m.id));
+    expect(all.items[0]).toEqual(created[4]);
+
+    const second = await repository.list(scope, { page: 1, limit: 2 });
+    expect({ ids: ids(second), total: second.totalCount }).toEqual({ ids: [newest[2].id, newest[3].id], total: 5 });
+    expect(await repository.list(scope, { page: 3, limit: 2 })).toEqual({ items: [], totalCount: 5 });
+
+    const chat = await repository.list(scope, { channel: 'chat', page: 0, limit: 10 });
+    expect({ ids: ids(chat), total: chat.totalCount }).toEqual({ ids: [created[3].id, created[1].id], total: 2 });
+    const bySubscriber = await repository.list(scope, { subscriberId: subscriber, page: 0, limit: 10 });
+    expect({ ids: ids(bySubscriber), total: bySubscriber.totalCount }).toEqual({ ids: [created[4].id, created[1].id, created[0].id], total: 3 });
+    const byTransactions = await repository.list(scope, { transactionIds: [t1, t3], page: 0, limit: 2 });
+    expect({ ids: ids(byTransactions), total: byTransactions.totalCount }).toEqual({ ids: [created[4].id, created[1].id], total: 3 });
+    const combined = await repository.list(scope, { transactionIds: [t1, t2], channel: 'in_app', subscriberId: subscriber, page: 0, limit: 10 });
+    expect(ids(combined)).toEqual([created[0].id]);
+    expect(await repository.list(scope, { transactionIds: [], page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
+    expect(await repository.list(scope, { channel: 'unknown', page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
+  });
+
+  it('deletes the messages of a transaction, optionally one channel', async () => {
+    const scope = newScope();
+    const n = notification(scope);
+    const inApp = message(job(n, 'a'));
+    const chat = message(job(n, 'b'), { channel: 'chat' });
+    const kept = message(job(notification(scope), 'a'));
+    for (const m of [inApp, chat, kept]) await repository.insertIfAbsent(m);
+
+    expect(await repository.deleteByTransaction(newScope(), n.transactionId)).toBe(0);
+    expect(await repository.deleteByTransaction(scope, n.transactionId, 'sms')).toBe(0);
+    expect(await repository.deleteByTransaction(scope, n.transactionId, 'chat')).toBe(1);
+    expect(await repository.findById(scope, chat.id)).toBeNull();
+    expect(await repository.deleteByTransaction(scope, n.transactionId)).toBe(1);
+    expect(await repository.deleteByTransaction(scope, n.transactionId)).toBe(0);
+    expect(await repository.findById(scope, kept.id)).toEqual(kept);
+  });
+
+  it("marks a subscriber's messages seen and read, once", async () => {
+    const scope = newScope();
+    const n = notification(scope);
+    const [a, b] = [message(job(n, 'a')), message(job(n, 'b'))];
+    const foreign = message(job(notification(scope), 'a'));
+    for (const m of [a, b, foreign]) await repository.insertIfAbsent(m);
+
+    const seenAt = tick();
+    expect(await repository.markSeen(scope, n.subscriberId, [a.id, foreign.id], seenAt)).toBe(1);
+    expect(await repository.markSeen(scope, n.subscriberId, [a.id], tick())).toBe(0);
+    expect(await repository.findById(scope, a.id)).toMatchObject({ seen: true, read: false, lastSeenDate: seenAt });
+    expect(await repository.findById(scope, foreign.id)).toMatchObject({ seen: false });
+
+    const readAt = tick();
+    expect(await repository.markRead(scope, n.subscriberId, [a.id, b.id], readAt)).toBe(2);
+    expect(await repository.findById(scope, a.id)).toMatchObject({ seen: true, read: true, lastSeenDate: seenAt, lastReadDate: readAt });
+    expect(await repository.findById(scope, b.id)).toMatchObject({ seen: true, read: true, lastSeenDate: readAt, lastReadDate: readAt });
+    expect(await repository.markRead(newScope(), n.subscriberId, [a.id], tick())).toBe(0);
+    expect(await repository.markRead(scope, n.subscriberId, [], tick())).toBe(0);
+  });
+
+  it('never shows a message to another environment', async () => {
+    const scope = newScope();
+    const m = message(job(notification(scope), 'a'));
+    await repository.insertIfAbsent(m);
+    const other = newScope();
+    expect(await repository.findById(other, m.id)).toBeNull();
+    expect(await repository.findById({ ...scope, organizationId: other.organizationId }, m.id)).toBeNull();
+    expect(await repository.list(other, { page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
+    expect(await repository.list(other, { transactionIds: [m.transactionId], page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
+  });
+}
+
+describe.each(SQL_STORES)('MessageRepository on $name', (store) => {
+  messageRepositoryContract(async () => {
+    const sql: SqlClient = await store.open();
+    return { repository: new SqlMessageRepository(sql), close: () => sql.close() };
+  });
+});
+
+describeMongoContract('MessageRepository', () => {
+  it.todo('runs once the MongoDB adapter exists');
+});

@@ -1,0 +1,285 @@
+import { ExecutionDetailRepository, JOB_STATUSES, Job, JobRepository, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
+import { deterministicId, newId } from '@app/kernel';
+import { SqlClient } from '@app/store-sql';
+import { SqlExecutionDetailRepository, SqlJobRepository, SqlNotificationRepository } from '../../libs/store-sql/src/delivery';
+import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { executionDetail, job, jobChain, newScope, notification, tick } from './delivery-fixtures';
+
+interface Repositories {
+  notifications: NotificationRepository;
+  jobs: JobRepository;
+  details: ExecutionDetailRepository;
+  close(): Promise<void>;
+}
+
+/** The NotificationRepository, JobRepository and ExecutionDetailRepository contracts; every store adapter must pass them. */
+function deliveryRecordsContract(open: () => Promise<Repositories>) {
+  let notifications: NotificationRepository;
+  let jobs: JobRepository;
+  let details: ExecutionDetailRepository;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ notifications, jobs, details, close } = await open()));
+  afterAll(() => close());
+
+  describe('NotificationRepository', () => {
+    it('inserts in bulk idempotently and reads a notification back whole', async () => {
+      const scope = newScope();
+      const full = notification(scope, {
+        controls: { subject: 'x' },
+        severity: 'high',
+        critical: true,
+        tags: ['a', 'b'],
+        topics: [{ topicId: newId(), topicKey: 'news' }],
+        tenantIdentifier: 'acme',
+        actorSubscriberId: newId(),
+      });
+      const bare = notification(scope);
+      expect(await notifications.insertMany([full, bare])).toBe(2);
+      expect(await notifications.insertMany([full, bare, full])).toBe(0);
+      const third = notification(scope);
+      expect(await notifications.insertMany([bare, third, third])).toBe(1);
+      expect(await notifications.insertMany([])).toBe(0);
+      expect(await notifications.findById(scope, full.id)).toEqual(full);
+      const found = await notifications.findById(scope, bare.id);
+      expect(found).toEqual(bare);
+      for (const field of ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'digestedNotificationId']) {
+        expect(found).not.toHaveProperty(field);
+      }
+    });
+
+    it('lists newest first with filters, pages and the total count', async () => {
+      const scope = newScope();
+      const transactionId = newId();
+      const subscriber = newId();
+      const inTransaction = [1, 2, 3].map(() => notification(scope, { transactionId }));
+      const forSubscriber = [1, 2].map(() => notification(scope, { subscriberId: subscriber }));
+      await notifications.insertMany([...inTransaction, ...forSubscriber]);
+
+      const all = await notifications.list(scope, { page: 0, limit: 10 });
+      expect(all.totalCount).toBe(5);
+      expect(all.items.map((n) => n.id)).toEqual([...inTransaction, ...forSubscriber].reverse().map((n) => n.id));
+
+      const page = await notifications.list(scope, { transactionId, page: 1, limit: 2 });
+      expect(page).toEqual({ items: [inTransaction[0]], totalCount: 3 });
+      const bySubscriber = await notifications.list(scope, { subscriberId: subscriber, page: 0, limit: 10 });
+      expect(bySubscriber.items.map((n) => n.id)).toEqual([forSubscriber[1].id, forSubscriber[0].id]);
+      expect(await notifications.list(scope, { transactionId, subscriberId: subscriber, page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
+      expect(await notifications.list(scope, { page: 5, limit: 10 })).toEqual({ items: [], totalCount: 5 });
+    });
+
+    it('records the digest master notification', async () => {
+      const scope = newScope();
+      const [master, follower] = [notification(scope), notification(scope)];
+      await notifications.insertMany([master, follower]);
+      expect(await notifications.setDigestedNotification(follower.id, master.id)).toBe(true);
+      expect(await notifications.findById(scope, follower.id)).toMatchObject({ digestedNotificationId: master.id });
+      expect(await notifications.setDigestedNotification(newId(), master.id)).toBe(false);
+    });
+
+    it('never shows a notification to another environment', async () => {
+      const scope = newScope();
+      const n = notification(scope);
+      await notifications.insertMany([n]);
+      const other = newScope();
+      expect(await notifications.findById(other, n.id)).toBeNull();
+      expect(await notifications.findById({ ...scope, organizationId: other.organizationId }, n.id)).toBeNull();
+      expect(await notifications.list(other, { page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
+      expect(await notifications.list(other, { transactionId: n.transactionId, page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
+    });
+  });
+
+  describe('JobRepository', () => {
+    it('inserts in bulk idempotently and reads a job back whole', async () => {
+      const scope = newScope();
+      const n = notification(scope);
+      const full = job(n, 'digest-step', {
+        type: 'digest',
+        status: 'delayed',
+        providerId: 'novu',
+        tenant: { identifier: 'acme' },
+        actorId: newId(),
+        digest: { type: 'regular', amount: 5, unit: 'minutes', digestKey: 'payload.group', events: [{ a: 1 }] },
+        digestBucketKey: '["w","s","No-Key-Provided"]',
+        mergedDigestId: newId(),
+        runAt: tick(),
+        attempts: 2,
+        scheduleExtensionsCount: 1,
+        error: { message: 'boom', code: 'x' },
+      });
+      const bare = job(n, 'in-app-step');
+      expect(await jobs.insertMany([full, bare])).toBe(2);
+      expect(await jobs.insertMany([bare, full, bare])).toBe(0);
+      expect(await jobs.insertMany([])).toBe(0);
+      expect(await jobs.findById(full.id)).toEqual(full);
+      const found = await jobs.findById(bare.id);
+      expect(found).toEqual(bare);
+      for (const field of ['parentId', 'providerId', 'tenant', 'actorId', 'digest', 'digestBucketKey', 'mergedDigestId', 'runAt', 'error']) {
+        expect(found).not.toHaveProperty(field);
+      }
+      expect(await jobs.findById(newId())).toBeNull();
+    });
+
+    it('finds the jobs of notifications in chain order, and the next job of a chain', async () => {
+      const scope = newScope();
+      const [first, second] = [notification(scope), notification(scope)];
+      await notifications.insertMany([first, second]);
+      const chainA = jobChain(first, ['digest', 'in_app', 'chat', 'push']);
+      const chainB = jobChain(second, ['delay', 'in_app']);
+      // inserted out of order: the chain, not the insert order, decides
+      await jobs.insertMany([...chainA].reverse().concat(chainB));
+      const found = await jobs.findByNotificationIds(scope, [first.id, second.id]);
+      const byNotification = (id: string) => found.filter((j) => j.notificationId === id).map((j) => j.id);
+      expect(byNotification(first.id)).toEqual(chainA.map((j) => j.id));
+      expect(byNotification(second.id)).toEqual(chainB.map((j) => j.id));
+      expect(await jobs.findByNotificationIds(scope, [])).toEqual([]);
+      expect(await jobs.findByNotificationIds(newScope(), [first.id])).toEqual([]);
+
+      expect(await jobs.findNextJob(chainA[0].id)).toEqual(chainA[1]);
+      expect(await jobs.findNextJob(chainA[3].id)).toBeNull();
+    });
+
+    it('transitions by compare-and-set, applying the patch, and never changes a terminal job', async () => {
+      const scope = newScope();
+      const n = notification(scope);
+      const [j] = jobChain(n, ['in_app']);
+      await jobs.insertMany([j]);
+
+      const racing = await Promise.all([1, 2, 3].map(() => jobs.transition(j.id, 'merged')));
+      expect(racing.filter(Boolean)).toHaveLength(1); // only a pending job may be merged
+      expect(await jobs.findById(j.id)).toMatchObject({ status: 'merged' });
+      for (const status of JOB_STATUSES) expect(await jobs.transition(j.id, status)).toBe(false);
+
+      const [k] = jobChain(notification(scope), ['chat']);
+      await jobs.insertMany([k]);
+      const at = tick();
+      expect(await jobs.transition(k.id, 'queued', { updatedAt: at })).toBe(true);
+      expect(await jobs.transition(k.id, 'running', { attempts: 1, providerId: 'chat-webhook', error: { message: 'timeout' } })).toBe(true);
+      expect(await jobs.findById(k.id)).toMatchObject({ status: 'running', attempts: 1, providerId: 'chat-webhook', error: { message: 'timeout' } });
+      expect((await jobs.findById(k.id))!.updatedAt.getTime()).not.toBe(at.getTime());
+      // running → running is a redelivery; null clears a field
+      const runAt = tick();
+      expect(await jobs.transition(k.id, 'delayed', { error: null, runAt, attempts: 2, updatedAt: at })).toBe(true);
+      const delayed = await jobs.findById(k.id);
+      expect(delayed).toMatchObject({ status: 'delayed', runAt, attempts: 2, updatedAt: at });
+      expect(delayed).not.toHaveProperty('error');
+      expect(await jobs.transition(k.id, 'completed', { digest: { type: 'regular', events: [{ x: 1 }] } })).toBe(true);
+      expect(await jobs.findById(k.id)).toMatchObject({ status: 'completed', digest: { events: [{ x: 1 }] } });
+      for (const status of JOB_STATUSES) expect(await jobs.transition(k.id, status, { attempts: 9 })).toBe(false);
+      expect(await jobs.findById(k.id)).toMatchObject({ status: 'completed', attempts: 2 });
+      expect(await jobs.transition(newId(), 'queued')).toBe(false);
+    });
+
+    it('finds overdue jobs: untouched queued or running ones, and delayed ones past their time', async () => {
+      // Dates far in the past keep the other tests' jobs out of this store-wide query.
+      const long = new Date('2001-01-01T00:00:00Z');
+      const cutoff = new Date('2002-01-01T00:00:00Z');
+      const n = notification(newScope());
+      const make = (stepId: string, status: Job['status'], extra: Partial<Job> = {}) => job(n, stepId, { status, updatedAt: long, ...extra });
+      const rows = [
+        make('queued', 'queued'),
+        make('running', 'running'),
+        make('delayed-due', 'delayed', { runAt: long }),
+        make('delayed-later', 'delayed', { runAt: new Date('2030-01-01T00:00:00Z') }),
+        make('completed', 'completed'),
+        make('pending', 'pending'),
+        make('queued-recent', 'queued', { updatedAt: new Date('2003-01-01T00:00:00Z') }),
+      ];
+      await jobs.insertMany(rows);
+      const overdue = await jobs.findOverdue(cutoff, 100);
+      expect(overdue.map((j) => j.stepId).sort()).toEqual(['delayed-due', 'queued', 'running']);
+      expect(await jobs.findOverdue(cutoff, 1)).toHaveLength(1);
+    });
+
+    it('cancels the not-yet-running jobs of a transaction, within its environment only', async () => {
+      const scope = newScope();
+      const transactionId = newId();
+      const statuses: Job['status'][] = ['pending', 'queued', 'delayed', 'running', 'completed', 'failed'];
+      const n = notification(scope, { transactionId });
+      const all = statuses.map((status) => job(n, `step-${status}`, { status }));
+      const otherTransaction = job(notification(scope), 'other');
+      await jobs.insertMany([...all, otherTransaction]);
+
+      expect(await jobs.cancelPendingByTransaction(newScope(), transactionId)).toEqual([]);
+      const canceledJobs = await jobs.cancelPendingByTransaction(scope, transactionId);
+      expect(canceledJobs.every((j) => j.status === 'canceled' && j.transactionId === transactionId)).toBe(true);
+      const canceled = canceledJobs.map((j) => j.id);
+      expect(canceled.sort()).toEqual(all.filter((j) => ['pending', 'queued', 'delayed'].includes(j.status)).map((j) => j.id).sort());
+      expect(await jobs.cancelPendingByTransaction(scope, transactionId)).toEqual([]);
+      const after = await jobs.findByNotificationIds(scope, [n.id]);
+      expect(Object.fromEntries(after.map((j) => [j.stepId, j.status]))).toEqual({
+        'step-pending': 'canceled',
+        'step-queued': 'canceled',
+        'step-delayed': 'canceled',
+        'step-running': 'running',
+        'step-completed': 'completed',
+        'step-failed': 'failed',
+      });
+      expect(await jobs.findById(otherTransaction.id)).toMatchObject({ status: 'pending' });
+    });
+
+    it('cancels the rest of a chain after a job, or all of a notification', async () => {
+      const scope = newScope();
+      const n = notification(scope);
+      const chain = jobChain(n, ['in_app', 'delay', 'chat', 'push']);
+      const other = jobChain(notification(scope), ['in_app', 'chat']);
+      await jobs.insertMany([...chain, ...other]);
+      await jobs.transition(chain[0].id, 'failed');
+
+      expect((await jobs.cancelChildren(n.id, chain[1].id)).sort()).toEqual([chain[2].id, chain[3].id].sort());
+      expect(await jobs.findById(chain[1].id)).toMatchObject({ status: 'pending' });
+      expect((await jobs.cancelChildren(n.id)).sort()).toEqual([chain[1].id]);
+      expect(await jobs.findById(chain[0].id)).toMatchObject({ status: 'failed' });
+      expect(await jobs.cancelChildren(n.id)).toEqual([]);
+      const untouched = await jobs.findByNotificationIds(scope, [other[0].notificationId]);
+      expect(untouched.every((j) => j.status === 'pending')).toBe(true);
+      expect(isTerminalJobStatus('canceled')).toBe(true);
+    });
+  });
+
+  describe('ExecutionDetailRepository', () => {
+    it('appends details (idempotently by id) and lists them by job, oldest first, within the environment', async () => {
+      const scope = newScope();
+      const n = notification(scope);
+      const [a, b] = jobChain(n, ['in_app', 'chat']);
+      const first = executionDetail(a, { status: 'Pending', detail: 'Step queued' });
+      const second = executionDetail(a, { raw: JSON.stringify({ ok: true }), providerId: 'novu', isRetry: true });
+      const third = executionDetail(b, { status: 'Failed', source: 'Webhook', detail: 'Unexpected provider error', isTest: true });
+      const bare = executionDetail(b);
+      delete bare.channel;
+      await details.append(first);
+      await details.appendMany([second, third, bare]);
+      await details.appendMany([first, second]);
+      await details.appendMany([]);
+
+      expect(await details.listByJobIds(scope, [a.id])).toEqual([first, second]);
+      const both = await details.listByJobIds(scope, [a.id, b.id]);
+      expect(both).toEqual([first, second, third, bare]);
+      expect(both[3]).not.toHaveProperty('channel');
+      expect(both[3]).not.toHaveProperty('providerId');
+      expect(await details.listByJobIds(scope, [])).toEqual([]);
+      expect(await details.listByJobIds(newScope(), [a.id, b.id])).toEqual([]);
+    });
+  });
+
+  it('derives the same id from the same parts and different ids otherwise', () => {
+    expect(deterministicId('job', 'a', 'b')).toBe(deterministicId('job', 'a', 'b'));
+    expect(deterministicId('job', 'a', 'b')).toMatch(/^[0-9a-f]{24}$/);
+    expect(deterministicId('job', 'ab')).not.toBe(deterministicId('job', 'a', 'b'));
+  });
+}
+
+describe.each(SQL_STORES)('Delivery records on $name', (store) => {
+  deliveryRecordsContract(async () => {
+    const sql: SqlClient = await store.open();
+    return {
+      notifications: new SqlNotificationRepository(sql),
+      jobs: new SqlJobRepository(sql),
+      details: new SqlExecutionDetailRepository(sql),
+      close: () => sql.close(),
+    };
+  });
+});
+
+describeMongoContract('NotificationRepository, JobRepository and ExecutionDetailRepository', () => {
+  it.todo('runs once the MongoDB adapter exists');
+});

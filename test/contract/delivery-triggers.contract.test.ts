@@ -1,0 +1,102 @@
+import { TriggerRepository } from '@app/delivery';
+import { SqlClient } from '@app/store-sql';
+import { SqlTriggerRepository } from '../../libs/store-sql/src/delivery';
+import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { newScope, tick, triggerRecord } from './delivery-fixtures';
+
+/** The TriggerRepository contract; every store adapter must pass it. */
+function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepository; close(): Promise<void> }>) {
+  let repository: TriggerRepository;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ repository, close } = await open()));
+  afterAll(() => close());
+
+  it('stores a trigger and reads it back whole, by id and by transactionId', async () => {
+    const scope = newScope();
+    const record = triggerRecord(scope, { actor: { subscriberId: 'actor-1', avatar: 'https://a' }, tenant: 'acme' });
+    expect(await repository.insertIfAbsent(record)).toBe(true);
+    expect(await repository.findById(record.id)).toEqual(record);
+    expect(await repository.findByTransactionId(scope, record.transactionId)).toEqual(record);
+    expect(await repository.findById('000000000000000000000000')).toBeNull();
+  });
+
+  it('leaves optional fields out', async () => {
+    const scope = newScope();
+    const record = triggerRecord(scope);
+    await repository.insertIfAbsent(record);
+    const found = await repository.findById(record.id);
+    expect(found).not.toHaveProperty('actor');
+    expect(found).not.toHaveProperty('tenant');
+  });
+
+  it('refuses a repeated transactionId in the environment, even from concurrent callers, but not in another one', async () => {
+    const scope = newScope();
+    const first = triggerRecord(scope);
+    const repeats = [1, 2, 3, 4].map(() => triggerRecord(scope, { transactionId: first.transactionId }));
+    const inserted = await Promise.all([first, ...repeats].map((r) => repository.insertIfAbsent(r)));
+    expect(inserted.filter(Boolean)).toHaveLength(1);
+    expect(await repository.insertIfAbsent(triggerRecord(newScope(), { transactionId: first.transactionId }))).toBe(true);
+  });
+
+  it('moves the status by compare-and-set only', async () => {
+    const scope = newScope();
+    const record = triggerRecord(scope);
+    await repository.insertIfAbsent(record);
+    const at = tick();
+    const moves = await Promise.all([1, 2, 3].map(() => repository.markStatus(record.id, ['accepted'], 'enqueued', at)));
+    expect(moves.filter(Boolean)).toHaveLength(1);
+    expect(await repository.markStatus(record.id, ['accepted'], 'processed')).toBe(false);
+    expect(await repository.findById(record.id)).toMatchObject({ status: 'enqueued', updatedAt: at });
+    expect(await repository.markStatus(record.id, ['accepted', 'enqueued'], 'processed')).toBe(true);
+    expect(await repository.markStatus(record.id, [], 'canceled')).toBe(false);
+    expect(await repository.markStatus('000000000000000000000000', ['accepted'], 'enqueued')).toBe(false);
+  });
+
+  it('finds stale accepted triggers, oldest first, for the reconciler', async () => {
+    const scope = newScope();
+    const old = [triggerRecord(scope), triggerRecord(scope), triggerRecord(scope)];
+    const enqueued = triggerRecord(scope, { status: 'enqueued' });
+    const cutoff = tick();
+    const fresh = triggerRecord(scope);
+    for (const r of [...old, enqueued, fresh]) await repository.insertIfAbsent(r);
+    const stale = (await repository.findStaleAccepted(cutoff, 1000)).filter((r) => r.environmentId === scope.environmentId);
+    expect(stale.map((r) => r.id)).toEqual(old.map((r) => r.id));
+    const limited = await repository.findStaleAccepted(cutoff, 1);
+    expect(limited).toHaveLength(1);
+    await repository.markStatus(old[0].id, ['accepted'], 'enqueued');
+    expect((await repository.findStaleAccepted(cutoff, 1000)).map((r) => r.id)).not.toContain(old[0].id);
+  });
+
+  it('cancels a trigger once, within its environment only', async () => {
+    const scope = newScope();
+    const record = triggerRecord(scope, { status: 'processed' });
+    await repository.insertIfAbsent(record);
+    expect(await repository.cancel(newScope(), record.transactionId)).toBe(false);
+    expect(await repository.cancel({ ...scope, organizationId: newScope().organizationId }, record.transactionId)).toBe(false);
+    expect(await repository.cancel(scope, record.transactionId)).toBe(true);
+    expect(await repository.cancel(scope, record.transactionId)).toBe(false);
+    expect(await repository.cancel(scope, 'unknown')).toBe(false);
+    expect(await repository.findByTransactionId(scope, record.transactionId)).toMatchObject({ status: 'canceled' });
+    // a canceled trigger is not picked up again by a fan-out
+    expect(await repository.markStatus(record.id, ['accepted', 'enqueued'], 'processed')).toBe(false);
+  });
+
+  it('never shows a trigger to another environment', async () => {
+    const scope = newScope();
+    const record = triggerRecord(scope);
+    await repository.insertIfAbsent(record);
+    expect(await repository.findByTransactionId(newScope(), record.transactionId)).toBeNull();
+    expect(await repository.findByTransactionId({ ...scope, organizationId: newScope().organizationId }, record.transactionId)).toBeNull();
+  });
+}
+
+describe.each(SQL_STORES)('TriggerRepository on $name', (store) => {
+  triggerRepositoryContract(async () => {
+    const sql: SqlClient = await store.open();
+    return { repository: new SqlTriggerRepository(sql), close: () => sql.close() };
+  });
+});
+
+describeMongoContract('TriggerRepository', () => {
+  it.todo('runs once the MongoDB adapter exists');
+});

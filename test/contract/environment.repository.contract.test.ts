@@ -1,0 +1,62 @@
+import { ApiKey, Environment, EnvironmentRepository } from '@app/environments';
+import { newId } from '@app/kernel';
+import { SqlClient, SqlEnvironmentRepository } from '@app/store-sql';
+import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+
+/** The EnvironmentRepository contract; every store adapter must pass it. */
+function environmentRepositoryContract(open: () => Promise<{ repository: EnvironmentRepository; close(): Promise<void> }>) {
+  let repository: EnvironmentRepository;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ repository, close } = await open()));
+  afterAll(() => close());
+
+  const organization = { id: newId(), name: 'Org', createdAt: new Date() };
+  const environment = (name: string): Environment => ({ id: newId(), organizationId: organization.id, name, createdAt: new Date() });
+  const key = (environmentId: string, hash: string): ApiKey => ({
+    id: newId(),
+    organizationId: organization.id,
+    environmentId,
+    hash,
+    hint: hash.slice(-4),
+    createdAt: new Date(),
+  });
+
+  it('grants the bootstrap claim exactly once, even to concurrent callers', async () => {
+    const claims = await Promise.all([repository.claimBootstrap(), repository.claimBootstrap(), repository.claimBootstrap()]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await repository.claimBootstrap()).toBe(false);
+  });
+
+  it('stores organizations and environments, with unique names per organization', async () => {
+    await repository.insertOrganization(organization);
+    const development = environment('Development');
+    expect(await repository.insertEnvironment(development)).toBe(true);
+    expect(await repository.insertEnvironment(environment('Development'))).toBe(false);
+    expect(await repository.findEnvironment(development.id)).toMatchObject({ id: development.id, name: 'Development' });
+    expect(await repository.findEnvironmentByName(organization.id, 'Development')).toMatchObject({ id: development.id });
+    expect(await repository.findEnvironment(newId())).toBeNull();
+    expect((await repository.listOrganizations()).map((o) => o.id)).toContain(organization.id);
+  });
+
+  it('finds keys by hash only, and refuses a duplicate hash', async () => {
+    const production = environment('Production');
+    await repository.insertEnvironment(production);
+    expect(await repository.insertApiKey(key(production.id, 'hash-1'))).toBe(true);
+    expect(await repository.insertApiKey(key(production.id, 'hash-1'))).toBe(false);
+    expect(await repository.findApiKeyByHash('hash-1')).toMatchObject({ environmentId: production.id, organizationId: organization.id });
+    expect(await repository.findApiKeyByHash('hash-2')).toBeNull();
+    expect(await repository.listApiKeys(production.id)).toHaveLength(1);
+    expect((await repository.listEnvironments(organization.id)).map((e) => e.name).sort()).toEqual(['Development', 'Production']);
+  });
+}
+
+describe.each(SQL_STORES)('EnvironmentRepository on $name', (store) => {
+  environmentRepositoryContract(async () => {
+    const sql: SqlClient = await store.open();
+    return { repository: new SqlEnvironmentRepository(sql), close: () => sql.close() };
+  });
+});
+
+describeMongoContract('EnvironmentRepository', () => {
+  it.todo('runs once the MongoDB adapter exists');
+});

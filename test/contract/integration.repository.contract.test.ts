@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { AesGcmCredentialCipher, Integration, IntegrationRepository } from '@app/integrations';
+import { EnvironmentScope, newId } from '@app/kernel';
+import { SqlClient, SqlIntegrationRepository } from '@app/store-sql';
+import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+
+interface Fixture {
+  repository: IntegrationRepository;
+  /** What the store holds for an integration's credentials, as stored (to prove they are encrypted). */
+  storedCredentials(id: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The IntegrationRepository contract; every store adapter must pass it. */
+function integrationRepositoryContract(open: () => Promise<Fixture>) {
+  let fixture: Fixture;
+  let repository: IntegrationRepository;
+  beforeAll(async () => {
+    fixture = await open();
+    repository = fixture.repository;
+  });
+  afterAll(() => fixture.close());
+
+  const organizationId = newId();
+  const scope: EnvironmentScope = { organizationId, environmentId: newId() };
+  const otherEnvironment: EnvironmentScope = { organizationId, environmentId: newId() };
+  const otherOrganization: EnvironmentScope = { organizationId: newId(), environmentId: newId() };
+  let clock = Date.UTC(2025, 0, 1);
+
+  const integration = (overrides: Partial<Integration> = {}, at: EnvironmentScope = scope): Integration => {
+    const now = new Date((clock += 1000));
+    return {
+      id: newId(now.getTime()),
+      organizationId: at.organizationId,
+      environmentId: at.environmentId,
+      name: 'SendGrid',
+      identifier: `sendgrid-${randomBytes(4).toString('hex')}`,
+      providerId: 'sendgrid',
+      channel: 'email',
+      credentials: { apiKey: 'SG.super-secret-key', from: 'no-reply@example.com', senderName: 'Example' },
+      configurations: {},
+      active: true,
+      primary: false,
+      priority: 0,
+      conditions: [],
+      deleted: false,
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    };
+  };
+
+  it('stores an integration and reads it back whole, credentials decrypted', async () => {
+    const created = integration({
+      conditions: [{ isNegated: false, type: 'BOOLEAN', value: 'AND', children: [{ field: 'identifier', value: 'acme', operator: 'EQUAL', on: 'tenant' }] }],
+      configurations: { inboundWebhookEnabled: true },
+      credentials: { apiKey: 'SG.super-secret-key', secure: true, tlsOptions: { rejectUnauthorized: false } },
+      primary: true,
+      priority: 1,
+    });
+    expect(await repository.insert(created)).toBe('inserted');
+    const found = await repository.findById(scope, created.id);
+    expect(found).toEqual(created);
+    expect(found).not.toHaveProperty('deletedAt');
+    expect(found).not.toHaveProperty('deletedBy');
+  });
+
+  it('holds credentials encrypted at rest', async () => {
+    const created = integration();
+    await repository.insert(created);
+    const stored = await fixture.storedCredentials(created.id);
+    expect(stored).not.toContain('SG.super-secret-key');
+    expect(stored).not.toContain('no-reply@example.com');
+  });
+
+  it('refuses a second live identifier in the environment, even to concurrent inserts', async () => {
+    const first = integration();
+    expect(await repository.insert(first)).toBe('inserted');
+    expect(await repository.insert(integration({ identifier: first.identifier }))).toBe('identifier_taken');
+    expect(await repository.insert(integration({ identifier: first.identifier }, otherEnvironment))).toBe('inserted');
+
+    const identifier = `race-${randomBytes(4).toString('hex')}`;
+    const results = await Promise.all([1, 2, 3, 4].map(() => repository.insert(integration({ identifier }))));
+    expect(results.filter((r) => r === 'inserted')).toHaveLength(1);
+    expect(results.filter((r) => r === 'identifier_taken')).toHaveLength(3);
+  });
+
+  it('allows one in-app novu integration per environment', async () => {
+    const env: EnvironmentScope = { organizationId, environmentId: newId() };
+    const inApp = (identifier: string) =>
+      integration({ providerId: 'novu', channel: 'in_app', name: 'Novu In-App', identifier, credentials: {} }, env);
+    expect(await repository.insert(inApp('novu-a'))).toBe('inserted');
+    expect(await repository.insert(inApp('novu-b'))).toBe('in_app_taken');
+    expect(await repository.insert(integration({ providerId: 'novu', channel: 'in_app', identifier: 'novu-c' }, otherOrganization))).toBe(
+      'inserted',
+    );
+  });
+
+  it('never shows an integration to another environment or organization', async () => {
+    const created = integration();
+    await repository.insert(created);
+    expect(await repository.findById(otherEnvironment, created.id)).toBeNull();
+    expect(await repository.findById({ organizationId: newId(), environmentId: scope.environmentId }, created.id)).toBeNull();
+    expect((await repository.list(otherEnvironment)).map((i) => i.id)).not.toContain(created.id);
+    expect(await repository.findById(scope, newId())).toBeNull();
+  });
+
+  it('lists the environment oldest first, and the active ones newest first with filters', async () => {
+    const env: EnvironmentScope = { organizationId: newId(), environmentId: newId() };
+    const a = integration({ channel: 'sms', providerId: 'twilio', identifier: 'a' }, env);
+    const b = integration({ channel: 'sms', providerId: 'nexmo', identifier: 'b' }, env);
+    const c = integration({ channel: 'sms', providerId: 'twilio', identifier: 'c', active: false }, env);
+    const d = integration({ channel: 'email', identifier: 'd' }, env);
+    for (const i of [a, b, c, d]) await repository.insert(i);
+
+    expect((await repository.list(env)).map((i) => i.identifier)).toEqual(['a', 'b', 'c', 'd']);
+    expect((await repository.findActive(env, {})).map((i) => i.identifier)).toEqual(['d', 'b', 'a']);
+    expect((await repository.findActive(env, { channel: 'sms' })).map((i) => i.identifier)).toEqual(['b', 'a']);
+    expect((await repository.findActive(env, { providerId: 'twilio' })).map((i) => i.identifier)).toEqual(['a']);
+    expect((await repository.findActive(env, { identifier: 'b', channel: 'sms' })).map((i) => i.identifier)).toEqual(['b']);
+    expect(await repository.findActive(env, { identifier: 'c' })).toEqual([]);
+  });
+
+  it('lists the active integrations of a whole organization across its environments', async () => {
+    const org = newId();
+    const dev: EnvironmentScope = { organizationId: org, environmentId: newId() };
+    const prod: EnvironmentScope = { organizationId: org, environmentId: newId() };
+    const inDev = integration({ identifier: 'dev' }, dev);
+    const inProd = integration({ identifier: 'prod' }, prod);
+    await repository.insert(inDev);
+    await repository.insert(inProd);
+    await repository.insert(integration({ identifier: 'off', active: false }, prod));
+    await repository.insert(integration({ identifier: 'elsewhere' }, { organizationId: newId(), environmentId: newId() }));
+    expect((await repository.listActiveInOrganization(org)).map((i) => i.identifier)).toEqual(['dev', 'prod']);
+  });
+
+  it('updates by compare-and-set on updatedAt', async () => {
+    const created = integration();
+    await repository.insert(created);
+    const next = { ...created, name: 'Renamed', credentials: { apiKey: 'SG.rotated' }, updatedAt: new Date(created.updatedAt.getTime() + 5) };
+    expect(await repository.replace(scope, next, created.updatedAt)).toBe('updated');
+    expect(await repository.findById(scope, created.id)).toEqual(next);
+    // A writer that read the old version loses.
+    expect(await repository.replace(scope, { ...created, name: 'Lost' }, created.updatedAt)).toBe('stale');
+    expect((await repository.findById(scope, created.id))!.name).toBe('Renamed');
+    // Another environment cannot write it.
+    expect(await repository.replace(otherEnvironment, { ...next, name: 'Foreign' }, next.updatedAt)).toBe('stale');
+  });
+
+  it('answers identifier_taken when an update takes a used identifier', async () => {
+    const first = integration();
+    const second = integration();
+    await repository.insert(first);
+    await repository.insert(second);
+    const clash = { ...second, identifier: first.identifier, updatedAt: new Date(second.updatedAt.getTime() + 1) };
+    expect(await repository.replace(scope, clash, second.updatedAt)).toBe('identifier_taken');
+    expect((await repository.findById(scope, second.id))!.identifier).toBe(second.identifier);
+  });
+
+  it('sets priorities and primary flags within the scope only', async () => {
+    const a = integration();
+    const b = integration();
+    await repository.insert(a);
+    await repository.insert(b);
+    await repository.setPriorities(scope, [
+      { id: a.id, primary: true, priority: 2 },
+      { id: b.id, primary: false, priority: 1 },
+    ]);
+    await repository.setPriorities(otherEnvironment, [{ id: a.id, primary: false, priority: 9 }]);
+    expect(await repository.findById(scope, a.id)).toMatchObject({ primary: true, priority: 2 });
+    expect(await repository.findById(scope, b.id)).toMatchObject({ primary: false, priority: 1 });
+  });
+
+  it('soft-deletes once, hides the integration and frees its identifier', async () => {
+    const created = integration();
+    await repository.insert(created);
+    const deletedAt = new Date(clock + 1000);
+    expect(await repository.softDelete(otherEnvironment, created.id, { deletedAt, deletedBy: 'key' })).toBe(false);
+    expect(await repository.softDelete(scope, created.id, { deletedAt, deletedBy: 'key-1' })).toBe(true);
+    expect(await repository.softDelete(scope, created.id, { deletedAt, deletedBy: 'key-1' })).toBe(false);
+    expect(await repository.findById(scope, created.id)).toBeNull();
+    expect((await repository.list(scope)).map((i) => i.id)).not.toContain(created.id);
+    expect((await repository.findActive(scope, {})).map((i) => i.id)).not.toContain(created.id);
+    expect((await repository.listActiveInOrganization(organizationId)).map((i) => i.id)).not.toContain(created.id);
+    expect(await repository.replace(scope, { ...created, name: 'x' }, created.updatedAt)).toBe('stale');
+    expect(await repository.insert(integration({ identifier: created.identifier }))).toBe('inserted');
+  });
+}
+
+describe.each(SQL_STORES)('IntegrationRepository on $name', (store) => {
+  integrationRepositoryContract(async () => {
+    const sql: SqlClient = await store.open();
+    const repository = new SqlIntegrationRepository(sql, new AesGcmCredentialCipher(randomBytes(32)));
+    return {
+      repository,
+      async storedCredentials(id: string) {
+        const [row] = await sql.query('SELECT credentials FROM integrations WHERE id = $1', [id]);
+        return row.credentials as string;
+      },
+      close: () => sql.close(),
+    };
+  });
+});
+
+describeMongoContract('IntegrationRepository', () => {
+  it.todo('runs once the MongoDB adapter exists');
+});

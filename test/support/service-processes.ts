@@ -1,0 +1,281 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+import { TEST_REDIS_URL } from './test-app';
+
+/**
+ * Production mode as an operator runs it: the built service (`node dist/apps/api/src/main.js
+ * --mode=api` and `node dist/apps/worker/src/main.js`) as separate processes on PostgreSQL and
+ * Redis. Each harness has its own database and its own QUEUE_PREFIX, so runs never share state,
+ * and close() kills every process it started, drops the database and deletes its Redis keys.
+ */
+
+const ROOT = resolve(__dirname, '../..');
+const run = promisify(execFile);
+/** The server the harness creates its database on (the `test` database is only used to connect). */
+export const ADMIN_DATABASE_URL = process.env.TEST_ADMIN_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const TERMINAL_SIGNAL_WAIT_MS = 10_000;
+
+// A crashed test run must not leave services behind: SIGKILL whatever is still alive on exit.
+const liveChildren = new Set<ChildProcess>();
+process.once('exit', () => liveChildren.forEach((child) => child.kill('SIGKILL')));
+
+/**
+ * Builds the service the way `npm run build` does, into a private directory (parallel builds never
+ * share a dist/). Returns the directory; remove it with rmSync when done.
+ */
+export async function buildService(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'notify-build-'));
+  const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+  // tsc still emits when some other file has a type error; the config e2e test reports those.
+  await run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).catch(() => undefined);
+  await run(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT });
+  symlinkSync(join(ROOT, 'node_modules'), join(outDir, 'node_modules'), 'dir');
+  return outDir;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly pid: number;
+  output(): string;
+  /** Resolves when the process has exited (for any reason). */
+  readonly exited: Promise<void>;
+  /** SIGTERM, then SIGKILL if it has not exited within 10 s. */
+  stop(): Promise<void>;
+  /** kill -9: no shutdown hooks, held queue locks expire as after a crash. */
+  kill(): Promise<void>;
+}
+
+export interface JsonResponse {
+  status: number;
+  body: any;
+}
+
+export interface ServiceHarnessOptions {
+  /** Extra environment for every process (e.g. WORKER_CONCURRENCY). */
+  env?: Record<string, string>;
+  /** A Redis of the test's own (e.g. one it restarts); default the shared one. */
+  redisUrl?: string;
+}
+
+export class ServiceHarness {
+  readonly apiKey = `test_${randomBytes(16).toString('hex')}`;
+  readonly queuePrefix = `test_${randomBytes(6).toString('hex')}`;
+  readonly databaseName = `notify_${randomBytes(6).toString('hex')}`;
+  readonly databaseUrl: string;
+  /** A pool on the harness's database, for assertions that count rows. */
+  readonly sql: Pool;
+  readonly redis: Redis;
+  private readonly processes: ServiceProcess[] = [];
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private apiPort?: number;
+  private databaseCreated = false;
+
+  private constructor(private readonly buildDir: string, private readonly options: ServiceHarnessOptions) {
+    const url = new URL(ADMIN_DATABASE_URL);
+    url.pathname = `/${this.databaseName}`;
+    this.databaseUrl = url.toString();
+    this.sql = new Pool({ connectionString: this.databaseUrl, max: 4 });
+    this.redis = new Redis(options.redisUrl ?? TEST_REDIS_URL, { maxRetriesPerRequest: 3 });
+  }
+
+  /** Creates a fresh database for a build from buildService(); no process runs yet. */
+  static async create(buildDir: string, options: ServiceHarnessOptions = {}): Promise<ServiceHarness> {
+    const harness = new ServiceHarness(buildDir, options);
+    const admin = new Pool({ connectionString: ADMIN_DATABASE_URL, max: 1 });
+    try {
+      await admin.query(`CREATE DATABASE ${harness.databaseName}`);
+      harness.databaseCreated = true;
+    } finally {
+      await admin.end();
+    }
+    return harness;
+  }
+
+  get baseUrl(): string {
+    if (!this.apiPort) throw new Error('The api process is not started');
+    return `http://127.0.0.1:${this.apiPort}`;
+  }
+
+  private env(extra: Record<string, string>): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL: this.options.redisUrl ?? TEST_REDIS_URL,
+      QUEUE_PREFIX: this.queuePrefix,
+      STORE_ENCRYPTION_KEY: 'b'.repeat(64),
+      BOOTSTRAP_API_KEY: this.apiKey,
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+      LOG_LEVEL: 'warn',
+      ...this.options.env,
+      ...extra,
+    };
+  }
+
+  private spawnProcess(name: string, script: string, args: string[], env: Record<string, string>): ServiceProcess {
+    const child = spawn(process.execPath, [join(this.buildDir, script), ...args], { cwd: this.buildDir, env: this.env(env) });
+    liveChildren.add(child);
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.length > 200_000) output = output.slice(-100_000); // enough to explain a failure
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    const exited = new Promise<void>((done) => child.once('exit', () => (liveChildren.delete(child), done())));
+    const alive = () => child.exitCode === null && child.signalCode === null;
+    const processHandle: ServiceProcess = {
+      name,
+      child,
+      pid: child.pid!,
+      output: () => output,
+      exited,
+      async stop() {
+        if (alive()) child.kill('SIGTERM');
+        const timer = setTimeout(() => alive() && child.kill('SIGKILL'), TERMINAL_SIGNAL_WAIT_MS);
+        await exited;
+        clearTimeout(timer);
+      },
+      async kill() {
+        if (alive()) child.kill('SIGKILL');
+        await exited;
+      },
+    };
+    this.processes.push(processHandle);
+    return processHandle;
+  }
+
+  /** Starts `main.js --mode=api` and waits for its health check. */
+  async startApi(): Promise<ServiceProcess> {
+    const port = await freePort();
+    const api = this.spawnProcess('api', 'apps/api/src/main.js', ['--mode=api'], { HOST: '127.0.0.1', PORT: String(port) });
+    for (let attempt = 0; attempt < 600; attempt++) {
+      if (api.child.exitCode !== null) throw new Error(`the api exited with ${api.child.exitCode}:\n${api.output()}`);
+      const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then((r) => r.ok, () => false);
+      if (healthy) {
+        this.apiPort = port;
+        return api;
+      }
+      await sleep(100);
+    }
+    await api.kill();
+    throw new Error(`the api did not become healthy within 60 s:\n${api.output()}`);
+  }
+
+  /** Starts a worker process and waits until it consumes the steps queue. */
+  async startWorker(): Promise<ServiceProcess> {
+    const before = await this.consumerCount();
+    const worker = this.spawnProcess('worker', 'apps/worker/src/main.js', [], {});
+    for (let attempt = 0; attempt < 600; attempt++) {
+      if (worker.child.exitCode !== null) throw new Error(`a worker exited with ${worker.child.exitCode}:\n${worker.output()}`);
+      if ((await this.consumerCount()) > before) return worker;
+      await sleep(100);
+    }
+    await worker.kill();
+    throw new Error(`a worker did not start consuming within 60 s:\n${worker.output()}`);
+  }
+
+  /** Bull names each consumer's blocking connection `<prefix>:<base64(queue)>`: count the steps queue's. */
+  async consumerCount(queueName = 'steps'): Promise<number> {
+    const name = `${this.queuePrefix}:${Buffer.from(queueName).toString('base64')}`;
+    const list = (await this.redis.client('LIST')) as string;
+    return list.split('\n').filter((line) => line.split(' ').some((field) => field === `name=${name}`)).length;
+  }
+
+  /** Output of every process started, for failure messages. */
+  outputs(): string {
+    return this.processes.map((p) => `--- ${p.name} ${p.pid} ---\n${p.output().slice(-4000)}`).join('\n');
+  }
+
+  /** A JSON request to the api with the bootstrap key, on a keep-alive connection. */
+  request(method: string, path: string, body?: unknown, apiKey = this.apiKey): Promise<JsonResponse> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise((resolveResponse, reject) => {
+      const req = httpRequest(
+        `${this.baseUrl}${path}`,
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            Authorization: `ApiKey ${apiKey}`,
+            ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              // not JSON: keep the text
+            }
+            resolveResponse({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** Like request(), but fails with the response when the status is not `expected`. */
+  async expect(expected: number, method: string, path: string, body?: unknown): Promise<any> {
+    const res = await this.request(method, path, body);
+    if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}, not ${expected}: ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  /** Kills every process still running, drops the database and deletes the prefix's Redis keys. Never throws. */
+  async close(): Promise<void> {
+    await Promise.all(this.processes.map((p) => p.kill().catch(() => undefined)));
+    this.agent.destroy();
+    await this.sql.end().catch(() => undefined);
+    await this.deleteRedisKeys().catch(() => undefined);
+    this.redis.disconnect();
+    if (this.databaseCreated) {
+      const admin = new Pool({ connectionString: ADMIN_DATABASE_URL, max: 1 });
+      await admin.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`).catch(() => undefined);
+      await admin.end().catch(() => undefined);
+    }
+  }
+
+  private async deleteRedisKeys(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.queuePrefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await this.redis.unlink(...keys);
+    } while (cursor !== '0');
+  }
+}
+
+/** Removes a build directory from buildService(). */
+export function removeBuild(buildDir: string | undefined): void {
+  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+}
+
+export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

@@ -1,0 +1,108 @@
+import { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { loadConfig } from '@app/config';
+import { CreateApiKey, CreateEnvironment, ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
+import { Clock } from '@app/kernel';
+import { AppModule } from '../../apps/api/src/app.module';
+import { configureApp } from '../../apps/api/src/configure-app';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+export const TEST_ENCRYPTION_KEY = 'a'.repeat(64);
+
+export type StoreUnderTest = 'pglite' | 'postgres';
+
+export interface TestAppOptions {
+  store?: StoreUnderTest;
+  /** Reuse a PGlite directory or PostgreSQL schema to test restarts. */
+  dataDir?: string;
+  sqlSchema?: string;
+  redis?: boolean;
+  apiKey?: string;
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Run the queue processors in the app, as the embedded mode does (default true). */
+  worker?: boolean;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  /** A supertest agent that sends `Authorization: ApiKey <key>` of the Development environment. */
+  api: (key?: string) => ApiClient;
+  apiKey: string;
+  options: Required<Pick<TestAppOptions, 'store' | 'dataDir' | 'sqlSchema' | 'apiKey'>> & TestAppOptions;
+  /** A new environment in the same organization, with its own key. */
+  createEnvironment(name: string): Promise<{ environmentId: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type ApiClient = Record<Method, (path: string) => request.Test>;
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const store = options.store ?? 'pglite';
+  const resolved = {
+    ...options,
+    store,
+    dataDir: options.dataDir ?? mkdtempSync(join(tmpdir(), 'notify-test-')),
+    sqlSchema: options.sqlSchema ?? uniqueName('t'),
+    apiKey: options.apiKey ?? `test_${randomBytes(16).toString('hex')}`,
+  };
+  const config = loadConfig({
+    DATA_DIR: resolved.dataDir,
+    BOOTSTRAP_API_KEY: resolved.apiKey,
+    STORE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    LOG_LEVEL: 'silent',
+    ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+    ...(store === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+    ...(options.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    ...options.env,
+  });
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      AppModule.forRoot({
+        config,
+        clock: options.clock,
+        sqlSchema: resolved.sqlSchema,
+        redisKeyPrefix: `${resolved.sqlSchema}:`,
+        runWorker: options.worker ?? true,
+      }),
+    ],
+  }).compile();
+  const app = moduleRef.createNestApplication({ bodyParser: false });
+  configureApp(app, config);
+  await app.init();
+  const server = app.getHttpServer();
+  const api = (key = resolved.apiKey): ApiClient => {
+    const agent: TestAgent = request(server) as unknown as TestAgent;
+    const wrap = (method: Method) => (path: string) => agent[method](path).set('Authorization', `ApiKey ${key}`);
+    return { get: wrap('get'), post: wrap('post'), put: wrap('put'), patch: wrap('patch'), delete: wrap('delete') };
+  };
+  return {
+    app,
+    api,
+    apiKey: resolved.apiKey,
+    options: resolved,
+    async createEnvironment(name: string) {
+      const environments = app.get<EnvironmentRepository>(ENVIRONMENT_REPOSITORY);
+      const [organization] = await environments.listOrganizations();
+      const environment = await app.get(CreateEnvironment).execute({ organizationId: organization.id, name });
+      const { secret } = await app.get(CreateApiKey).execute({ environmentId: environment.id });
+      return { environmentId: environment.id, apiKey: secret };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** Runs an e2e block once per store; PostgreSQL from TEST_DATABASE_URL (default: the local server). */
+export const STORES: StoreUnderTest[] = ['pglite', 'postgres'];
