@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { STORES, TestApp, startTestApp } from '../support/test-app';
+
+describe.each(STORES)('auth, errors and health (%s)', (store) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ store });
+  });
+  afterAll(() => t.close());
+
+  const server = () => t.app.getHttpServer();
+
+  it('answers the health check without a key', async () => {
+    const res = await request(server()).get('/v1/health-check').expect(200);
+    expect(res.body.status).toBe('ok');
+    expect(res.body.details.store.status).toBe('up');
+  });
+
+  it('rejects a missing header', async () => {
+    const res = await request(server()).get('/v1/tenants').expect(401);
+    expect(res.body).toMatchObject({ statusCode: 401, message: 'Missing authorization header', path: '/v1/tenants' });
+    expect(typeof res.body.timestamp).toBe('string');
+  });
+
+  it('rejects another scheme', async () => {
+    const res = await request(server()).get('/v1/tenants').set('Authorization', 'Bearer abc').expect(401);
+    expect(res.body.message).toBe('Invalid authentication scheme: "Bearer"');
+  });
+
+  it('rejects an unknown key', async () => {
+    const res = await request(server()).get('/v1/tenants').set('Authorization', 'ApiKey nope-nope-nope').expect(401);
+    expect(res.body.message).toBe('API Key not found');
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const res = await t.api().get('/v1/no-such-route').expect(404);
+    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
+  });
+
+  it('answers malformed JSON with a 400, never a 500', async () => {
+    const res = await t.api().post('/v1/tenants').set('Content-Type', 'application/json').send('{"a":').expect(400);
+    expect(res.body.message).toBe('Request body is not valid JSON');
+  });
+
+  it('answers an oversized body with a 413', async () => {
+    const res = await t.api().post('/v1/tenants').send({ blob: 'x'.repeat(2_000_000) }).expect(413);
+    expect(res.body.statusCode).toBe(413);
+  });
+
+  it('accepts the right key and answers in its environment', async () => {
+    const res = await t.api().get('/v1/tenants').expect(200);
+    expect(res.body).toMatchObject({ data: expect.any(Array), page: 0 });
+  });
+
+  it('scopes every key to its environment: B never sees A\'s tenants', async () => {
+    const a = await t.createEnvironment('Env A');
+    const b = await t.createEnvironment('Env B');
+    await t.api(a.apiKey).post('/v1/tenants').send({ identifier: 'only-in-a', name: 'A' }).expect(201);
+    await t.api(b.apiKey).get('/v1/tenants/only-in-a').expect(404);
+    const listed = await t.api(b.apiKey).get('/v1/tenants?limit=100').expect(200);
+    expect(listed.body.data).toEqual([]);
+    // Nor does the bootstrap (Development) key.
+    await t.api().get('/v1/tenants/only-in-a').expect(404);
+    await t.api(a.apiKey).get('/v1/tenants/only-in-a').expect(200);
+  });
+
+  it('answers an unknown key with 401 even with an Idempotency-Key, and stores nothing', async () => {
+    await request(server()).post('/v1/tenants').set('Authorization', 'ApiKey nope-nope-nope').set('Idempotency-Key', 'k1').send({ identifier: 'x' }).expect(401);
+    await t.api().post('/v1/tenants').set('Idempotency-Key', 'k1').send({ identifier: 'after-401' }).expect(201);
+  });
+
+  it('serves the OpenAPI document and the Swagger UI', async () => {
+    const json = await request(server()).get('/api-json').expect(200);
+    expect(json.body.openapi).toMatch(/^3\./);
+    await request(server()).get('/api').expect(200);
+  });
+});

@@ -1,0 +1,235 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY } from '../support/test-app';
+
+/**
+ * The built service as an operator runs it (`node dist/apps/api/src/main.js`). It is built by the
+ * same two steps as `npm run build`, into a private directory so parallel runs never share a `dist`.
+ */
+const ROOT = resolve(__dirname, '../..');
+const run = promisify(execFile);
+
+let buildDir: string;
+let buildProblems = '';
+const scratchDirs: string[] = [];
+const scratch = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratchDirs.push(dir);
+  return dir;
+};
+const mainJs = () => join(buildDir, 'apps/api/src/main.js');
+
+beforeAll(async () => {
+  buildDir = scratch('notify-build-');
+  const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+  // tsc still emits when another file has a type error; that is reported by its own test below.
+  await run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', buildDir], { cwd: ROOT }).catch((error) => {
+    buildProblems = `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error);
+  });
+  await run(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', buildDir], { cwd: ROOT });
+  // The build lives outside the repository, so point it at the repository's packages.
+  symlinkSync(join(ROOT, 'node_modules'), join(buildDir, 'node_modules'), 'dir');
+}, 180_000);
+
+afterAll(() => scratchDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** The environment of a clean shell: nothing of this test process's own configuration leaks in. */
+function serviceEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info' };
+  return { ...env, ...vars };
+}
+
+interface Exit {
+  code: number | null;
+  output: string;
+}
+
+/** Runs the service and expects it to stop by itself (bad configuration). */
+function runToExit(vars: Record<string, string>, args: string[] = []): Promise<Exit> {
+  const cwd = scratch('notify-cwd-');
+  return new Promise((resolveExit, reject) => {
+    const child = spawn(process.execPath, [mainJs(), ...args], { cwd, env: serviceEnv({ DATA_DIR: join(cwd, 'data'), ...vars }) });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the service did not exit within 30 s; output:\n${output}`));
+    }, 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolveExit({ code, output });
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+interface RunningService {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the service and waits until its health check answers. */
+async function startService(vars: Record<string, string>): Promise<RunningService> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [mainJs()], { env: serviceEnv({ HOST: '127.0.0.1', PORT: String(port), ...vars }) });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
+    const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then((r) => r.ok, () => false);
+    if (healthy) return { child, port, output: () => output, stop };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`the service did not become healthy within 30 s:\n${output}`);
+}
+
+describe('configuration of the built service', () => {
+  it('builds without type errors', () => {
+    expect(existsSync(mainJs())).toBe(true);
+    expect(buildProblems).toBe('');
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }, []],
+    ['PORT', { PORT: '70000' }, []],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/db' }, []],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }, []],
+    ['STORE_ENCRYPTION_KEY', { STORE_ENCRYPTION_KEY: 'too-short' }, []],
+    ['STORE_ENCRYPTION_KEY', { DATABASE_URL: TEST_DATABASE_URL }, []],
+    ['REDIS_URL', { DATABASE_URL: TEST_DATABASE_URL, STORE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }, ['--mode=api']],
+    ['DATABASE_URL', { REDIS_URL: 'redis://127.0.0.1:6379' }, ['--mode=api']],
+  ] as [string, Record<string, string>, string[]][])('refuses a bad or missing %s (%j %j), naming it', async (variable, vars, args) => {
+    const { code, output } = await runToExit(vars, args);
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(output).toContain(`Invalid configuration: ${variable}`);
+  });
+
+  it('starts embedded in a fresh DATA_DIR, prints the Development key, and keeps data and key across a restart', async () => {
+    const dataDir = scratch('notify-data-');
+    {
+      const first = await startService({ DATA_DIR: dataDir });
+      let apiKey: string;
+      try {
+        const printed = /Development environment API key: ([\w.~-]+)/.exec(first.output());
+        expect(printed).not.toBeNull();
+        apiKey = printed![1];
+        const headers = { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' };
+        const base = `http://127.0.0.1:${first.port}`;
+        const created = await fetch(`${base}/v1/tenants`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ identifier: 'before-restart', name: 'Kept' }),
+        });
+        expect(created.status).toBe(201);
+      } finally {
+        await first.stop();
+      }
+
+      const second = await startService({ DATA_DIR: dataDir });
+      try {
+        // The key is only printed when it is created.
+        expect(second.output()).not.toContain('environment API key');
+        const res = await fetch(`http://127.0.0.1:${second.port}/v1/tenants/before-restart`, {
+          headers: { Authorization: `ApiKey ${apiKey}` },
+        });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { data: { name: string } }).data.name).toBe('Kept');
+      } finally {
+        await second.stop();
+      }
+    }
+  }, 120_000);
+  it('manages environments and keys with the CLI; a new environment gets its in-app integration and its own data', async () => {
+    const dataDir = scratch('notify-cli-');
+    const cli = (...args: string[]) =>
+      run(process.execPath, [join(buildDir, 'apps/cli/src/main.js'), ...args], { cwd: ROOT, env: serviceEnv({ DATA_DIR: dataDir }) });
+    const created = await cli('environments:create', 'Production');
+    const productionKey = /API key: ([\w.~-]+)/.exec(created.stdout)![1];
+    const listed = await cli('environments:list');
+    expect(listed.stdout).toMatch(/Development/);
+    expect(listed.stdout).toMatch(/Production/);
+    const productionId = /(\w{24})\s+Production/.exec(listed.stdout)![1];
+    const another = await cli('keys:create', productionId);
+    const secondKey = /API key: ([\w.~-]+)/.exec(another.stdout)![1];
+    expect(secondKey).not.toBe(productionKey);
+    await expect(cli('environments:create', 'Production')).rejects.toMatchObject({ stderr: expect.stringMatching(/already exists/) });
+
+    const service = await startService({ DATA_DIR: dataDir });
+    try {
+      const base = `http://127.0.0.1:${service.port}`;
+      for (const key of [productionKey, secondKey]) {
+        const res = await fetch(`${base}/v1/integrations`, { headers: { Authorization: `ApiKey ${key}` } });
+        expect(res.status).toBe(200);
+        const integrations = ((await res.json()) as { data: { providerId: string; channel: string; active: boolean }[] }).data;
+        expect(integrations).toEqual([expect.objectContaining({ providerId: 'novu', channel: 'in_app', active: true })]);
+      }
+    } finally {
+      await service.stop();
+    }
+  }, 120_000);
+
+  it('embedded mode loses no accepted work across a restart: a delayed step still delivers', async () => {
+    const dataDir = scratch('notify-restart-');
+    const apiKey = 'restart_key_0123456789abcdef';
+    const first = await startService({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey });
+    const headers = { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' };
+    let transactionId: string;
+    try {
+      const base = `http://127.0.0.1:${first.port}`;
+      const workflow = await fetch(`${base}/v1/workflows`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          name: 'Restart',
+          active: true,
+          steps: [{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } }, { template: { type: 'in_app', content: 'survived' } }],
+        }),
+      });
+      expect(workflow.status).toBe(201);
+      const trigger = await fetch(`${base}/v1/events/trigger`, { method: 'POST', headers, body: JSON.stringify({ name: 'restart', to: 'restart-sub' }) });
+      expect(trigger.status).toBe(201);
+      transactionId = ((await trigger.json()) as { data: { transactionId: string } }).data.transactionId;
+      await new Promise((r) => setTimeout(r, 1_000)); // the delay is running when the process stops
+    } finally {
+      await first.stop();
+    }
+    const second = await startService({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey });
+    try {
+      const base = `http://127.0.0.1:${second.port}`;
+      let messages: { content: string }[] = [];
+      for (let i = 0; i < 100 && messages.length === 0; i++) {
+        const res = await fetch(`${base}/v1/messages?transactionId=${transactionId!}`, { headers });
+        messages = ((await res.json()) as { data: { content: string }[] }).data;
+        if (!messages.length) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(messages.map((m) => m.content)).toEqual(['survived']);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,496 @@
+import { DateTime } from 'luxon';
+import { JOB_REPOSITORY, JobRepository, MESSAGE_REPOSITORY, MessageRepository } from '@app/delivery';
+import { verifyWebhookSignature } from '../../libs/providers/src/webhooks/webhook-signature';
+import { LoopbackReceiver, ReceivedRequest } from '../../libs/providers/src/testing/loopback-receiver';
+import { ApiClient, STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
+
+const SETTLED = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
+const WEEK_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/**
+ * The step behaviours of the delivery engine end to end in the embedded mode: push and chat
+ * targets, delays, digests, filters, stop-on-fail, quiet hours, tenants, actors, rendering and the
+ * channels without a provider adapter. Each test that depends on the set of integrations runs in
+ * an environment of its own.
+ */
+describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
+  let t: TestApp;
+  let receiver: LoopbackReceiver;
+  beforeAll(async () => {
+    t = await startTestApp({ store });
+    receiver = await LoopbackReceiver.start();
+    // Paths starting with /fail answer 400 (a permanent provider error); everything else 200.
+    receiver.respond((req, res) => {
+      if (req.path.startsWith('/fail')) res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"rejected"}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id":"remote-${receiver.requests.length}"}`);
+    });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  /** A fresh environment (own integrations, workflows, subscribers) and helpers bound to its key. */
+  async function environment() {
+    const { apiKey } = await t.createEnvironment(uniqueName('Env'));
+    const api: ApiClient = t.api(apiKey);
+
+    async function createWorkflow(steps: unknown[], extra: Record<string, unknown> = {}) {
+      const identifier = uniqueName('wf').toLowerCase();
+      const res = await api.post('/v1/workflows').send({ name: identifier, identifier, active: true, steps, ...extra });
+      expect(res.status).toBe(201);
+      return { id: res.body.data._id as string, identifier, steps: res.body.data.steps as any[] };
+    }
+    async function trigger(body: Record<string, unknown>) {
+      const res = await api.post('/v1/events/trigger').send(body);
+      expect(res.status).toBe(201);
+      return res.body.data as { transactionId: string; status: string };
+    }
+    async function messagesOf(query: Record<string, string>) {
+      const res = await api.get('/v1/messages').query({ limit: '100', ...query });
+      if (res.status === 404 && query.subscriberId) return [] as any[];
+      expect(res.status).toBe(200);
+      return res.body.data as any[];
+    }
+    async function notificationsOf(transactionId: string) {
+      const res = await api.get('/v1/notifications').query({ transactionId, limit: '100' });
+      expect(res.status).toBe(200);
+      return res.body.data as any[];
+    }
+    /** The notifications of a transaction once every job reached a final status (or the given ones). */
+    async function settled(transactionId: string, done: string[] = SETTLED) {
+      return waitFor(async () => {
+        const n = await notificationsOf(transactionId);
+        return n.length > 0 && n.every((x) => x.jobs.length > 0 && x.jobs.every((j: any) => done.includes(j.status))) && n;
+      });
+    }
+    async function integration(body: Record<string, unknown>) {
+      const res = await api.post('/v1/integrations').send({ active: true, ...body });
+      expect(res.status).toBe(201);
+      return res.body.data as { _id: string; identifier: string };
+    }
+    async function subscriber(body: Record<string, unknown> = {}) {
+      const subscriberId = uniqueName('sub');
+      const res = await api.post('/v2/subscribers').send({ subscriberId, ...body });
+      expect(res.status).toBe(201);
+      return subscriberId;
+    }
+    async function credentials(subscriberId: string, body: Record<string, unknown>) {
+      const res = await api.put(`/v1/subscribers/${subscriberId}/credentials`).send(body);
+      expect(res.status).toBe(200);
+    }
+    return { api, createWorkflow, trigger, messagesOf, notificationsOf, settled, integration, subscriber, credentials };
+  }
+
+  const inApp = (content: string, extra: Record<string, unknown> = {}) => ({ template: { type: 'in_app', content }, ...extra });
+  const chat = (content: string, extra: Record<string, unknown> = {}) => ({ template: { type: 'chat', content }, ...extra });
+  const detailsOf = (job: any) => job.executionDetails.map((d: any) => d.detail) as string[];
+  const received = (prefix: string): ReceivedRequest[] => receiver.requests.filter((r) => r.path.startsWith(prefix));
+
+  describe('push through push-webhook', () => {
+    it('posts one signed request per device token to the integration webhookUrl', async () => {
+      const e = await environment();
+      const path = `/push-${uniqueName('p')}`;
+      const secretKey = 'push-secret';
+      await e.integration({ providerId: 'push-webhook', channel: 'push', credentials: { webhookUrl: receiver.url(path), secretKey } });
+      const wf = await e.createWorkflow([{ template: { type: 'push', title: 'Hi {{subscriber.firstName}}', content: 'Order {{payload.order}}' } }]);
+      const subscriberId = await e.subscriber({ firstName: 'Ada' });
+      await e.credentials(subscriberId, { providerId: 'push-webhook', credentials: { deviceTokens: ['token-a', 'token-b'] } });
+
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { order: 7 } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs[0].status).toBe('completed');
+      const deliveries = received(path);
+      expect(deliveries).toHaveLength(2);
+      for (const delivery of deliveries) {
+        expect(verifyWebhookSignature(delivery.rawBody, secretKey, delivery.headers['x-novu-signature'] as string)).toBe(true);
+        expect(JSON.parse(delivery.rawBody)).toMatchObject({ title: 'Hi Ada', content: 'Order 7', payload: { order: 7 } });
+      }
+      expect(deliveries.map((d) => JSON.parse(d.rawBody).target).sort()).toEqual([['token-a'], ['token-b']]);
+      // one message per token, each its own idempotency key
+      expect(new Set(deliveries.map((d) => d.headers['idempotency-key'])).size).toBe(2);
+      const messages = await e.messagesOf({ transactionId, channel: 'push' });
+      expect(messages.map((m) => m.status)).toEqual(['sent', 'sent']);
+      expect(messages.map((m) => m.deviceTokens).sort()).toEqual([['token-a'], ['token-b']]);
+    });
+
+    it('cancels the job with a Warning when the subscriber has no push tokens', async () => {
+      const e = await environment();
+      await e.integration({ providerId: 'push-webhook', channel: 'push', credentials: { webhookUrl: receiver.url('/push-none'), secretKey: 's' } });
+      const wf = await e.createWorkflow([{ template: { type: 'push', title: 't', content: 'c' } }]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await e.settled(transactionId);
+      const job = notification.jobs[0];
+      expect(job.status).toBe('canceled');
+      const warning = job.executionDetails.find((d: any) => d.detail === 'Subscriber does not have a configured channel');
+      expect(warning).toMatchObject({ status: 'Warning', source: 'Credentials' });
+      expect(await e.messagesOf({ transactionId })).toHaveLength(0);
+
+      // a push entry whose token list is empty
+      const emptied = await e.subscriber();
+      await e.credentials(emptied, { providerId: 'push-webhook', credentials: { deviceTokens: [] } });
+      const second = await e.trigger({ name: wf.identifier, to: emptied });
+      const [emptiedNotification] = await e.settled(second.transactionId);
+      expect(emptiedNotification.jobs[0].status).toBe('canceled');
+      const tokensWarning = emptiedNotification.jobs[0].executionDetails.find((d: any) => d.status === 'Warning');
+      expect(tokensWarning.detail).toMatch(/^Subscriber (does not have a configured channel|credentials is missing the tokens)/);
+      expect(received('/push-none')).toHaveLength(0);
+    });
+  });
+
+  describe('chat without a target or an integration', () => {
+    it('cancels a chat step for a subscriber without chat credentials', async () => {
+      const e = await environment();
+      await e.integration({ providerId: 'chat-webhook', channel: 'chat', credentials: {} });
+      const wf = await e.createWorkflow([chat('hello')]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs[0].status).toBe('canceled');
+      expect(detailsOf(notification.jobs[0])).toContain('Subscriber does not have a configured channel');
+    });
+
+    it('fails a chat step when the environment has no active chat integration', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([chat('hello')]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs[0].status).toBe('failed');
+      expect(detailsOf(notification.jobs[0])).toContain('Subscriber does not have an active integration');
+    });
+  });
+
+  describe('scheduled delay', () => {
+    it('waits until the date at the payload path', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([{ template: { type: 'delay' }, metadata: { type: 'scheduled', delayPath: 'sendAt' } }, inApp('scheduled')]);
+      const subscriberId = await e.subscriber();
+      const sendAt = new Date(Date.now() + 1_500).toISOString();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { sendAt } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
+      expect(detailsOf(notification.jobs[0])).toEqual(expect.arrayContaining(['Step delayed', 'Delay is finished']));
+      const [message] = await e.messagesOf({ transactionId });
+      expect(message.content).toBe('scheduled');
+      expect(new Date(message.createdAt).getTime()).toBeGreaterThanOrEqual(new Date(sendAt).getTime());
+    });
+
+    it('fails the delay for a date in the past and cancels the following steps', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([{ template: { type: 'delay' }, metadata: { type: 'scheduled', delayPath: 'sendAt' } }, inApp('never')]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { sendAt: new Date(Date.now() - 60_000).toISOString() } });
+      const [notification] = await e.settled(transactionId);
+      const [delay, next] = notification.jobs;
+      expect(delay.status).toBe('failed');
+      const failure = delay.executionDetails.find((d: any) => d.status === 'Failed');
+      expect(failure.detail).toMatch(/Delay date at path must be a future date/);
+      expect(next.status).toBe('canceled');
+      expect(detailsOf(next)).toContain('Step was canceled because a previous step failed');
+      expect(await e.messagesOf({ transactionId })).toHaveLength(0);
+    });
+  });
+
+  describe('digest', () => {
+    it('keeps one digest per digestKey value', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([
+        { template: { type: 'digest' }, metadata: { type: 'regular', amount: 3, unit: 'seconds', digestKey: 'post.id' } },
+        inApp('{{step.total_count}} on {{payload.post.id}}'),
+      ]);
+      const subscriberId = await e.subscriber();
+      const posts = ['a', 'b', 'a', 'b', 'a'];
+      await Promise.all(posts.map((id) => e.trigger({ name: wf.identifier, to: subscriberId, payload: { post: { id } } })));
+      const messages = await waitFor(async () => {
+        const m = await e.messagesOf({ subscriberId });
+        return m.length >= 2 && m;
+      }, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await e.messagesOf({ subscriberId })).toHaveLength(2);
+      expect(messages.map((m) => m.content).sort()).toEqual(['2 on b', '3 on a']);
+    });
+
+    it('lets the first backoff event through and digests a second one inside the window', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([
+        { template: { type: 'digest' }, metadata: { type: 'backoff', amount: 3, unit: 'seconds', backoffAmount: 5, backoffUnit: 'minutes' } },
+        inApp('{{step.total_count}} events'),
+      ]);
+      const subscriberId = await e.subscriber();
+      const first = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { n: 1 } });
+      const [firstNotification] = await e.settled(first.transactionId);
+      expect(firstNotification.jobs.map((j: any) => j.status)).toEqual(['skipped', 'completed']);
+      expect(detailsOf(firstNotification.jobs[0])).toContain('Digest was skipped, first backoff event');
+      expect((await e.messagesOf({ transactionId: first.transactionId }))[0].content).toBe('1 events');
+
+      const second = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { n: 2 } });
+      const third = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { n: 3 } });
+      const [secondNotification] = await e.settled(second.transactionId);
+      const [thirdNotification] = await e.settled(third.transactionId);
+      const statuses = [secondNotification.jobs[0].status, thirdNotification.jobs[0].status].sort();
+      expect(statuses).toEqual(['completed', 'merged']);
+      const messages = await waitFor(async () => {
+        const m = await e.messagesOf({ subscriberId });
+        return m.length === 2 && m;
+      });
+      expect(messages.map((m) => m.content).sort()).toEqual(['1 events', '2 events']);
+    });
+
+    it('fires a timed digest on its cron schedule', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([
+        { template: { type: 'digest' }, metadata: { type: 'timed', timed: { cronExpression: '*/2 * * * * *' } } },
+        inApp('{{step.total_count}} timed'),
+      ]);
+      const subscriberId = await e.subscriber();
+      const triggers = await Promise.all([1, 2].map((n) => e.trigger({ name: wf.identifier, to: subscriberId, payload: { n } })));
+      const notifications = (await Promise.all(triggers.map((x) => e.settled(x.transactionId)))).flat();
+      const masters = notifications.map((n) => n.jobs[0]).filter((j: any) => j.status === 'completed');
+      expect(masters.length).toBeGreaterThanOrEqual(1);
+      for (const master of masters) {
+        const digested = master.executionDetails.find((d: any) => d.detail === 'Step digested');
+        const fireAt = new Date(JSON.parse(digested.raw).fireAt);
+        // the cron fires on even seconds, exactly
+        expect(fireAt.getUTCMilliseconds()).toBe(0);
+        expect(fireAt.getUTCSeconds() % 2).toBe(0);
+      }
+      const messages = await waitFor(async () => {
+        const m = await e.messagesOf({ subscriberId });
+        return m.length === masters.length && m;
+      });
+      // both events are delivered, in one digest or (across a boundary) two
+      expect(messages.map((m) => Number(m.content.split(' ')[0])).reduce((a, b) => a + b, 0)).toBe(2);
+    });
+  });
+
+  describe('step filters, active and shouldStopOnFail', () => {
+    it('evaluates OR groups, negation, subscriber and tenant fields and IN/BETWEEN/LIKE', async () => {
+      const e = await environment();
+      const part = (on: string, field: string, operator: string, value: string | number | boolean) => ({ on, field, operator, value });
+      const group = (value: 'AND' | 'OR', children: unknown[], isNegated = false) => ({ value, children, isNegated, type: 'BOOLEAN' });
+      const wf = await e.createWorkflow([
+        // two filters: the first fails, the second (BETWEEN) passes → runs
+        inApp('or-filters', { filters: [group('AND', [part('payload', 'plan', 'EQUAL', 'gold')]), group('AND', [part('payload', 'count', 'BETWEEN', '1,10')])] }),
+        // an OR group inside one filter
+        inApp('or-children', { filters: [group('OR', [part('payload', 'plan', 'EQUAL', 'gold'), part('payload', 'plan', 'IN', 'silver,bronze')])] }),
+        // negated: plan is silver, so the negation fails → skipped
+        inApp('negated', { filters: [group('AND', [part('payload', 'plan', 'EQUAL', 'silver')], true)] }),
+        // negated and true
+        inApp('negated-pass', { filters: [group('AND', [part('payload', 'plan', 'EQUAL', 'gold')], true)] }),
+        inApp('subscriber-like', { filters: [group('AND', [part('subscriber', 'email', 'LIKE', '%@example.com')])] }),
+        inApp('subscriber-like-miss', { filters: [group('AND', [part('subscriber', 'email', 'LIKE', '%@other.org')])] }),
+        inApp('tenant-in', { filters: [group('AND', [part('tenant', 'data.region', 'IN', 'eu,us')])] }),
+        inApp('tenant-miss', { filters: [group('AND', [part('tenant', 'identifier', 'IN', 'x,y')])] }),
+        inApp('between-miss', { filters: [group('AND', [part('payload', 'count', 'BETWEEN', '6,10')])] }),
+        inApp('inactive', { active: false }),
+        inApp('last'),
+      ]);
+      const tenant = uniqueName('tenant');
+      await e.api.post('/v1/tenants').send({ identifier: tenant, name: 'Acme', data: { region: 'eu' } }).expect(201);
+      const subscriberId = await e.subscriber({ email: 'ada@example.com' });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { plan: 'silver', count: 5 }, tenant });
+      const [notification] = await e.settled(transactionId);
+      // the inactive step has no job at all
+      expect(notification.jobs).toHaveLength(10);
+      const delivered = (await e.messagesOf({ transactionId })).map((m) => m.content).sort();
+      expect(delivered).toEqual(['last', 'negated-pass', 'or-children', 'or-filters', 'subscriber-like', 'tenant-in'].sort());
+      const canceled = notification.jobs.filter((j: any) => j.status === 'canceled');
+      expect(canceled).toHaveLength(4);
+      for (const job of canceled) expect(detailsOf(job)).toContain('Step was skipped based on steps conditions');
+    });
+
+    it('stops the workflow after a failed step with shouldStopOnFail, and goes on without it', async () => {
+      const e = await environment();
+      const chatIntegration = await e.integration({ providerId: 'chat-webhook', channel: 'chat', credentials: {} });
+      const subscriberId = await e.subscriber();
+      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: chatIntegration.identifier, credentials: { webhookUrl: receiver.url('/fail-chat') } });
+
+      const stopping = await e.createWorkflow([chat('boom', { shouldStopOnFail: true }), inApp('after stop')]);
+      const stopped = await e.trigger({ name: stopping.identifier, to: subscriberId });
+      const [stoppedNotification] = await e.settled(stopped.transactionId);
+      expect(stoppedNotification.jobs.map((j: any) => j.status)).toEqual(['failed', 'canceled']);
+      expect(detailsOf(stoppedNotification.jobs[1])).toContain('Step was canceled because a previous step failed');
+      const stoppedMessages = await e.messagesOf({ transactionId: stopped.transactionId });
+      expect(stoppedMessages.map((m) => [m.channel, m.status])).toEqual([['chat', 'error']]);
+
+      const going = await e.createWorkflow([chat('boom'), inApp('after failure')]);
+      const went = await e.trigger({ name: going.identifier, to: subscriberId });
+      const [wentNotification] = await e.settled(went.transactionId);
+      expect(wentNotification.jobs.map((j: any) => j.status)).toEqual(['failed', 'completed']);
+      const wentMessages = await e.messagesOf({ transactionId: went.transactionId, channel: 'in_app' });
+      expect(wentMessages.map((m) => m.content)).toEqual(['after failure']);
+    });
+  });
+
+  describe('quiet hours', () => {
+    it('defers chat outside the schedule, delivers in-app, and lets a critical workflow through', async () => {
+      const e = await environment();
+      const chatIntegration = await e.integration({ providerId: 'chat-webhook', channel: 'chat', credentials: {} });
+      const timezone = 'America/New_York';
+      const subscriberId = await e.subscriber({ timezone });
+      const path = `/quiet-${uniqueName('q')}`;
+      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: chatIntegration.identifier, credentials: { webhookUrl: receiver.url(path) } });
+      // The only window is three days from today, on the subscriber's wall clock.
+      const windowDay = DateTime.now().setZone(timezone).plus({ days: 3 });
+      const day = WEEK_DAYS[windowDay.weekday - 1];
+      await e.api
+        .patch(`/v2/subscribers/${subscriberId}/preferences`)
+        .send({ schedule: { isEnabled: true, weeklySchedule: { [day]: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } } } })
+        .expect(200);
+
+      const wf = await e.createWorkflow([chat('quiet chat'), inApp('quiet in-app')]);
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await waitFor(async () => {
+        const n = await e.notificationsOf(transactionId);
+        return n[0]?.jobs[0]?.status === 'delayed' && n;
+      });
+      const chatJob = notification.jobs[0];
+      const deferral = chatJob.executionDetails.find((d: any) => d.detail === "The step was deferred to the subscriber's schedule");
+      expect(deferral).toBeDefined();
+      const expectedRunAt = windowDay.set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toJSDate();
+      expect(new Date(JSON.parse(deferral.raw).until).toISOString()).toBe(expectedRunAt.toISOString());
+      const stored = await t.app.get<JobRepository>(JOB_REPOSITORY).findById(chatJob._id);
+      expect(stored?.runAt?.toISOString()).toBe(expectedRunAt.toISOString());
+      // the in-app step is not held by quiet hours
+      await waitFor(async () => (await e.messagesOf({ transactionId, channel: 'in_app' })).length === 1);
+      expect(received(path)).toHaveLength(0);
+
+      // a step that must stop the workflow on failure keeps holding its successors while deferred
+      const strict = await e.createWorkflow([chat('strict chat', { shouldStopOnFail: true }), inApp('strict in-app')]);
+      const held = await e.trigger({ name: strict.identifier, to: subscriberId });
+      await waitFor(async () => (await e.notificationsOf(held.transactionId))[0]?.jobs[0]?.status === 'delayed');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [heldNotification] = await e.notificationsOf(held.transactionId);
+      expect(heldNotification.jobs.map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+
+      const critical = await e.createWorkflow([chat('critical chat')], { critical: true });
+      const urgent = await e.trigger({ name: critical.identifier, to: subscriberId });
+      const [urgentNotification] = await e.settled(urgent.transactionId);
+      expect(urgentNotification.jobs[0].status).toBe('completed');
+      expect(received(path).map((r) => JSON.parse(r.rawBody).content)).toEqual(['critical chat']);
+    });
+  });
+
+  describe('tenants and actors', () => {
+    it('updates an existing tenant from the trigger and picks the chat integration whose conditions match it', async () => {
+      const e = await environment();
+      const plain = await e.integration({ providerId: 'chat-webhook', channel: 'chat', identifier: uniqueName('plain'), credentials: { secretKey: 'plain' } });
+      const pro = await e.integration({
+        providerId: 'chat-webhook',
+        channel: 'chat',
+        identifier: uniqueName('pro'),
+        credentials: { secretKey: 'pro' },
+        conditions: [{ value: 'AND', children: [{ on: 'tenant', field: 'data.plan', operator: 'EQUAL', value: 'pro' }] }],
+      });
+      const subscriberId = await e.subscriber();
+      const tag = uniqueName('t');
+      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: plain.identifier, credentials: { webhookUrl: receiver.url(`/plain-${tag}`) } });
+      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: pro.identifier, credentials: { webhookUrl: receiver.url(`/pro-${tag}`) } });
+      const tenant = uniqueName('tenant');
+      await e.api.post('/v1/tenants').send({ identifier: tenant, name: 'Old name', data: { plan: 'free' } }).expect(201);
+      const wf = await e.createWorkflow([chat('for {{tenant.name}}')]);
+
+      const upgraded = await e.trigger({ name: wf.identifier, to: subscriberId, tenant: { identifier: tenant, name: 'New name', data: { plan: 'pro' } } });
+      await e.settled(upgraded.transactionId);
+      const stored = await e.api.get(`/v1/tenants/${tenant}`).expect(200);
+      expect(stored.body.data).toMatchObject({ identifier: tenant, name: 'New name', data: { plan: 'pro' } });
+      expect(received(`/pro-${tag}`).map((r) => JSON.parse(r.rawBody).content)).toEqual(['for New name']);
+      expect(received(`/plain-${tag}`)).toHaveLength(0);
+
+      const downgraded = await e.trigger({ name: wf.identifier, to: subscriberId, tenant: { identifier: tenant, data: { plan: 'free' } } });
+      await e.settled(downgraded.transactionId);
+      expect(received(`/plain-${tag}`)).toHaveLength(1);
+      expect(received(`/pro-${tag}`)).toHaveLength(1);
+    });
+
+    it('renders actor variables and uses the actor avatar for in-app messages', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([inApp('{{actor.firstName}} liked your post')]);
+      const subscriberId = await e.subscriber();
+      const actorId = uniqueName('actor');
+      const avatar = 'https://example.com/avatar.png';
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, actor: { subscriberId: actorId, firstName: 'Grace', avatar } });
+      const [message] = await waitFor(async () => {
+        const m = await e.messagesOf({ transactionId });
+        return m.length === 1 && m;
+      });
+      expect(message.content).toBe('Grace liked your post');
+      // Novu's message schema has no avatar field; the inbox reads it from the stored message.
+      const [notification] = await e.settled(transactionId);
+      const stored = await t.app.get<MessageRepository>(MESSAGE_REPOSITORY).findByJobId(notification.jobs[0]._id);
+      expect(stored[0]?.avatar).toBe(avatar);
+    });
+  });
+
+  describe('template rendering', () => {
+    it('renders Novu-style root payload variables', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([inApp('Hi {{name}}, {{payload.name}}, {{subscriber.firstName}}')]);
+      const subscriberId = await e.subscriber({ firstName: 'Ada' });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { name: 'Bob' } });
+      const [message] = await waitFor(async () => {
+        const m = await e.messagesOf({ transactionId });
+        return m.length === 1 && m;
+      });
+      expect(message.content).toBe('Hi Bob, Bob, Ada');
+    });
+
+    it('fails the job when the template cannot be rendered', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([inApp('Hi {{ payload.name | no_such_filter }}'), inApp('{% if %}broken'), inApp('still runs')]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { name: 'x' } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['failed', 'failed', 'completed']);
+      for (const job of notification.jobs.slice(0, 2)) {
+        const failure = job.executionDetails.find((d: any) => d.status === 'Failed');
+        expect(failure).toMatchObject({ detail: 'Message content could not be generated', source: 'Payload' });
+      }
+      expect((await e.messagesOf({ transactionId })).map((m) => m.content)).toEqual(['still runs']);
+    });
+  });
+
+  describe('email and sms without a provider adapter', () => {
+    it('errors the message and fails the job for an integration whose provider cannot send yet', async () => {
+      const e = await environment();
+      await e.integration({ providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'k', from: 'no-reply@example.com', senderName: 'Us' } });
+      const wf = await e.createWorkflow([{ template: { type: 'email', subject: 'Hello', content: 'Body' } }]);
+      const subscriberId = await e.subscriber({ email: 'ada@example.com' });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs[0].status).toBe('failed');
+      const failure = notification.jobs[0].executionDetails.find((d: any) => d.status === 'Failed');
+      expect(failure.detail).toMatch(/sendgrid/);
+      const [message] = await e.messagesOf({ transactionId });
+      expect(message).toMatchObject({ channel: 'email', status: 'error', email: 'ada@example.com' });
+      expect(message.errorText).toMatch(/sendgrid/);
+    });
+
+    it('writes a warning message and cancels the job for a subscriber without an email address', async () => {
+      const e = await environment();
+      await e.integration({ providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'k', from: 'no-reply@example.com', senderName: 'Us' } });
+      const wf = await e.createWorkflow([{ template: { type: 'email', subject: 'Hello', content: 'Body' } }]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs[0].status).toBe('canceled');
+      expect(detailsOf(notification.jobs[0])).toContain('Subscriber missing email address');
+      const [message] = await e.messagesOf({ transactionId });
+      expect(message).toMatchObject({ channel: 'email', status: 'warning', errorText: 'Subscriber does not have an email address' });
+    });
+  });
+
+  it('keeps a key from seeing another environment’s step records', async () => {
+    const mine = await environment();
+    const theirs = await environment();
+    const wf = await mine.createWorkflow([inApp('private')]);
+    const subscriberId = await mine.subscriber();
+    const { transactionId } = await mine.trigger({ name: wf.identifier, to: subscriberId });
+    await mine.settled(transactionId);
+    expect(await theirs.notificationsOf(transactionId)).toHaveLength(0);
+    expect(await theirs.messagesOf({ transactionId })).toHaveLength(0);
+  });
+});

@@ -1,0 +1,257 @@
+import { createHmac } from 'node:crypto';
+import { LoopbackReceiver } from '../../libs/providers/src/testing/loopback-receiver';
+import { BullJobQueue } from '../../libs/queue/src/bull/bull-job-queue';
+import { ServiceHarness, ServiceProcess, buildService, removeBuild, sleep } from '../support/service-processes';
+import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
+
+/**
+ * Production mode end to end: the built api (`--mode=api`, HTTP only) and TWO separate worker
+ * processes on PostgreSQL and Redis (Bull). Everything the api accepts is delivered by whichever
+ * worker takes it; state shared between workers (digest buckets, job statuses) is in the store.
+ */
+jest.setTimeout(120_000);
+
+const TERMINAL = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
+const SECRET_KEY = 'production-chat-secret';
+
+describe('production mode: api + two workers on PostgreSQL and Redis', () => {
+  let buildDir: string;
+  let h: ServiceHarness;
+  let receiver: LoopbackReceiver;
+  let workers: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    buildDir = await buildService();
+    h = await ServiceHarness.create(buildDir);
+    receiver = await LoopbackReceiver.start();
+    await h.startApi();
+    workers = [await h.startWorker(), await h.startWorker()];
+    await h.expect(201, 'POST', '/v1/integrations', { providerId: 'chat-webhook', channel: 'chat', active: true, credentials: { secretKey: SECRET_KEY } });
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await receiver?.close();
+    removeBuild(buildDir);
+  }, 60_000);
+
+  // On a failure, show what the services printed.
+  const withOutputs = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      (error as Error).message += `\n${h.outputs()}`;
+      throw error;
+    }
+  };
+
+  async function createWorkflow(steps: unknown[]): Promise<string> {
+    const identifier = uniqueName('wf').toLowerCase();
+    await h.expect(201, 'POST', '/v1/workflows', { name: identifier, identifier, active: true, steps });
+    return identifier;
+  }
+
+  const inApp = (content: string) => ({ template: { type: 'in_app', content } });
+  const chat = (content: string) => ({ template: { type: 'chat', content } });
+
+  async function trigger(body: Record<string, unknown>): Promise<{ transactionId: string; status: string }> {
+    return (await h.expect(201, 'POST', '/v1/events/trigger', body)).data;
+  }
+
+  async function messagesOf(query: Record<string, string>): Promise<any[]> {
+    const res = await h.request('GET', `/v1/messages?${new URLSearchParams({ limit: '100', ...query })}`);
+    if (res.status === 404 && query.subscriberId) return []; // the fan-out has not created the subscriber yet
+    if (res.status !== 200) throw new Error(`GET /v1/messages answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.data;
+  }
+
+  async function settledNotifications(transactionId: string, timeoutMs = 30_000): Promise<any[]> {
+    return waitFor(async () => {
+      const { data } = await h.expect(200, 'GET', `/v1/notifications?${new URLSearchParams({ transactionId, limit: '100' })}`);
+      return data.length > 0 && data.every((n: any) => n.jobs.length > 0 && n.jobs.every((j: any) => TERMINAL.includes(j.status))) && data;
+    }, timeoutMs);
+  }
+
+  async function chatSubscriber(): Promise<{ subscriberId: string; path: string }> {
+    const subscriberId = uniqueName('chat');
+    const path = `/chat/${subscriberId}`;
+    await h.expect(201, 'POST', '/v2/subscribers', { subscriberId });
+    await h.expect(200, 'PUT', `/v1/subscribers/${subscriberId}/credentials`, { providerId: 'chat-webhook', credentials: { webhookUrl: receiver.url(path) } });
+    return { subscriberId, path };
+  }
+
+  it('runs the api and two consuming workers', async () => {
+    expect(await h.consumerCount('steps')).toBe(2);
+    expect(await h.consumerCount('fanout')).toBe(2);
+  });
+
+  it('delivers an in-app message', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([inApp('Hello {{payload.name}}, {{subscriber.firstName}}!')]);
+      const subscriberId = uniqueName('sub');
+      const { transactionId, status } = await trigger({ name: workflow, to: { subscriberId, firstName: 'Ada' }, payload: { name: 'World' } });
+      expect(status).toBe('processed');
+      const [message] = await waitFor(async () => {
+        const page = await messagesOf({ subscriberId });
+        return page.length === 1 && page;
+      });
+      expect(message).toMatchObject({ channel: 'in_app', content: 'Hello World, Ada!', status: 'sent', transactionId });
+      const [notification] = await settledNotifications(transactionId);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['completed']);
+    }));
+
+  it('delivers chat through a signed webhook, retrying a 503 then succeeding, once per Idempotency-Key', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([chat('Order {{payload.order}} shipped')]);
+      const { subscriberId, path } = await chatSubscriber();
+      let calls = 0;
+      receiver.respond((request, res) => {
+        if (request.path === path && ++calls === 1) return void res.writeHead(503).end('busy');
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"remote"}');
+      });
+      const { transactionId } = await trigger({ name: workflow, to: subscriberId, payload: { order: 7 } });
+      const [notification] = await settledNotifications(transactionId);
+      expect(notification.jobs[0].status).toBe('completed');
+      expect(notification.jobs[0].executionDetails.map((d: any) => d.detail)).toEqual(expect.arrayContaining(['Provider error, retry scheduled', 'Message sent']));
+      const [message] = await messagesOf({ subscriberId, channel: 'chat' });
+      expect(message).toMatchObject({ status: 'sent', content: 'Order 7 shipped', transactionId });
+      const deliveries = receiver.requests.filter((r) => r.path === path);
+      expect(deliveries).toHaveLength(2);
+      expect(new Set(deliveries.map((d) => d.headers['idempotency-key']))).toEqual(new Set([message._id]));
+      const last = deliveries[1];
+      expect(last.headers['x-novu-signature']).toBe(createHmac('sha256', SECRET_KEY).update(last.rawBody).digest('hex'));
+    }));
+
+  it('fails a chat delivery at once on a permanent (4xx) error', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([chat('Never arrives')]);
+      const { subscriberId, path } = await chatSubscriber();
+      receiver.respond((request, res) => {
+        if (request.path === path) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"bad"}');
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"remote"}');
+      });
+      const { transactionId } = await trigger({ name: workflow, to: subscriberId });
+      const [notification] = await settledNotifications(transactionId);
+      expect(notification.jobs[0].status).toBe('failed');
+      const [message] = await messagesOf({ subscriberId, channel: 'chat' });
+      expect(message.status).toBe('error');
+      expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(1);
+    }));
+
+  it('waits out a delay, and a cancel stops a delayed notification', () =>
+    withOutputs(async () => {
+      const delayed = await createWorkflow([{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'seconds' } }, inApp('after the delay')]);
+      const subscriberId = uniqueName('delay');
+      const started = Date.now();
+      const { transactionId } = await trigger({ name: delayed, to: subscriberId });
+      const [notification] = await settledNotifications(transactionId);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
+      expect((await messagesOf({ subscriberId })).map((m) => m.content)).toEqual(['after the delay']);
+
+      const slow = await createWorkflow([{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } }, inApp('never')]);
+      const other = uniqueName('cancel');
+      const canceled = await trigger({ name: slow, to: other });
+      await waitFor(async () => {
+        const { data } = await h.expect(200, 'GET', `/v1/notifications?transactionId=${canceled.transactionId}`);
+        return data[0]?.jobs[0]?.status === 'delayed';
+      });
+      expect((await h.expect(200, 'DELETE', `/v1/events/trigger/${canceled.transactionId}`)).data).toBe(true);
+      const [stopped] = await settledNotifications(canceled.transactionId);
+      expect(stopped.jobs.map((j: any) => j.status)).toEqual(['canceled', 'canceled']);
+      expect(await messagesOf({ subscriberId: other })).toHaveLength(0);
+    }));
+
+  it('merges 50 concurrent triggers into exactly one digest across two workers', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([
+        { template: { type: 'digest' }, metadata: { type: 'regular', amount: 2, unit: 'seconds' } },
+        inApp('{{step.total_count}} events'),
+      ]);
+      const subscriberId = uniqueName('digest');
+      await h.expect(201, 'POST', '/v2/subscribers', { subscriberId });
+      const triggers = await Promise.all(Array.from({ length: 50 }, (_, i) => trigger({ name: workflow, to: subscriberId, payload: { i } })));
+      await Promise.all(triggers.map((t) => settledNotifications(t.transactionId, 60_000)));
+      const messages = await messagesOf({ subscriberId });
+      expect(messages).toHaveLength(1);
+      expect(messages[0].content).toBe('50 events');
+    }));
+
+  it('acknowledges a repeated transactionId and delivers it once', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([inApp('once')]);
+      const subscriberId = uniqueName('dedup');
+      const transactionId = uniqueName('txn');
+      const answers = await Promise.all(Array.from({ length: 5 }, () => trigger({ name: workflow, to: subscriberId, transactionId })));
+      expect(answers).toEqual(Array.from({ length: 5 }, () => ({ acknowledged: true, status: 'processed', transactionId })));
+      await settledNotifications(transactionId);
+      await sleep(500);
+      expect(await messagesOf({ subscriberId })).toHaveLength(1);
+    }));
+
+  it('hands the chain on when a finished step is redelivered after its worker died between "next queued" and the enqueue', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([inApp('first'), inApp('second')]);
+      const subscriberId = uniqueName('resume');
+      const { transactionId } = await trigger({ name: workflow, to: subscriberId });
+      const [notification] = await settledNotifications(transactionId);
+      const [first, second] = notification.jobs.map((j: any) => j._id as string);
+      // Recreate what a kill -9 at that moment leaves: the first job completed, the second marked
+      // queued but absent from the queue, and Bull redelivering the first job (its lock expired).
+      await h.sql.query(`DELETE FROM messages WHERE job_id = $1`, [second]);
+      await h.sql.query(`UPDATE jobs SET status = 'queued' WHERE id = $1`, [second]);
+      const queue = new BullJobQueue({ redisUrl: TEST_REDIS_URL, prefix: h.queuePrefix });
+      try {
+        expect(await queue.remove('steps', second)).toBe(true);
+        expect(await queue.remove('steps', first)).toBe(true);
+        await queue.add('steps', { id: first, data: { jobId: first }, attempts: 6, backoff: { type: 'exponential', delayMs: 1_000 } });
+      } finally {
+        await queue.close();
+      }
+      const messages = await waitFor(async () => {
+        const page = await messagesOf({ subscriberId });
+        return page.length === 2 && page;
+      });
+      expect(messages.map((m) => m.content).sort()).toEqual(['first', 'second']);
+      const [after] = await settledNotifications(transactionId);
+      expect(after.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
+    }));
+
+  it('keeps what it accepted while no worker runs; the reconciler re-enqueues a trigger that never reached the queue', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([inApp('accepted while the workers were down')]);
+      await Promise.all(workers.map((worker) => worker.kill()));
+      await waitFor(async () => (await h.consumerCount('steps')) === 0 && (await h.consumerCount('fanout')) === 0);
+
+      const subscribers = Array.from({ length: 10 }, () => uniqueName('durable'));
+      const accepted = await Promise.all(subscribers.map((subscriberId) => trigger({ name: workflow, to: subscriberId })));
+      // The lost enqueue: what the api does when Redis fails it (logs, still answers 201). Simulated
+      // by removing the fan-out job from the queue and ageing the trigger past the reconciler's wait.
+      const lost = accepted[0];
+      const [{ id: triggerId, status }] = (await h.sql.query('SELECT id, status FROM triggers WHERE transaction_id = $1', [lost.transactionId])).rows;
+      expect(status).toBe('accepted');
+      const queue = new BullJobQueue({ redisUrl: TEST_REDIS_URL, prefix: h.queuePrefix });
+      try {
+        expect(await queue.getJobState('fanout', triggerId)).toBe('waiting');
+        expect(await queue.remove('fanout', triggerId)).toBe(true);
+        expect(await queue.getJobState('fanout', triggerId)).toBeUndefined();
+      } finally {
+        await queue.close();
+      }
+      await h.sql.query(`UPDATE triggers SET created_at = created_at - interval '5 minutes' WHERE id = $1`, [triggerId]);
+
+      workers = [await h.startWorker()];
+      for (const [i, subscriberId] of subscribers.entries()) {
+        // The reconciler runs every 10 s: the lost trigger takes up to that long.
+        const [message] = await waitFor(async () => {
+          const page = await messagesOf({ subscriberId });
+          return page.length > 0 && page;
+        }, 40_000);
+        expect(message.transactionId).toBe(accepted[i].transactionId);
+      }
+      for (const subscriberId of subscribers) expect(await messagesOf({ subscriberId })).toHaveLength(1);
+      const [{ status: after }] = (await h.sql.query('SELECT status FROM triggers WHERE id = $1', [triggerId])).rows;
+      expect(after).toBe('processed');
+    }));
+});

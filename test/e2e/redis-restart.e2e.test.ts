@@ -1,0 +1,96 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { ServiceHarness, ServiceProcess, buildService, freePort, removeBuild, sleep } from '../support/service-processes';
+import { uniqueName } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
+
+/**
+ * An accepted trigger survives a Redis restart that loses every queue entry (a Redis without
+ * persistence): the store is the record, and the workers' recovery enqueues again what the
+ * queue lost. Uses a Redis of its own on a free port, never the shared one.
+ */
+jest.setTimeout(180_000);
+
+function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    const poll = async (attempt: number): Promise<void> => {
+      const ok = await new Promise<boolean>((done) => {
+        const socket = connect(port, '127.0.0.1', () => (socket.end(), done(true)));
+        socket.once('error', () => done(false));
+      });
+      if (ok) return resolve(child);
+      if (attempt > 100) return reject(new Error('redis-server did not start'));
+      await sleep(50);
+      return poll(attempt + 1);
+    };
+    void poll(0);
+  });
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+describe('a Redis restart that loses the queues', () => {
+  let buildDir: string;
+  let h: ServiceHarness;
+  let redis: ChildProcess;
+  let redisPort: number;
+  let worker: ServiceProcess;
+
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redis = await startRedis(redisPort);
+    buildDir = await buildService();
+    h = await ServiceHarness.create(buildDir, { redisUrl: `redis://127.0.0.1:${redisPort}`, env: { RECOVERY_AFTER_SECONDS: '3' } });
+    await h.startApi();
+    worker = await h.startWorker();
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.close();
+    if (redis) await stopRedis(redis);
+    removeBuild(buildDir);
+  }, 60_000);
+
+  it('delivers delayed steps whose wake-ups were in the lost queue', async () => {
+    const identifier = uniqueName('restart').toLowerCase();
+    await h.expect(201, 'POST', '/v1/workflows', {
+      name: identifier,
+      identifier,
+      active: true,
+      steps: [{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 4, unit: 'seconds' } }, { template: { type: 'in_app', content: 'kept' } }],
+    });
+    const subscribers = Array.from({ length: 10 }, (_, i) => uniqueName(`r${i}`));
+    const transactionIds: string[] = [];
+    for (const subscriberId of subscribers) {
+      transactionIds.push((await h.expect(201, 'POST', '/v1/events/trigger', { name: identifier, to: subscriberId })).data.transactionId);
+    }
+    // Every chain is waiting on its delay: the wake-ups live only in Redis now.
+    await waitFor(async () => {
+      const { rows } = await h.sql.query(`SELECT count(*)::int AS n FROM jobs WHERE type = 'delay' AND status = 'delayed'`);
+      return rows[0].n === subscribers.length;
+    });
+
+    await stopRedis(redis);
+    redis = await startRedis(redisPort);
+    // The worker's Redis connections come back by themselves; the queue entries do not.
+
+    const delivered = await waitFor(async () => {
+      const { rows } = await h.sql.query(`SELECT transaction_id FROM messages WHERE channel = 'in_app' AND content = '"kept"'::jsonb`);
+      return rows.length >= subscribers.length && rows;
+    }, 90_000).catch((error) => {
+      throw new Error(`${error.message}\n${h.outputs()}`);
+    });
+    expect(new Set(delivered.map((r: { transaction_id: string }) => r.transaction_id))).toEqual(new Set(transactionIds));
+    expect(delivered).toHaveLength(subscribers.length);
+    expect(worker.child.exitCode).toBeNull();
+    // It was the recovery, not a surviving queue entry, that woke them.
+    expect(worker.output()).toMatch(/Re-enqueued \d+ step job\(s\) the queue had lost/);
+  });
+});
