@@ -1,0 +1,52 @@
+'use strict';
+// Baseline for the delivery benchmark: how fast Bull alone runs jobs that do nothing, with the
+// options the service's Bull adapter gives its jobs (id, attempts, backoff, bounded retention).
+// Adds N jobs while nobody consumes, then starts one consumer with the given concurrency and
+// times from process() to the N-th completion.
+// Usage: node bench/noop-bull.js <redisUrl> <prefix> <queueName> <jobs> <concurrency>
+// Prints one JSON line: {"jobs":…,"seconds":…,"jobs_per_s":…}.
+const Bull = require('bull');
+
+async function main() {
+  const [redisUrl, prefix, queueName, jobsArg, concurrencyArg] = process.argv.slice(2);
+  const total = Number(jobsArg);
+  const concurrency = Number(concurrencyArg);
+  const queue = new Bull(queueName, redisUrl, { prefix });
+  const options = (i) => ({
+    jobId: `noop-${i}`,
+    attempts: 6,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: { age: 24 * 3600, count: 50_000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+  });
+  for (let start = 0; start < total; start += 1000) {
+    const batch = [];
+    for (let i = start; i < Math.min(total, start + 1000); i++) batch.push({ data: { i }, opts: options(i) });
+    await queue.addBulk(batch);
+  }
+
+  let completed = 0;
+  let failed = 0;
+  const drained = new Promise((resolve) => {
+    const settle = () => completed + failed >= total && resolve();
+    queue.on('completed', () => {
+      completed++;
+      settle();
+    });
+    queue.on('failed', () => {
+      failed++;
+      settle();
+    });
+  });
+  const started = performance.now();
+  queue.process(concurrency, async () => undefined).catch(() => undefined);
+  await drained;
+  const seconds = (performance.now() - started) / 1000;
+  process.stdout.write(JSON.stringify({ jobs: total, failed, seconds, jobs_per_s: total / seconds }) + '\n');
+  await queue.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

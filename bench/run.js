@@ -1,0 +1,362 @@
+'use strict';
+// `npm run bench`: benchmarks of the BUILT service (dist/) in production mode (api and worker
+// processes, PostgreSQL, Redis), each beside a baseline measured in the same run, because this
+// machine is noisy: compare ratios, not absolute numbers. stdout carries one JSON line per
+// benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
+//
+// Knobs (environment): BENCH_ONLY=http,deliveries,fanout  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
+// BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SUBSCRIBERS=10000
+// BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
+// BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" (extra env for api/worker)  BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+const path = require('node:path');
+const autocannon = require('autocannon');
+const {
+  ApiClient,
+  Child,
+  REDIS_URL,
+  RUN_ID,
+  Sandbox,
+  freePort,
+  killAllChildren,
+  log,
+  median,
+  pool,
+  result,
+  round,
+  sleep,
+  startApi,
+  startWorker,
+  waitForHealthy,
+  waitUntil,
+  withTimeout,
+} = require('./support');
+
+const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout').split(',').map((s) => s.trim()));
+const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 10);
+const ROUNDS = num('BENCH_ROUNDS', 3);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
+const DELIVERIES = num('BENCH_DELIVERIES', 5000);
+const NOOP_JOBS = num('BENCH_NOOP_JOBS', 20000);
+const TOPIC_SUBSCRIBERS = num('BENCH_TOPIC_SUBSCRIBERS', 10000);
+// The worker's step concurrency (the service's WORKER_CONCURRENCY default); the no-op baseline uses the same.
+const WORKER_CONCURRENCY = 20;
+const SUBSCRIBER_SET = 10;
+const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
+
+const AIMS = { trigger_vs_bare: 0.5, deliveries_vs_noop: 0.5, fanout_deliveries_per_s: 2000, fanout_peak_rss_mb: 512 };
+const summary = {};
+const sandboxes = [];
+
+// ---------------------------------------------------------------- helpers
+
+async function newSandbox(phase) {
+  const sandbox = new Sandbox(phase);
+  sandboxes.push(sandbox);
+  await sandbox.create();
+  return sandbox;
+}
+
+/** An api process on a fresh port, healthy, with a client using the bootstrap key. */
+async function apiFor(sandbox) {
+  const port = await freePort();
+  const child = startApi(sandbox, port);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHealthy(child, baseUrl);
+  return { child, baseUrl, client: new ApiClient(baseUrl, sandbox.apiKey) };
+}
+
+/** A workflow with one in-app step, and the small fixed set of subscribers triggers go to. */
+async function seed(client, identifier) {
+  await client.post('/v1/workflows', {
+    name: identifier,
+    identifier,
+    active: true,
+    steps: [{ template: { type: 'in_app', content: 'Order {{payload.order}} for {{subscriber.subscriberId}} is on its way' } }],
+  });
+  const subscriberIds = Array.from({ length: SUBSCRIBER_SET }, (_, i) => `bench-sub-${i}`);
+  for (const subscriberId of subscriberIds) await client.post('/v2/subscribers', { subscriberId, firstName: 'Bench' });
+  return subscriberIds;
+}
+
+function triggerBody(workflow, subscriberIds, transactionId, n) {
+  return { name: workflow, to: subscriberIds[n % subscriberIds.length], payload: { order: n, items: ['a', 'b'] }, transactionId };
+}
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, res) => (error ? reject(error) : resolve(res)));
+  });
+}
+
+// ---------------------------------------------------------------- 1. HTTP
+
+async function benchHttp() {
+  log('http: trigger route (api process alone, no worker) vs a bare Nest POST route');
+  const sandbox = await newSandbox('http');
+  const api = await apiFor(sandbox);
+  const barePort = await freePort();
+  const bare = new Child('bare-nest', path.join(__dirname, 'bare-nest.js'), [String(barePort)], { PATH: process.env.PATH });
+  try {
+    await bare.waitForLine(/^listening/, 30_000);
+    const workflow = 'bench-http';
+    const subscriberIds = await seed(api.client, workflow);
+    let counter = 0;
+    const request = (target) => ({
+      method: 'POST',
+      path: target === 'trigger' ? '/v1/events/trigger' : '/bench',
+      headers: { 'content-type': 'application/json', authorization: `ApiKey ${sandbox.apiKey}` },
+      setupRequest: (req) => {
+        const n = counter++;
+        return { ...req, body: JSON.stringify(triggerBody(workflow, subscriberIds, `bench-${RUN_ID}-${n}`, n)) };
+      },
+    });
+    const run = async (target, seconds) => {
+      const url = target === 'trigger' ? api.baseUrl : `http://127.0.0.1:${barePort}`;
+      const res = await withTimeout(
+        cannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request(target)] }),
+        (seconds + 30) * 1000,
+        `autocannon ${target}`,
+      );
+      const ok = res['2xx'];
+      const bad = res.non2xx + res.errors + res.timeouts;
+      if (bad > 0) log(`http: ${target}: ${res.non2xx} non-2xx, ${res.errors} errors, ${res.timeouts} timeouts`);
+      return { rps: ok / res.duration, p50: res.latency.p50, p99: res.latency.p99, ok, bad };
+    };
+
+    log('http: warm-up (3 s each)');
+    await run('bare', 3);
+    await run('trigger', 3);
+    const bareRounds = [];
+    const triggerRounds = [];
+    for (let r = 1; r <= ROUNDS; r++) {
+      bareRounds.push(await run('bare', HTTP_SECONDS));
+      triggerRounds.push(await run('trigger', HTTP_SECONDS));
+      log(`http: round ${r}: bare ${Math.round(bareRounds.at(-1).rps)} req/s, trigger ${Math.round(triggerRounds.at(-1).rps)} req/s`);
+    }
+    const [stored] = await sandbox.query('SELECT count(*)::int AS n FROM triggers');
+    const accepted = triggerRounds.reduce((sum, r) => sum + r.ok, 0);
+    const rps = median(triggerRounds.map((r) => r.rps));
+    const baselineRps = median(bareRounds.map((r) => r.rps));
+    const line = {
+      bench: 'trigger_http',
+      rps: round(rps, 0),
+      p50_ms: median(triggerRounds.map((r) => r.p50)),
+      p99_ms: median(triggerRounds.map((r) => r.p99)),
+      baseline: 'bare_nest_post',
+      baseline_rps: round(baselineRps, 0),
+      baseline_p50_ms: median(bareRounds.map((r) => r.p50)),
+      baseline_p99_ms: median(bareRounds.map((r) => r.p99)),
+      ratio: round(rps / baselineRps),
+      rounds: ROUNDS,
+      seconds_per_round: HTTP_SECONDS,
+      connections: CONNECTIONS,
+      rounds_rps: triggerRounds.map((r) => round(r.rps, 0)),
+      baseline_rounds_rps: bareRounds.map((r) => round(r.rps, 0)),
+      failed_requests: triggerRounds.reduce((sum, r) => sum + r.bad, 0) + bareRounds.reduce((sum, r) => sum + r.bad, 0),
+      worker: 'none (api process alone)',
+      // The warm-up triggers are stored too; every 201 must be a stored trigger.
+      triggers_stored: stored.n,
+      triggers_201_in_rounds: accepted,
+    };
+    result(line);
+    summary.trigger_http = line;
+  } finally {
+    await Promise.all([bare.stop(), api.child.stop()]);
+  }
+}
+
+// ---------------------------------------------------------------- 2. deliveries
+
+async function countMessages(sandbox, transactionPrefix) {
+  const [row] = await sandbox.query("SELECT count(*)::int AS n FROM messages WHERE transaction_id LIKE $1 || '%'", [transactionPrefix]);
+  return row.n;
+}
+
+/** First store write of the worker for these transactions, and the last message: the delivery window. */
+async function deliveryWindowSeconds(sandbox, transactionPrefix) {
+  const [row] = await sandbox.query(
+    `SELECT (SELECT min(created_at) FROM notifications WHERE transaction_id LIKE $1 || '%') AS first,
+            (SELECT max(created_at) FROM messages WHERE transaction_id LIKE $1 || '%') AS last`,
+    [transactionPrefix],
+  );
+  return (row.last.getTime() - row.first.getTime()) / 1000;
+}
+
+async function noopBull(sandbox, roundNo) {
+  const child = new Child('noop-bull', path.join(__dirname, 'noop-bull.js'), [REDIS_URL, `${sandbox.queuePrefix}_noop`, `noop_r${roundNo}`, String(NOOP_JOBS), String(WORKER_CONCURRENCY)], {
+    PATH: process.env.PATH,
+  });
+  const line = await child.waitForLine(/^\{/, 180_000);
+  await withTimeout(child.exited, 30_000, 'noop-bull exit');
+  return JSON.parse(line);
+}
+
+async function benchDeliveries() {
+  log(`deliveries: ${DELIVERIES} in-app deliveries (triggers enqueued with the worker stopped, then one worker) vs no-op Bull jobs`);
+  const sandbox = await newSandbox('deliveries');
+  const api = await apiFor(sandbox);
+  try {
+    const workflow = 'bench-deliveries';
+    const subscriberIds = await seed(api.client, workflow);
+    const rounds = [];
+    const baselines = [];
+    for (let r = 1; r <= ROUNDS; r++) {
+      const prefix = `d${r}-${RUN_ID}-`;
+      const numbers = Array.from({ length: DELIVERIES }, (_, i) => i);
+      await pool(numbers, CONNECTIONS, (n) => api.client.post('/v1/events/trigger', triggerBody(workflow, subscriberIds, `${prefix}${n}`, n)));
+      const worker = startWorker(sandbox);
+      const spawned = performance.now();
+      try {
+        await waitUntil(
+          async () => {
+            if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
+            return (await countMessages(sandbox, prefix)) >= DELIVERIES;
+          },
+          { timeoutMs: 60_000 + DELIVERIES * 20, intervalMs: 100, what: `${DELIVERIES} in-app messages` },
+        );
+      } finally {
+        await worker.stop();
+      }
+      const wallSeconds = (performance.now() - spawned) / 1000;
+      const seconds = await deliveryWindowSeconds(sandbox, prefix);
+      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds });
+      const baseline = await noopBull(sandbox, r);
+      baselines.push(baseline);
+      log(`deliveries: round ${r}: ${Math.round(DELIVERIES / seconds)} deliveries/s (${seconds.toFixed(2)} s; ${wallSeconds.toFixed(2)} s from worker spawn), no-op Bull ${Math.round(baseline.jobs_per_s)} jobs/s`);
+    }
+    const rate = median(rounds.map((r) => r.rate));
+    const baselineRate = median(baselines.map((b) => b.jobs_per_s));
+    const line = {
+      bench: 'deliveries',
+      deliveries: DELIVERIES,
+      deliveries_per_s: round(rate, 0),
+      seconds: round(median(rounds.map((r) => r.seconds))),
+      wall_seconds_from_worker_spawn: round(median(rounds.map((r) => r.wallSeconds))),
+      baseline: 'noop_bull_job',
+      baseline_jobs: NOOP_JOBS,
+      baseline_jobs_per_s: round(baselineRate, 0),
+      ratio: round(rate / baselineRate, 3),
+      concurrency: WORKER_CONCURRENCY,
+      rounds: ROUNDS,
+      rounds_per_s: rounds.map((r) => round(r.rate, 0)),
+      baseline_rounds_per_s: baselines.map((b) => round(b.jobs_per_s, 0)),
+    };
+    result(line);
+    summary.deliveries = line;
+  } finally {
+    await api.child.stop();
+  }
+}
+
+// ---------------------------------------------------------------- 3. topic fan-out
+
+async function benchTopicFanout() {
+  log(`topic_fanout: one trigger to a topic of ${TOPIC_SUBSCRIBERS} subscribers`);
+  const sandbox = await newSandbox('fanout');
+  const api = await apiFor(sandbox);
+  let worker;
+  try {
+    const workflow = 'bench-fanout';
+    await seed(api.client, workflow);
+    const setupStarted = performance.now();
+    const ids = Array.from({ length: TOPIC_SUBSCRIBERS }, (_, i) => `topic-sub-${i}`);
+    await pool(ids, 20, (subscriberId) => api.client.post('/v2/subscribers', { subscriberId }));
+    const topicKey = 'bench-topic';
+    await api.client.post('/v2/topics', { key: topicKey, name: 'Bench topic' });
+    const batches = [];
+    for (let i = 0; i < ids.length; i += 100) batches.push(ids.slice(i, i + 100));
+    await pool(batches, 4, async (subscriberIds) => {
+      const res = await api.client.post(`/v2/topics/${topicKey}/subscriptions`, { subscriberIds });
+      if (res.errors?.length) throw new Error(`subscriptions refused: ${JSON.stringify(res.errors.slice(0, 3))}`);
+    });
+    log(`topic_fanout: ${TOPIC_SUBSCRIBERS} subscribers and subscriptions created through the API in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+
+    worker = startWorker(sandbox);
+    // One warm-up delivery proves the worker is up, so the timing below excludes its start.
+    await api.client.post('/v1/events/trigger', triggerBody(workflow, ['bench-sub-0'], 'warmup', 0));
+    await waitUntil(async () => (await countMessages(sandbox, 'warmup')) === 1, { timeoutMs: 60_000, what: 'the warm-up delivery' });
+
+    const transactionId = `topic-${RUN_ID}`;
+    const started = Date.now();
+    await api.client.post('/v1/events/trigger', { name: workflow, to: { type: 'Topic', topicKey }, payload: { order: 1 }, transactionId });
+    await waitUntil(
+      async () => {
+        if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
+        return (await countMessages(sandbox, transactionId)) >= TOPIC_SUBSCRIBERS;
+      },
+      { timeoutMs: 60_000 + TOPIC_SUBSCRIBERS * 20, intervalMs: 200, what: `${TOPIC_SUBSCRIBERS} in-app messages` },
+    );
+    const [last] = await sandbox.query('SELECT max(created_at) AS at, count(*) FILTER (WHERE status = $2)::int AS sent FROM messages WHERE transaction_id = $1', [transactionId, 'sent']);
+    const seconds = (last.at.getTime() - started) / 1000;
+    const line = {
+      bench: 'topic_fanout',
+      subscribers: TOPIC_SUBSCRIBERS,
+      seconds: round(seconds),
+      deliveries_per_s: round(TOPIC_SUBSCRIBERS / seconds, 0),
+      worker_peak_rss_mb: round(worker.peakRssMb() ?? NaN, 0),
+      messages_sent: last.sent,
+      concurrency: WORKER_CONCURRENCY,
+    };
+    result(line);
+    summary.topic_fanout = line;
+  } finally {
+    await worker?.stop();
+    await api.child.stop();
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+function printSummary() {
+  const aims = {};
+  if (summary.trigger_http) aims.trigger_ge_50pct_of_bare_route = summary.trigger_http.ratio >= AIMS.trigger_vs_bare;
+  if (summary.deliveries) aims.deliveries_ge_50pct_of_noop_jobs = summary.deliveries.ratio >= AIMS.deliveries_vs_noop;
+  if (summary.topic_fanout) {
+    aims.fanout_ge_2000_per_s = summary.topic_fanout.deliveries_per_s >= AIMS.fanout_deliveries_per_s;
+    aims.fanout_under_512_mb = summary.topic_fanout.worker_peak_rss_mb < AIMS.fanout_peak_rss_mb;
+  }
+  result({ bench: 'summary', date: new Date().toISOString(), node: process.version, cpus: require('node:os').cpus().length, aims_met: aims });
+}
+
+async function cleanup() {
+  killAllChildren();
+  await Promise.all(sandboxes.map((sandbox) => sandbox.destroy()));
+}
+
+async function main() {
+  const phases = [
+    ['http', benchHttp],
+    ['deliveries', benchDeliveries],
+    ['fanout', benchTopicFanout],
+  ];
+  for (const [name, phase] of phases) {
+    if (!ONLY.has(name)) continue;
+    await phase();
+    await sleep(500); // let the machine settle between phases
+  }
+  printSummary();
+}
+
+let exitCode = 0;
+const guard = setTimeout(() => {
+  log(`the whole run exceeded ${WHOLE_RUN_LIMIT_MS / 60_000} minutes; aborting`);
+  cleanup().finally(() => process.exit(1));
+}, WHOLE_RUN_LIMIT_MS);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: cleaning up`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error) => {
+    exitCode = 1;
+    log(`failed: ${error.stack || error}`);
+  })
+  .finally(async () => {
+    await cleanup();
+    clearTimeout(guard);
+    process.exit(exitCode);
+  });

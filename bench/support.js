@@ -1,0 +1,319 @@
+'use strict';
+// Shared plumbing of the benchmarks: child processes that are always cleaned up, a throwaway
+// PostgreSQL database and Redis prefix, a small API client, and statistics.
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const { readFileSync } = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { Client } = require('pg');
+const Redis = require('ioredis');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.resolve(ROOT, process.env.BENCH_DIST || 'dist');
+const PG_ADMIN_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+const RUN_ID = randomBytes(4).toString('hex');
+
+/** Progress goes to stderr; stdout carries only the machine-readable result lines. */
+function log(message) {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+// A closed stdout (e.g. `npm run bench | head -1`) must not kill the run before it cleans up.
+process.stdout.on('error', () => undefined);
+
+function result(line) {
+  process.stdout.write(JSON.stringify(line) + '\n');
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `check` until it returns a truthy value; fails after `timeoutMs`. */
+async function waitUntil(check, { timeoutMs, intervalMs = 100, what }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const round = (value, digits = 2) => Number(value.toFixed(digits));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- child processes
+
+const children = new Set();
+
+/** A child node process; its output is kept (last 64 KB) for error reports. */
+class Child {
+  constructor(name, script, args, env, nodeArgs = []) {
+    this.name = name;
+    this.output = '';
+    this.proc = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.pid = this.proc.pid;
+    this.exited = new Promise((resolve) => this.proc.once('exit', (code, signal) => resolve({ code, signal })));
+    this.exitInfo = undefined;
+    this.exited.then((info) => {
+      this.exitInfo = info;
+      children.delete(this);
+    });
+    const keep = (chunk) => {
+      this.output = (this.output + chunk.toString()).slice(-65536);
+    };
+    this.proc.stdout.on('data', keep);
+    this.proc.stderr.on('data', keep);
+    children.add(this);
+  }
+
+  get running() {
+    return this.exitInfo === undefined;
+  }
+
+  /** Resolves with the first stdout line matching `pattern`; rejects if the process exits first. */
+  waitForLine(pattern, timeoutMs) {
+    return withTimeout(
+      new Promise((resolve, reject) => {
+        let buffer = '';
+        const onData = (chunk) => {
+          buffer += chunk.toString();
+          const lines = buffer.split('\n');
+          buffer = lines.pop();
+          const hit = lines.find((line) => pattern.test(line));
+          if (hit) {
+            this.proc.stdout.off('data', onData);
+            resolve(hit);
+          }
+        };
+        this.proc.stdout.on('data', onData);
+        this.exited.then((info) => reject(new Error(`${this.name} exited (${info.code ?? info.signal}):\n${this.output}`)));
+      }),
+      timeoutMs,
+      `${this.name} start`,
+    );
+  }
+
+  /** Peak resident set size (VmHWM), in MB; undefined once the process is gone. */
+  peakRssMb() {
+    try {
+      const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+      const kb = Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+      return Number.isFinite(kb) ? kb / 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** SIGTERM (graceful shutdown), then SIGKILL after `graceMs`. */
+  async stop(graceMs = 10_000) {
+    if (!this.running) return this.exitInfo;
+    this.proc.kill('SIGTERM');
+    const timer = setTimeout(() => this.running && this.proc.kill('SIGKILL'), graceMs);
+    const info = await this.exited;
+    clearTimeout(timer);
+    return info;
+  }
+}
+
+function killAllChildren() {
+  for (const child of children) if (child.running) child.proc.kill('SIGKILL');
+}
+
+// ---------------------------------------------------------------- stores
+
+// e.g. BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" to try settings on the service's processes.
+const SERVICE_ENV = Object.fromEntries(
+  (process.env.BENCH_SERVICE_ENV || '')
+    .split(' ')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+
+/** A fresh PostgreSQL database and Redis key prefix for one benchmark phase. */
+class Sandbox {
+  constructor(phase) {
+    this.database = `bench_${RUN_ID}_${phase}`;
+    this.queuePrefix = `bench_${RUN_ID}_${phase}`;
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${this.database}`;
+    this.databaseUrl = url.toString();
+    this.apiKey = `bench_${randomBytes(16).toString('hex')}`;
+    this.encryptionKey = randomBytes(32).toString('hex');
+  }
+
+  async create() {
+    await adminQuery(`CREATE DATABASE ${this.database}`);
+    this.created = true;
+    this.sql = new Client({ connectionString: this.databaseUrl });
+    await this.sql.connect();
+  }
+
+  async query(text, params) {
+    return (await this.sql.query(text, params)).rows;
+  }
+
+  /** Production-mode environment for the service's processes. */
+  env(extra = {}) {
+    return {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL,
+      QUEUE_PREFIX: this.queuePrefix,
+      STORE_ENCRYPTION_KEY: this.encryptionKey,
+      BOOTSTRAP_API_KEY: this.apiKey,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      ...SERVICE_ENV,
+      ...extra,
+    };
+  }
+
+  async destroy() {
+    await this.sql?.end().catch(() => undefined);
+    if (this.created) await adminQuery(`DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`).catch((e) => log(`drop ${this.database}: ${e.message}`));
+    await deleteRedisKeys(`${this.queuePrefix}*`);
+  }
+}
+
+async function adminQuery(text) {
+  const client = new Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteRedisKeys(pattern) {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } catch (error) {
+    log(`redis cleanup of ${pattern}: ${error.message}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+// ---------------------------------------------------------------- the service
+
+// e.g. BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the api and worker.
+const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS || '').split(' ').filter(Boolean);
+
+function startApi(sandbox, port) {
+  return new Child('api', path.join(DIST, 'apps/api/src/main.js'), ['--mode=api'], sandbox.env({ PORT: String(port) }), SERVICE_NODE_ARGS);
+}
+
+function startWorker(sandbox) {
+  return new Child('worker', path.join(DIST, 'apps/worker/src/main.js'), [], sandbox.env(), SERVICE_NODE_ARGS);
+}
+
+/** Minimal client of the service's REST API. */
+class ApiClient {
+  constructor(baseUrl, apiKey) {
+    this.baseUrl = baseUrl;
+    this.apiKey = apiKey;
+  }
+
+  async request(method, pathname, body, expected = [200, 201]) {
+    const response = await fetch(this.baseUrl + pathname, {
+      method,
+      headers: { authorization: `ApiKey ${this.apiKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!expected.includes(response.status)) throw new Error(`${method} ${pathname} → ${response.status}: ${text.slice(0, 500)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  post(pathname, body) {
+    return this.request('POST', pathname, body);
+  }
+}
+
+async function waitForHealthy(child, baseUrl, timeoutMs = 60_000) {
+  await waitUntil(
+    async () => {
+      if (!child.running) throw new Error(`${child.name} exited (${child.exitInfo.code ?? child.exitInfo.signal}):\n${child.output}`);
+      try {
+        return (await fetch(`${baseUrl}/v1/health-check`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    { timeoutMs, intervalMs: 200, what: `${child.name} health check` },
+  );
+}
+
+/** Runs `work(item)` over `items` with at most `concurrency` in flight. */
+async function pool(items, concurrency, work) {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index], index);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+module.exports = {
+  ApiClient,
+  Child,
+  DIST,
+  REDIS_URL,
+  RUN_ID,
+  Sandbox,
+  freePort,
+  killAllChildren,
+  log,
+  median,
+  pool,
+  result,
+  round,
+  sleep,
+  startApi,
+  startWorker,
+  waitForHealthy,
+  waitUntil,
+  withTimeout,
+};
