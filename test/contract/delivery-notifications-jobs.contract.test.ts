@@ -138,6 +138,54 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await jobs.findNextJob(chainA[3].id)).toBeNull();
     });
 
+    it('answers concurrent callers each for their own rows (stores may batch them)', async () => {
+      const scope = newScope();
+      const ns = Array.from({ length: 6 }, () => notification(scope));
+      await notifications.insertMany(ns);
+      const chains = ns.map((n) => jobChain(n, ['in_app']));
+      // overlapping inserts: the shared job counts for exactly one caller
+      const counts = await Promise.all([jobs.insertMany([...chains[0], ...chains[1]]), jobs.insertMany([...chains[1], ...chains[2]]), jobs.insertMany([])]);
+      expect(counts[0] + counts[1]).toBe(3);
+      expect(counts[2]).toBe(0);
+      const found = await Promise.all([chains[0][0].id, newId(), chains[2][0].id].map((id) => jobs.findById(id)));
+      expect(found.map((j) => j?.id ?? null)).toEqual([chains[0][0].id, null, chains[2][0].id]);
+      // the same job raced by two callers moves once; the others move independently
+      const moved = await Promise.all([
+        jobs.transition(chains[0][0].id, 'running'),
+        jobs.transition(chains[0][0].id, 'running'),
+        jobs.transition(chains[1][0].id, 'running'),
+        jobs.transition(chains[2][0].id, 'completed', { providerId: 'novu' }),
+      ]);
+      expect(moved.filter(Boolean)).toHaveLength(3);
+      expect([moved[0], moved[1]].filter(Boolean)).toHaveLength(1);
+      expect(await jobs.findById(chains[2][0].id)).toMatchObject({ status: 'completed', providerId: 'novu' });
+      const written = chains.slice(0, 3).map(([j]) => executionDetail(j));
+      await Promise.all(written.map((d) => details.append(d)));
+      expect((await details.listByJobIds(scope, chains.slice(0, 3).map(([j]) => j.id))).map((d) => d.id).sort()).toEqual(written.map((d) => d.id).sort());
+    });
+
+    it('queues the next pending job of a chain once, carrying digest events when given', async () => {
+      const scope = newScope();
+      const [first, second] = [notification(scope), notification(scope)];
+      await notifications.insertMany([first, second]);
+      const chainA = jobChain(first, ['digest', 'in_app', 'chat']);
+      const chainB = jobChain(second, ['delay', 'in_app']);
+      await jobs.insertMany([...chainA, ...chainB]);
+      const events = [{ n: 1 }, { n: 2 }];
+      // concurrent callers (several chains, and the same chain twice): each next job moves exactly once
+      const [a, again, b] = await Promise.all([jobs.queueNext(chainA[0].id, events), jobs.queueNext(chainA[0].id, events), jobs.queueNext(chainB[0].id)]);
+      const moved = [a, again].filter(Boolean);
+      expect(moved).toHaveLength(1);
+      expect(moved[0]).toMatchObject({ id: chainA[1].id, status: 'queued', digest: { ...(chainA[1].digest ?? {}), events } });
+      expect(b).toMatchObject({ id: chainB[1].id, status: 'queued' });
+      expect(b).not.toHaveProperty('digest');
+      expect(await jobs.findById(chainA[1].id)).toMatchObject({ status: 'queued', digest: { events } });
+      // the last job has no next; a next job that is no longer pending does not move
+      expect(await jobs.queueNext(chainB[1].id)).toBeNull();
+      await jobs.transition(chainA[2].id, 'canceled');
+      expect(await jobs.queueNext(chainA[1].id)).toBeNull();
+    });
+
     it('transitions by compare-and-set, applying the patch, and never changes a terminal job', async () => {
       const scope = newScope();
       const n = notification(scope);

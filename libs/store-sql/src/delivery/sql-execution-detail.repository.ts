@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { ColumnSpec, insertManyIfAbsent, setPresent } from './sql-rows';
+import { ColumnSpec, batchedInsertManyIfAbsent, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -66,14 +66,18 @@ export function toExecutionDetail(row: any): ExecutionDetail {
 
 @Injectable()
 export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
-  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+  private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
+
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
+    this.inserts = batchedInsertManyIfAbsent(sql, 'execution_details', COLUMNS);
+  }
 
   async append(detail: ExecutionDetail): Promise<void> {
     await this.appendMany([detail]);
   }
 
   async appendMany(details: ExecutionDetail[]): Promise<void> {
-    await insertManyIfAbsent(this.sql, 'execution_details', COLUMNS, details.map(toRow));
+    await this.inserts(details.map(toRow));
   }
 
   async listByJobIds(scope: EnvironmentScope, jobIds: string[]): Promise<ExecutionDetail[]> {

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { ColumnSpec, insertManyIfAbsent, present, setPresent } from './sql-rows';
+import { StatementBatcher } from '../statement-batcher';
+import { ColumnSpec, batchedInsertManyIfAbsent, present, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -140,15 +141,56 @@ function inChainOrder(jobs: Job[]): Job[] {
 
 @Injectable()
 export class SqlJobRepository implements JobRepository {
-  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+  private readonly byId = new StatementBatcher<string, Job | null>(async (_, ids) => {
+    const rows = await this.sql.query('SELECT * FROM jobs WHERE id = ANY($1::text[])', [ids]);
+    const found = new Map(rows.map((row) => [row.id as string, row]));
+    return ids.map((id) => (found.has(id) ? toJob(found.get(id)) : null));
+  });
+  /** Transitions with the same target and patch share a statement (the hot ones have no patch or a constant one). */
+  private readonly transitions = new StatementBatcher<{ id: string; to: JobStatus; patch: JobPatch }, boolean>(async (_, inputs) => {
+    const { to, patch } = inputs[0];
+    const ids = inputs.map((input) => input.id);
+    const params: unknown[] = [ids, to, jobStatusesAllowing(to)];
+    const sets = ['status = $2'];
+    for (const [field, value] of Object.entries(patch) as [keyof JobPatch, unknown][]) {
+      const spec = PATCH_COLUMNS[field];
+      if (!spec || value === undefined) continue;
+      const param = spec.json && present(value) ? JSON.stringify(value) : value;
+      sets.push(`${spec.column} = $${params.push(param)}${spec.json ? '::jsonb' : ''}`);
+    }
+    if (!present(patch.updatedAt)) sets.push('updated_at = now()');
+    const rows = await this.sql.query(`UPDATE jobs SET ${sets.join(', ')} WHERE id = ANY($1::text[]) AND status = ANY($3::text[]) RETURNING id`, params);
+    // the same job twice in one batch moved once: only its first caller hears so
+    const moved = new Set(rows.map((row) => row.id as string));
+    return ids.map((id) => moved.delete(id));
+  });
+  private readonly nextInChain = new StatementBatcher<{ parentId: string; digestEvents?: Record<string, unknown>[] }, Job | null>(async (_, inputs) => {
+    const events = inputs[0].digestEvents;
+    const parents = inputs.map((input) => input.parentId);
+    const rows = await this.sql.query(
+      `UPDATE jobs SET status = 'queued', updated_at = now()${events ? `, digest = COALESCE(digest, '{}'::jsonb) || jsonb_build_object('events', $2::jsonb)` : ''}
+       WHERE parent_id = ANY($1::text[]) AND status = 'pending' RETURNING *`,
+      events ? [parents, JSON.stringify(events)] : [parents],
+    );
+    const byParent = new Map(rows.map((row) => [row.parent_id as string, toJob(row)]));
+    return parents.map((parentId) => {
+      const next = byParent.get(parentId) ?? null;
+      byParent.delete(parentId); // the same chain twice in one batch moved once
+      return next;
+    });
+  });
+  private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
 
-  insertMany(jobs: Job[]): Promise<number> {
-    return insertManyIfAbsent(this.sql, 'jobs', COLUMNS, jobs.map(toRow));
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
+    this.inserts = batchedInsertManyIfAbsent(sql, 'jobs', COLUMNS);
   }
 
-  async findById(id: string): Promise<Job | null> {
-    const [row] = await this.sql.query('SELECT * FROM jobs WHERE id = $1', [id]);
-    return row ? toJob(row) : null;
+  insertMany(jobs: Job[]): Promise<number> {
+    return this.inserts(jobs.map(toRow));
+  }
+
+  findById(id: string): Promise<Job | null> {
+    return this.byId.run('', id);
   }
 
   async findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]> {
@@ -162,19 +204,12 @@ export class SqlJobRepository implements JobRepository {
   }
 
   async transition(id: string, to: JobStatus, patch: JobPatch = {}): Promise<boolean> {
-    const allowed = jobStatusesAllowing(to);
-    if (allowed.length === 0) return false;
-    const params: unknown[] = [id, to, allowed];
-    const sets = ['status = $2'];
-    for (const [field, value] of Object.entries(patch) as [keyof JobPatch, unknown][]) {
-      const spec = PATCH_COLUMNS[field];
-      if (!spec || value === undefined) continue;
-      const param = spec.json && present(value) ? JSON.stringify(value) : value;
-      sets.push(`${spec.column} = $${params.push(param)}${spec.json ? '::jsonb' : ''}`);
-    }
-    if (!present(patch.updatedAt)) sets.push('updated_at = now()');
-    const rows = await this.sql.query(`UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3::text[]) RETURNING id`, params);
-    return rows.length === 1;
+    if (jobStatusesAllowing(to).length === 0) return false;
+    return this.transitions.run(`${to}:${JSON.stringify(patch)}`, { id, to, patch });
+  }
+
+  queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null> {
+    return this.nextInChain.run(digestEvents ? `events:${JSON.stringify(digestEvents)}` : '', { parentId, digestEvents });
   }
 
   async findOverdue(before: Date, limit: number): Promise<Job[]> {

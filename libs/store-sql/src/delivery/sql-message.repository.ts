@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Channel, EnvironmentScope, Page } from '@app/kernel';
 import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { StatementBatcher } from '../statement-batcher';
 import { ColumnSpec, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
@@ -138,18 +139,32 @@ export function toMessage(row: any): Message {
 
 @Injectable()
 export class SqlMessageRepository implements MessageRepository {
+  private readonly inserts = new StatementBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
+    const inserted = await this.sql.query(
+      `INSERT INTO messages (${NAMES}) SELECT ${NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${DEFINITIONS})
+       ON CONFLICT (id) DO NOTHING RETURNING *`,
+      [JSON.stringify(messages.map(toRow))],
+    );
+    const created = new Map(inserted.map((row) => [row.id as string, toMessage(row)]));
+    const missing = messages.filter((message) => !created.has(message.id)).map((message) => message.id);
+    // a separate read: a row committed by a concurrent insert is visible to a new statement
+    const existing = missing.length ? await this.sql.query('SELECT * FROM messages WHERE id = ANY($1::text[])', [missing]) : [];
+    const found = new Map(existing.map((row) => [row.id as string, toMessage(row)]));
+    return messages.map((message) => {
+      const fresh = created.get(message.id);
+      if (fresh) {
+        created.delete(message.id); // the same id twice in one batch: the first caller created it
+        found.set(message.id, fresh);
+        return { message: fresh, created: true };
+      }
+      return { message: found.get(message.id)!, created: false };
+    });
+  });
+
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
-  async insertIfAbsent(message: Message): Promise<{ message: Message; created: boolean }> {
-    const [inserted] = await this.sql.query(
-      `INSERT INTO messages (${NAMES}) SELECT ${NAMES} FROM jsonb_to_record($1::jsonb) AS r(${DEFINITIONS})
-       ON CONFLICT (id) DO NOTHING RETURNING *`,
-      [JSON.stringify(toRow(message))],
-    );
-    if (inserted) return { message: toMessage(inserted), created: true };
-    // a separate read: a row committed by a concurrent insert is visible to a new statement
-    const [existing] = await this.sql.query('SELECT * FROM messages WHERE id = $1', [message.id]);
-    return { message: toMessage(existing), created: false };
+  insertIfAbsent(message: Message): Promise<{ message: Message; created: boolean }> {
+    return this.inserts.run('', message);
   }
 
   async updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean> {

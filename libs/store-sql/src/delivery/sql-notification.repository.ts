@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope, Page } from '@app/kernel';
 import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { ColumnSpec, insertManyIfAbsent, setPresent } from './sql-rows';
+import { ColumnSpec, batchedInsertManyIfAbsent, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -84,10 +84,14 @@ export function toNotification(row: any): Notification {
 
 @Injectable()
 export class SqlNotificationRepository implements NotificationRepository {
-  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+  private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
+
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
+    this.inserts = batchedInsertManyIfAbsent(sql, 'notifications', COLUMNS);
+  }
 
   insertMany(notifications: Notification[]): Promise<number> {
-    return insertManyIfAbsent(this.sql, 'notifications', COLUMNS, notifications.map(toRow));
+    return this.inserts(notifications.map(toRow));
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Notification | null> {

@@ -1,4 +1,5 @@
 import { SqlClient } from '../sql-client';
+import { StatementBatcher } from '../statement-batcher';
 
 /** A column of a bulk insert: its name and SQL type (as jsonb_to_recordset needs it). */
 export type ColumnSpec = readonly [name: string, type: string];
@@ -20,8 +21,8 @@ export function setPresent<T extends object>(target: T, fields: Partial<Record<k
  * Inserts many rows in one statement (one jsonb parameter, so no parameter limit), skipping ids
  * that already exist. `rows` are keyed by column name. Returns how many rows were new.
  */
-export async function insertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[], rows: Record<string, unknown>[]): Promise<number> {
-  if (rows.length === 0) return 0;
+export async function insertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[], rows: Record<string, unknown>[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
   const names = columns.map(([name]) => name).join(', ');
   const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
   const inserted = await sql.query(
@@ -30,5 +31,17 @@ export async function insertManyIfAbsent(sql: SqlClient, table: string, columns:
      ON CONFLICT (id) DO NOTHING RETURNING id`,
     [JSON.stringify(rows)],
   );
-  return inserted.length;
+  return new Set(inserted.map((row) => row.id as string));
+}
+
+/**
+ * insertManyIfAbsent for concurrent callers: the calls of one event-loop turn share one
+ * statement (StatementBatcher); each learns how many of its own rows were new.
+ */
+export function batchedInsertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[]): (rows: Record<string, unknown>[]) => Promise<number> {
+  const batcher = new StatementBatcher<Record<string, unknown>[], number>(async (_, calls) => {
+    const created = await insertManyIfAbsent(sql, table, columns, calls.flat());
+    return calls.map((rows) => rows.filter((row) => created.delete(row.id as string)).length);
+  }, 20);
+  return (rows) => (rows.length === 0 ? Promise.resolve(0) : batcher.run('', rows));
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { StatementBatcher } from '../statement-batcher';
 import { jsonParam, setPresent } from './sql-rows';
 
 export function toTriggerRecord(row: any): TriggerRecord {
@@ -29,6 +30,22 @@ const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'enqueued', 'p
 
 @Injectable()
 export class SqlTriggerRepository implements TriggerRepository {
+  private readonly byId = new StatementBatcher<string, TriggerRecord | null>(async (_, ids) => {
+    const rows = await this.sql.query('SELECT * FROM triggers WHERE id = ANY($1::text[])', [ids]);
+    const found = new Map(rows.map((row) => [row.id as string, row]));
+    return ids.map((id) => (found.has(id) ? toTriggerRecord(found.get(id)) : null));
+  });
+  private readonly statusChanges = new StatementBatcher<{ id: string; from: TriggerStatus[]; to: TriggerStatus; at?: Date }, boolean>(async (_, inputs) => {
+    const { from, to, at } = inputs[0];
+    const ids = inputs.map((input) => input.id);
+    const rows = await this.sql.query(
+      'UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = ANY($1::text[]) AND status = ANY($3::text[]) RETURNING id',
+      [ids, to, from, at ?? null],
+    );
+    const moved = new Set(rows.map((row) => row.id as string));
+    return ids.map((id) => moved.delete(id)); // the same trigger twice in one batch moved once
+  });
+
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async insertIfAbsent(t: TriggerRecord): Promise<boolean> {
@@ -57,9 +74,8 @@ export class SqlTriggerRepository implements TriggerRepository {
     return rows.length === 1;
   }
 
-  async findById(id: string): Promise<TriggerRecord | null> {
-    const [row] = await this.sql.query('SELECT * FROM triggers WHERE id = $1', [id]);
-    return row ? toTriggerRecord(row) : null;
+  findById(id: string): Promise<TriggerRecord | null> {
+    return this.byId.run('', id);
   }
 
   async findByTransactionId(scope: EnvironmentScope, transactionId: string): Promise<TriggerRecord | null> {
@@ -73,11 +89,7 @@ export class SqlTriggerRepository implements TriggerRepository {
 
   async markStatus(id: string, from: TriggerStatus[], to: TriggerStatus, at?: Date): Promise<boolean> {
     if (from.length === 0) return false;
-    const rows = await this.sql.query(
-      'UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
-      [id, to, from, at ?? null],
-    );
-    return rows.length === 1;
+    return this.statusChanges.run(JSON.stringify([from, to, at ?? null]), { id, from, to, at });
   }
 
   async findStaleAccepted(olderThan: Date, limit: number): Promise<TriggerRecord[]> {

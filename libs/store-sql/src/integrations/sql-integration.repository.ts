@@ -11,6 +11,7 @@ import {
 } from '@app/integrations';
 import { EnvironmentScope } from '@app/kernel';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { StatementBatcher } from '../statement-batcher';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -49,6 +50,10 @@ class IntegrationRowMapper {
 @Injectable()
 export class SqlIntegrationRepository implements IntegrationRepository {
   private readonly rows: IntegrationRowMapper;
+  private readonly activeLookups = new StatementBatcher<{ scope: EnvironmentScope; query: ActiveIntegrationQuery }, Integration[]>(async (_, lookups) => {
+    const found = await this.queryActive(lookups[0].scope, lookups[0].query);
+    return lookups.map(() => [...found]);
+  });
 
   constructor(
     @Inject(SQL_CLIENT) private readonly sql: SqlClient,
@@ -57,7 +62,12 @@ export class SqlIntegrationRepository implements IntegrationRepository {
     this.rows = new IntegrationRowMapper(cipher);
   }
 
-  async findActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
+  findActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
+    // Concurrent identical lookups (every step of a busy environment asks the same) share one read.
+    return this.activeLookups.run(JSON.stringify([scope.organizationId, scope.environmentId, query.channel, query.providerId, query.identifier]), { scope, query });
+  }
+
+  private async queryActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
     const params: unknown[] = [scope.organizationId, scope.environmentId];
     const filters: string[] = [];
     for (const [column, value] of [

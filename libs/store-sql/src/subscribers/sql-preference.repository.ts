@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Channel, EnvironmentScope } from '@app/kernel';
 import { PreferenceChange, PreferenceRepository, SubscriberPreference } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { StatementBatcher } from '../statement-batcher';
 
 // The global record is stored under an empty workflow id: primary keys cannot hold NULL.
 const GLOBAL = '';
@@ -19,6 +20,23 @@ const toPreference = (r: any): SubscriberPreference => ({
 
 @Injectable()
 export class SqlPreferenceRepository implements PreferenceRepository {
+  /** Grouped by environment and workflow: the delivery worker asks for many subscribers of one workflow at once. */
+  private readonly forWorkflow = new StatementBatcher<string, { global: SubscriberPreference | null; workflow: SubscriberPreference | null }>(
+    async (group, subscriberIds) => {
+      const [environmentId, organizationId, workflowId] = JSON.parse(group) as string[];
+      const rows = await this.sql.query(
+        `SELECT * FROM subscriber_preferences
+         WHERE environment_id = $1 AND subscriber_id = ANY($2::text[]) AND organization_id = $3 AND workflow_id IN ($4, $5)`,
+        [environmentId, subscriberIds, organizationId, GLOBAL, workflowId],
+      );
+      const records = rows.map(toPreference);
+      return subscriberIds.map((subscriberId) => ({
+        global: records.find((r) => r.subscriberId === subscriberId && r.workflowId === null) ?? null,
+        workflow: records.find((r) => r.subscriberId === subscriberId && r.workflowId === workflowId) ?? null,
+      }));
+    },
+  );
+
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async upsert(scope: EnvironmentScope, change: PreferenceChange): Promise<SubscriberPreference> {
@@ -52,17 +70,8 @@ export class SqlPreferenceRepository implements PreferenceRepository {
     return rows.map(toPreference);
   }
 
-  async findForWorkflow(scope: EnvironmentScope, subscriberId: string, workflowId: string) {
-    const rows = await this.sql.query(
-      `SELECT * FROM subscriber_preferences
-       WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3 AND workflow_id IN ($4, $5)`,
-      [scope.environmentId, subscriberId, scope.organizationId, GLOBAL, workflowId],
-    );
-    const records = rows.map(toPreference);
-    return {
-      global: records.find((r) => r.workflowId === null) ?? null,
-      workflow: records.find((r) => r.workflowId === workflowId) ?? null,
-    };
+  findForWorkflow(scope: EnvironmentScope, subscriberId: string, workflowId: string) {
+    return this.forWorkflow.run(JSON.stringify([scope.environmentId, scope.organizationId, workflowId]), subscriberId);
   }
 
   async removeWorkflowChannels(scope: EnvironmentScope, subscriberId: string, channels: Channel[]): Promise<void> {

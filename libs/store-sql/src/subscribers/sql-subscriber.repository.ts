@@ -9,6 +9,7 @@ import {
   SubscriberUpsert,
 } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { StatementBatcher } from '../statement-batcher';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
 
 /** Domain field → column; the only names that ever reach SQL text. */
@@ -51,14 +52,17 @@ const placeholder = (field: string, n: number) => (field === 'data' ? `$${n}::js
 
 @Injectable()
 export class SqlSubscriberRepository implements SubscriberRepository {
+  /** Grouped by environment: the delivery worker reads many subscribers of one environment at once. */
+  private readonly bySubscriberId = new StatementBatcher<string, Subscriber | null>(async (environmentId, subscriberIds) => {
+    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[])', [environmentId, subscriberIds]);
+    const found = new Map(rows.map((row) => [row.subscriber_id as string, row]));
+    return subscriberIds.map((id) => (found.has(id) ? toSubscriber(found.get(id)) : null));
+  });
+
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
-  async findBySubscriberId(scope: EnvironmentScope, subscriberId: string): Promise<Subscriber | null> {
-    const [row] = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = $2', [
-      scope.environmentId,
-      subscriberId,
-    ]);
-    return row ? toSubscriber(row) : null;
+  findBySubscriberId(scope: EnvironmentScope, subscriberId: string): Promise<Subscriber | null> {
+    return this.bySubscriberId.run(scope.environmentId, subscriberId);
   }
 
   async findManyByIds(scope: EnvironmentScope, ids: string[]): Promise<Subscriber[]> {
@@ -91,6 +95,11 @@ export class SqlSubscriberRepository implements SubscriberRepository {
 
   async upsert(scope: EnvironmentScope, upsert: SubscriberUpsert): Promise<{ subscriber: Subscriber; created: boolean }> {
     const fields = this.changedFields(upsert.changes);
+    if (!fields.length) {
+      // Nothing to change (a trigger naming a known subscriber): a read, not a write that locks the row.
+      const existing = await this.findBySubscriberId(scope, upsert.subscriberId);
+      if (existing) return { subscriber: existing, created: false };
+    }
     const params: unknown[] = [upsert.id, scope.organizationId, scope.environmentId, upsert.subscriberId, upsert.now];
     const values = fields.map((f) => placeholder(f, params.push(columnValue(f, upsert.changes[f]))));
     // With nothing to change the no-op assignment still locks and returns the existing row.

@@ -1,0 +1,64 @@
+/**
+ * Coalesces the calls that many concurrent workers make within one turn of the event loop into
+ * one statement per group: twenty step handlers each reading "their" job become one
+ * `WHERE id = ANY(...)`. Each round trip costs a syscall pair and, for writes, a commit, which
+ * on a small machine dominate the work; batching is what makes throughput scale.
+ *
+ * A batch that fails is retried one input at a time, so a bad input fails alone and the others
+ * still get their answer. Callers see exactly the semantics of the unbatched statement.
+ */
+export class StatementBatcher<I, O> {
+  private readonly pending = new Map<string, { inputs: I[]; settle: { resolve: (value: O) => void; reject: (error: unknown) => void }[] }>();
+  private scheduled = false;
+
+  /**
+   * @param runBatch answers one output per input, in order; every input of a call shares a group key.
+   * @param maxBatch inputs per statement at most (larger groups are split).
+   */
+  constructor(
+    private readonly runBatch: (group: string, inputs: I[]) => Promise<O[]>,
+    private readonly maxBatch = 500,
+  ) {}
+
+  run(group: string, input: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      let entry = this.pending.get(group);
+      if (!entry) this.pending.set(group, (entry = { inputs: [], settle: [] }));
+      entry.inputs.push(input);
+      entry.settle.push({ resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // after the I/O callbacks of this turn: every handler woken by them has had its say
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const groups = [...this.pending.entries()];
+    this.pending.clear();
+    for (const [group, { inputs, settle }] of groups) {
+      for (let start = 0; start < inputs.length; start += this.maxBatch) {
+        void this.execute(group, inputs.slice(start, start + this.maxBatch), settle.slice(start, start + this.maxBatch));
+      }
+    }
+  }
+
+  private async execute(group: string, inputs: I[], settle: { resolve: (value: O) => void; reject: (error: unknown) => void }[]): Promise<void> {
+    try {
+      const outputs = await this.runBatch(group, inputs);
+      settle.forEach(({ resolve }, index) => resolve(outputs[index]));
+    } catch (error) {
+      if (inputs.length === 1) return settle[0].reject(error);
+      await Promise.all(
+        inputs.map((input, index) =>
+          this.runBatch(group, [input]).then(
+            ([output]) => settle[index].resolve(output),
+            (single) => settle[index].reject(single),
+          ),
+        ),
+      );
+    }
+  }
+}
