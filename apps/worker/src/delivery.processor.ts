@@ -25,17 +25,18 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
 
   onApplicationBootstrap(): void {
     const concurrency = this.config.workerConcurrency;
-    // Each fan-out writes in batches and feeds many step jobs, so fewer of them keep the steps busy.
-    this.queue.process<FanOutJobData>(FANOUT_QUEUE, { concurrency: Math.max(1, Math.ceil(concurrency / 2)) }, (job) =>
-      this.retryUnexpected(job, () => this.fanOut.execute(job.data)),
+    // A fan-out runs its recipients' first steps itself, so it gets the same concurrency as steps.
+    this.queue.process<FanOutJobData>(FANOUT_QUEUE, { concurrency }, (job) =>
+      this.retryUnexpected(job, () => this.fanOut.execute(job.data, { firstStepConcurrency: concurrency })),
     );
-    this.queue.process<StepJobData>(STEPS_QUEUE, { concurrency }, (job) =>
-      this.retryUnexpected(
+    this.queue.process<StepJobData>(STEPS_QUEUE, { concurrency }, (job) => {
+      const prior = job.data.priorAttempts ?? 0;
+      return this.retryUnexpected(
         job,
-        () => this.runStep.execute({ ...job.data, attemptsMade: job.attemptsMade, attempts: job.attempts }),
+        () => this.runStep.execute({ jobId: job.data.jobId, phase: job.data.phase, attemptsMade: prior + job.attemptsMade, attempts: prior + job.attempts }),
         (reason) => this.runStep.giveUp(job.data.jobId, reason),
-      ),
-    );
+      );
+    });
     this.reconcileTimer = setInterval(() => {
       this.reconcile.execute(500, this.config.recoveryAfterMs).then(
         (count) => count && this.logger.warn(`Re-enqueued ${count} accepted trigger(s) that had not reached the queue`),

@@ -10,6 +10,8 @@ export interface StepJobData {
   jobId: string;
   /** `wake`: a delay, digest window or schedule deferral has elapsed. */
   phase?: 'run' | 'wake';
+  /** Attempts made before this queue job existed (a first step tried inline by the fan-out). */
+  priorAttempts?: number;
 }
 
 /** Fan-out and step jobs retry transient failures (store or network hiccups) with backoff. */

@@ -43,5 +43,10 @@ export interface JobRepository {
   findOverdue(before: Date, limit: number): Promise<Job[]>;
   /** The job that follows `parentId` in its chain (its parentId is that job), or null at the end. */
   findNextJob(parentId: string): Promise<Job | null>;
+  /**
+   * Moves the job after `parentId` from `pending` to `queued` (setting `digest.events` when
+   * given) and returns it; null when there is none or it has already moved. One atomic step.
+   */
+  queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null>;
 }
 export const JOB_REPOSITORY = Symbol('JobRepository');

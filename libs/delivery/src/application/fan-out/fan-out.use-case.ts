@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue } from '@app/kernel';
+import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue, RetryableJobError, TtlCache } from '@app/kernel';
 import {
   SUBSCRIBER_REPOSITORY,
   Subscriber,
@@ -11,16 +11,25 @@ import {
   UpsertSubscribers,
 } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
-import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
+import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
+import { RunStep } from '../run-step/run-step.use-case';
 import { RecipientContext, buildNotification } from './build-notification';
 
 /** Topic members are read, and their notifications written and enqueued, this many at a time. */
 export const FAN_OUT_BATCH_SIZE = 500;
+// Triggers name a workflow by id; a workflow changed seconds ago may still fan out as it was.
+const WORKFLOW_CACHE_MS = 2_000;
+const DEFAULT_FIRST_STEP_CONCURRENCY = 20;
+
+export interface FanOutOptions {
+  /** How many recipients' first steps run at once (the worker's concurrency). */
+  firstStepConcurrency?: number;
+}
 
 const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: InlineSubscriber): SubscriberChanges => changes;
 
@@ -32,6 +41,7 @@ const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: Inlin
 @Injectable()
 export class FanOut {
   private readonly logger = new Logger(FanOut.name);
+  private readonly workflowCache = new TtlCache<Workflow | null>(WORKFLOW_CACHE_MS);
 
   constructor(
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
@@ -45,13 +55,15 @@ export class FanOut {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly upsertSubscribers: UpsertSubscribers,
     private readonly updateCredentials: UpdateSubscriberCredentials,
+    private readonly runStep: RunStep,
   ) {}
 
-  async execute({ triggerId }: FanOutJobData): Promise<void> {
+  async execute({ triggerId }: FanOutJobData, options: FanOutOptions = {}): Promise<void> {
+    const concurrency = Math.max(1, options.firstStepConcurrency ?? DEFAULT_FIRST_STEP_CONCURRENCY);
     const trigger = await this.triggers.findById(triggerId);
     if (!trigger || trigger.status === 'canceled' || trigger.status === 'processed') return;
     const scope: EnvironmentScope = { organizationId: trigger.organizationId, environmentId: trigger.environmentId };
-    const workflow = await this.workflows.findByIdOrIdentifier(scope, trigger.workflowId);
+    const workflow = await this.workflowCache.getOrLoad(`${scope.environmentId}:${trigger.workflowId}`, () => this.workflows.findByIdOrIdentifier(scope, trigger.workflowId));
     if (!workflow) {
       this.logger.warn(`Trigger ${trigger.transactionId}: workflow ${trigger.workflowId} is gone; nothing to deliver`);
       await this.triggers.markStatus(trigger.id, ['accepted', 'enqueued'], 'processed');
@@ -76,7 +88,7 @@ export class FanOut {
 
     const { subscribers: inline, topics } = parseRecipients(trigger.to).recipients;
     const explicit = await this.upsertInline(scope, inline);
-    await this.deliverTo(scope, explicit, context);
+    await this.deliverTo(scope, explicit, context, concurrency);
 
     // Topic members: explicit recipients, each topic's `exclude` and the actor are left out;
     // a subscriber in several topics gets one notification.
@@ -97,7 +109,7 @@ export class FanOut {
         ids.forEach((id) => seen.add(id));
         if (!ids.length) continue;
         const members = await this.subscribers.findManyBySubscriberIds(scope, ids);
-        await this.deliverTo(scope, members, { ...context, topic: { topicId: topic.id, topicKey: topic.key } });
+        await this.deliverTo(scope, members, { ...context, topic: { topicId: topic.id, topicKey: topic.key } }, concurrency);
         // A cancel during a long fan-out stops the rest of it.
         if ((await this.triggers.findById(trigger.id))?.status === 'canceled') return;
       } while (cursor);
@@ -132,14 +144,32 @@ export class FanOut {
     return [...byId.values()];
   }
 
-  private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext): Promise<void> {
+  private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext, concurrency: number): Promise<void> {
     if (!subscribers.length) return;
     const built = subscribers.map((subscriber) => buildNotification(scope, subscriber, context));
     await this.notifications.insertMany(built.map((b) => b.notification));
     await this.jobs.insertMany(built.flatMap((b) => b.jobs));
-    await this.queue.addBulk<StepJobData>(
-      STEPS_QUEUE,
-      built.filter((b) => b.jobs.length).map((b) => ({ id: b.jobs[0].id, data: { jobId: b.jobs[0].id }, ...PIPELINE_JOB_OPTIONS })),
-    );
+    // The first steps run right here rather than as one queue job each: a queue round trip per
+    // delivery costs more than the delivery, and concurrent steps share their store statements.
+    // They are `queued` in the store, so a crash here leaves them to RecoverSteps (and this job's redelivery).
+    const firstJobIds = built.filter((b) => b.jobs.length).map((b) => b.jobs[0].id);
+    let next = 0;
+    const lane = async () => {
+      while (next < firstJobIds.length) await this.runFirstStep(firstJobIds[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, firstJobIds.length) }, lane));
+  }
+
+  /** Attempt 1 of a first step; anything that needs another attempt goes to the steps queue, counted as attempt 2 on. */
+  private async runFirstStep(jobId: string): Promise<void> {
+    const { attempts, backoff } = PIPELINE_JOB_OPTIONS;
+    try {
+      await this.runStep.execute({ jobId, attemptsMade: 0, attempts });
+    } catch (error) {
+      const retryable = error instanceof RetryableJobError;
+      if (!retryable) this.logger.error(`First step ${jobId} failed unexpectedly; it goes to the queue for another attempt: ${(error as Error).stack}`);
+      const delayMs = retryable && error.retryAfterMs !== undefined ? error.retryAfterMs : backoff.delayMs;
+      await this.queue.add<StepJobData>(STEPS_QUEUE, { id: jobId, data: { jobId, priorAttempts: 1 }, delayMs, backoff, attempts: attempts - 1 });
+    }
   }
 }

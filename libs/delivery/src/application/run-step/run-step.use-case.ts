@@ -10,7 +10,7 @@ import { Job, isTerminalJobStatus } from '../../domain/job';
 import { isChannelStep } from '../../domain/step-type';
 import { DIGEST_BUCKET_REPOSITORY, DigestBucketRepository } from '../../ports/digest-bucket.repository.port';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
-import { JOB_REPOSITORY, JobPatch, JobRepository } from '../../ports/job.repository.port';
+import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
 import { SendChannelStep, StepOutcome } from './send-channel-step';
@@ -235,14 +235,10 @@ export class RunStep {
   }
 
   private async enqueueNext(job: Job, digestEvents?: Record<string, unknown>[]): Promise<void> {
-    const next = await this.jobs.findNextJob(job.id);
-    // Only a job nobody started yet: a step deferred to quiet hours already let its successor go.
-    if (!next || next.status !== 'pending') return;
+    // Only a job nobody started yet moves: a step deferred to quiet hours already let its successor go.
     // Steps after a digest see its events (Novu's step.events / step.total_count).
-    const events = digestEvents ?? job.digest?.events;
-    const patch: JobPatch | undefined = events ? { digest: { ...(next.digest ?? {}), events } } : undefined;
-    if (!(await this.jobs.transition(next.id, 'queued', patch))) return;
-    await this.queue.add<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
+    const next = await this.jobs.queueNext(job.id, digestEvents ?? job.digest?.events);
+    if (next) await this.queue.add<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
   }
 
   /**
