@@ -40,7 +40,7 @@ const DELIVERIES = num('BENCH_DELIVERIES', 5000);
 const NOOP_JOBS = num('BENCH_NOOP_JOBS', 20000);
 const TOPIC_SUBSCRIBERS = num('BENCH_TOPIC_SUBSCRIBERS', 10000);
 // The worker's step concurrency (the service's WORKER_CONCURRENCY default); the no-op baseline uses the same.
-const WORKER_CONCURRENCY = 20;
+const WORKER_CONCURRENCY = 100;
 const SUBSCRIBER_SET = 10;
 const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
 

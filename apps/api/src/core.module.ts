@@ -32,9 +32,16 @@ export function storeModule(options: AppModuleOptions): DynamicModule {
     throw new ConfigError('DATABASE_URL', 'points at MongoDB, whose store adapter is not available yet; use postgres:// or leave it unset');
   }
   return store.kind === 'postgres'
-    ? // Room for every step job the worker runs at once, plus the fan-out, HTTP and reconciler.
-      StoreSqlModule.forRoot({ url: store.url, schema: options.sqlSchema, poolSize: options.config.workerConcurrency + 10 })
+    ? StoreSqlModule.forRoot({ url: store.url, schema: options.sqlSchema, poolSize: sqlPoolSize(options.config) })
     : StoreSqlModule.forRoot({ dataDir: store.dataDir });
+}
+
+/**
+ * Concurrent jobs share statements (StatementBatcher), so connections need not grow with
+ * WORKER_CONCURRENCY: a few per ten jobs, within PostgreSQL's default 100 connections for a few processes.
+ */
+export function sqlPoolSize(config: AppConfig): number {
+  return Math.min(30, 10 + Math.ceil(config.workerConcurrency / 5));
 }
 
 /** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one. */

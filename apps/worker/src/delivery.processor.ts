@@ -26,9 +26,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
   onApplicationBootstrap(): void {
     const concurrency = this.config.workerConcurrency;
     // A fan-out runs its recipients' first steps itself, so it gets the same concurrency as steps.
-    this.queue.process<FanOutJobData>(FANOUT_QUEUE, { concurrency }, (job) =>
-      this.retryUnexpected(job, () => this.fanOut.execute(job.data, { firstStepConcurrency: concurrency })),
-    );
+    this.queue.process<FanOutJobData>(FANOUT_QUEUE, { concurrency }, (job) => this.retryUnexpected(job, () => this.fanOut.execute(job.data)));
     this.queue.process<StepJobData>(STEPS_QUEUE, { concurrency }, (job) => {
       const prior = job.data.priorAttempts ?? 0;
       return this.retryUnexpected(

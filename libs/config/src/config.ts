@@ -123,7 +123,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowPrivateNetworkTargets: parseBoolean(env, 'ALLOW_PRIVATE_NETWORK_TARGETS', false),
     logLevel,
     bodyLimitBytes: parseInteger(env, 'BODY_LIMIT_BYTES', 600 * 1024, 1024, 64 * 1024 * 1024),
-    workerConcurrency: parseInteger(env, 'WORKER_CONCURRENCY', 20, 1, 1000),
+    workerConcurrency: parseInteger(env, 'WORKER_CONCURRENCY', 100, 1, 1000),
     recoveryAfterMs: parseInteger(env, 'RECOVERY_AFTER_SECONDS', 60, 1, 86_400) * 1000,
     queuePrefix,
   };

@@ -142,10 +142,12 @@ export class SqlMessageRepository implements MessageRepository {
   private readonly inserts = new StatementBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
     const inserted = await this.sql.query(
       `INSERT INTO messages (${NAMES}) SELECT ${NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${DEFINITIONS})
-       ON CONFLICT (id) DO NOTHING RETURNING *`,
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
       [JSON.stringify(messages.map(toRow))],
     );
-    const created = new Map(inserted.map((row) => [row.id as string, toMessage(row)]));
+    // a created row is the message as given; only the existing ones need reading
+    const given = new Map(messages.map((message) => [message.id, message]));
+    const created = new Map(inserted.map((row) => [row.id as string, given.get(row.id)!]));
     const missing = messages.filter((message) => !created.has(message.id)).map((message) => message.id);
     // a separate read: a row committed by a concurrent insert is visible to a new statement
     const existing = missing.length ? await this.sql.query('SELECT * FROM messages WHERE id = ANY($1::text[])', [missing]) : [];

@@ -24,12 +24,7 @@ import { RecipientContext, buildNotification } from './build-notification';
 export const FAN_OUT_BATCH_SIZE = 500;
 // Triggers name a workflow by id; a workflow changed seconds ago may still fan out as it was.
 const WORKFLOW_CACHE_MS = 2_000;
-const DEFAULT_FIRST_STEP_CONCURRENCY = 20;
 
-export interface FanOutOptions {
-  /** How many recipients' first steps run at once (the worker's concurrency). */
-  firstStepConcurrency?: number;
-}
 
 const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: InlineSubscriber): SubscriberChanges => changes;
 
@@ -58,8 +53,7 @@ export class FanOut {
     private readonly runStep: RunStep,
   ) {}
 
-  async execute({ triggerId }: FanOutJobData, options: FanOutOptions = {}): Promise<void> {
-    const concurrency = Math.max(1, options.firstStepConcurrency ?? DEFAULT_FIRST_STEP_CONCURRENCY);
+  async execute({ triggerId }: FanOutJobData): Promise<void> {
     const trigger = await this.triggers.findById(triggerId);
     if (!trigger || trigger.status === 'canceled' || trigger.status === 'processed') return;
     const scope: EnvironmentScope = { organizationId: trigger.organizationId, environmentId: trigger.environmentId };
@@ -88,7 +82,7 @@ export class FanOut {
 
     const { subscribers: inline, topics } = parseRecipients(trigger.to).recipients;
     const explicit = await this.upsertInline(scope, inline);
-    await this.deliverTo(scope, explicit, context, concurrency);
+    await this.deliverTo(scope, explicit, context);
 
     // Topic members: explicit recipients, each topic's `exclude` and the actor are left out;
     // a subscriber in several topics gets one notification.
@@ -101,6 +95,9 @@ export class FanOut {
         continue;
       }
       const excluded = new Set(topicRecipient.exclude);
+      const topicContext = { ...context, topic: { topicId: topic.id, topicKey: topic.key } };
+      // One batch is read while the one before it delivers: the store is busy with both at once.
+      let delivering: Promise<void> = Promise.resolve();
       let cursor: string | null = null;
       do {
         const batch = await this.topics.listMemberIds(scope, topic.key, cursor, FAN_OUT_BATCH_SIZE);
@@ -109,10 +106,13 @@ export class FanOut {
         ids.forEach((id) => seen.add(id));
         if (!ids.length) continue;
         const members = await this.subscribers.findManyBySubscriberIds(scope, ids);
-        await this.deliverTo(scope, members, { ...context, topic: { topicId: topic.id, topicKey: topic.key } }, concurrency);
+        await delivering;
         // A cancel during a long fan-out stops the rest of it.
         if ((await this.triggers.findById(trigger.id))?.status === 'canceled') return;
+        delivering = this.deliverTo(scope, members, topicContext);
+        delivering.catch(() => undefined); // awaited above or below; this only keeps it from counting as unhandled meanwhile
       } while (cursor);
+      await delivering;
     }
     await this.triggers.markStatus(trigger.id, ['accepted', 'enqueued'], 'processed');
   }
@@ -144,27 +144,27 @@ export class FanOut {
     return [...byId.values()];
   }
 
-  private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext, concurrency: number): Promise<void> {
+  private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext): Promise<void> {
     if (!subscribers.length) return;
     const built = subscribers.map((subscriber) => buildNotification(scope, subscriber, context));
     await this.notifications.insertMany(built.map((b) => b.notification));
-    await this.jobs.insertMany(built.flatMap((b) => b.jobs));
-    // The first steps run right here rather than as one queue job each: a queue round trip per
-    // delivery costs more than the delivery, and concurrent steps share their store statements.
-    // They are `queued` in the store, so a crash here leaves them to RecoverSteps (and this job's redelivery).
-    const firstJobIds = built.filter((b) => b.jobs.length).map((b) => b.jobs[0].id);
-    let next = 0;
-    const lane = async () => {
-      while (next < firstJobIds.length) await this.runFirstStep(firstJobIds[next++]);
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, firstJobIds.length) }, lane));
+    const jobs = built.flatMap((b) => b.jobs);
+    // All new (not a redelivered fan-out): the steps may start from the rows as written.
+    const fresh = (await this.jobs.insertMany(jobs)) === jobs.length;
+    // The first steps of the batch (≤ FAN_OUT_BATCH_SIZE) run right here, all at once, rather than
+    // as one queue job each: a queue round trip per delivery costs more than the delivery, and
+    // concurrent steps share their store statements. They are `queued` in the store, so a crash
+    // here leaves them to RecoverSteps (and to this job's redelivery).
+    await Promise.all(
+      built.flatMap(({ jobs: [first] }, index) => (first ? [this.runFirstStep(first.id, fresh ? { job: first, subscriber: subscribers[index] } : {})] : [])),
+    );
   }
 
   /** Attempt 1 of a first step; anything that needs another attempt goes to the steps queue, counted as attempt 2 on. */
-  private async runFirstStep(jobId: string): Promise<void> {
+  private async runFirstStep(jobId: string, known: Parameters<RunStep['execute']>[1]): Promise<void> {
     const { attempts, backoff } = PIPELINE_JOB_OPTIONS;
     try {
-      await this.runStep.execute({ jobId, attemptsMade: 0, attempts });
+      await this.runStep.execute({ jobId, attemptsMade: 0, attempts }, known);
     } catch (error) {
       const retryable = error instanceof RetryableJobError;
       if (!retryable) this.logger.error(`First step ${jobId} failed unexpectedly; it goes to the queue for another attempt: ${(error as Error).stack}`);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue, RetryableJobError, TtlCache, evaluateConditions } from '@app/kernel';
-import { PREFERENCE_REPOSITORY, PreferenceRepository, SUBSCRIBER_REPOSITORY, SubscriberRepository, isWithinSchedule, nextScheduleWindow, resolveChannelPreferences } from '@app/subscribers';
+import { PREFERENCE_REPOSITORY, PreferenceRepository, SUBSCRIBER_REPOSITORY, Subscriber, SubscriberRepository, isWithinSchedule, nextScheduleWindow, resolveChannelPreferences } from '@app/subscribers';
 import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { computeDelayMs } from '../../domain/delay';
 import { backoffWindowMs, digestBucketKey, digestWindow, isBackoffDigest } from '../../domain/digest';
@@ -52,8 +52,12 @@ export class RunStep {
     private readonly sendChannelStep: SendChannelStep,
   ) {}
 
-  async execute(command: RunStepCommand): Promise<void> {
-    const job = await this.jobs.findById(command.jobId);
+  /**
+   * `known` saves reads when the caller has just written or read these rows (the fan-out running
+   * the first steps it created); a stale value is never passed, since only fresh inserts are.
+   */
+  async execute(command: RunStepCommand, known: { job?: Job; subscriber?: Subscriber } = {}): Promise<void> {
+    const job = known.job?.id === command.jobId ? known.job : await this.jobs.findById(command.jobId);
     if (!job) return;
     if (isTerminalJobStatus(job.status)) return this.resumeChain(job);
     // A delayed job only resumes through its wake-up, never through a stray redelivery.
@@ -61,7 +65,8 @@ export class RunStep {
     const scope: EnvironmentScope = { organizationId: job.organizationId, environmentId: job.environmentId };
     const workflow = await this.findWorkflow(scope, job.workflowId);
     const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);
-    const subscriber = await this.subscribers.findBySubscriberId(scope, job.externalSubscriberId);
+    const subscriber =
+      known.subscriber?.subscriberId === job.externalSubscriberId ? known.subscriber : await this.subscribers.findBySubscriberId(scope, job.externalSubscriberId);
     if (!workflow || !step || !subscriber) {
       await this.fail(job, undefined, 'The workflow step or the subscriber no longer exists', 'Internal');
       return;
