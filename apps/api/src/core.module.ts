@@ -37,7 +37,7 @@ export function storeModule(options: AppModuleOptions): DynamicModule {
 }
 
 /**
- * Concurrent jobs share statements (StatementBatcher), so connections need not grow with
+ * Concurrent jobs share statements (CallBatcher), so connections need not grow with
  * WORKER_CONCURRENCY: a few per ten jobs, within PostgreSQL's default 100 connections for a few processes.
  */
 export function sqlPoolSize(config: AppConfig): number {

@@ -9,3 +9,4 @@ export * from './domain/conditions';
 export * from './domain/evaluate-conditions';
 export * from './ports/job-queue.port';
 export * from './domain/ttl-cache';
+export * from './domain/call-batcher';

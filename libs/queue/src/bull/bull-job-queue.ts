@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Bull from 'bull';
 import {
+  CallBatcher,
   JobCounts,
   JobHandler,
   JobQueue,
@@ -57,14 +58,20 @@ export class BullJobQueue implements JobQueue {
   private readonly handled = new Set<string>();
   private readonly retention: JobRetention;
   private closing?: Promise<void>;
+  /** Adds of one event-loop turn (concurrent trigger requests, steps handing on) go as one MULTI per queue. */
+  private readonly adds = new CallBatcher<NewJob<unknown>, void>(async (queueName, jobs) => {
+    if (jobs.length === 1) await this.queue(queueName).add(jobs[0].data, this.jobOptions(jobs[0]));
+    else await this.addBulk(queueName, jobs);
+    return jobs.map(() => undefined);
+  });
 
   constructor(private readonly options: BullJobQueueOptions) {
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
     for (const [name, queue] of Object.entries(options.queues ?? {})) this.adopt(name, queue);
   }
 
-  async add<T>(queueName: string, job: NewJob<T>): Promise<void> {
-    await this.queue(queueName).add(job.data, this.jobOptions(job));
+  add<T>(queueName: string, job: NewJob<T>): Promise<void> {
+    return this.adds.run(queueName, job);
   }
 
   async addBulk<T>(queueName: string, jobs: NewJob<T>[]): Promise<void> {

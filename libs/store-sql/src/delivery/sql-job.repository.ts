@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EnvironmentScope } from '@app/kernel';
+import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { StatementBatcher } from '../statement-batcher';
 import { ColumnSpec, batchedInsertManyIfAbsent, present, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
@@ -141,13 +140,13 @@ function inChainOrder(jobs: Job[]): Job[] {
 
 @Injectable()
 export class SqlJobRepository implements JobRepository {
-  private readonly byId = new StatementBatcher<string, Job | null>(async (_, ids) => {
+  private readonly byId = new CallBatcher<string, Job | null>(async (_, ids) => {
     const rows = await this.sql.query('SELECT * FROM jobs WHERE id = ANY($1::text[])', [ids]);
     const found = new Map(rows.map((row) => [row.id as string, row]));
     return ids.map((id) => (found.has(id) ? toJob(found.get(id)) : null));
   });
   /** Transitions with the same target and patch share a statement (the hot ones have no patch or a constant one). */
-  private readonly transitions = new StatementBatcher<{ id: string; to: JobStatus; patch: JobPatch }, boolean>(async (_, inputs) => {
+  private readonly transitions = new CallBatcher<{ id: string; to: JobStatus; patch: JobPatch }, boolean>(async (_, inputs) => {
     const { to, patch } = inputs[0];
     const ids = inputs.map((input) => input.id);
     const params: unknown[] = [ids, to, jobStatusesAllowing(to)];
@@ -164,7 +163,7 @@ export class SqlJobRepository implements JobRepository {
     const moved = new Set(rows.map((row) => row.id as string));
     return ids.map((id) => moved.delete(id));
   });
-  private readonly nextInChain = new StatementBatcher<{ parentId: string; digestEvents?: Record<string, unknown>[] }, Job | null>(async (_, inputs) => {
+  private readonly nextInChain = new CallBatcher<{ parentId: string; digestEvents?: Record<string, unknown>[] }, Job | null>(async (_, inputs) => {
     const events = inputs[0].digestEvents;
     const parents = inputs.map((input) => input.parentId);
     const rows = await this.sql.query(

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Channel, EnvironmentScope, Page } from '@app/kernel';
+import { CallBatcher, Channel, EnvironmentScope, Page } from '@app/kernel';
 import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { StatementBatcher } from '../statement-batcher';
 import { ColumnSpec, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
@@ -139,7 +138,7 @@ export function toMessage(row: any): Message {
 
 @Injectable()
 export class SqlMessageRepository implements MessageRepository {
-  private readonly inserts = new StatementBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
+  private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
     const inserted = await this.sql.query(
       `INSERT INTO messages (${NAMES}) SELECT ${NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${DEFINITIONS})
        ON CONFLICT (id) DO NOTHING RETURNING id`,

@@ -1,5 +1,5 @@
 import { SqlClient } from '../sql-client';
-import { StatementBatcher } from '../statement-batcher';
+import { CallBatcher } from '@app/kernel';
 
 /** A column of a bulk insert: its name and SQL type (as jsonb_to_recordset needs it). */
 export type ColumnSpec = readonly [name: string, type: string];
@@ -36,10 +36,10 @@ export async function insertManyIfAbsent(sql: SqlClient, table: string, columns:
 
 /**
  * insertManyIfAbsent for concurrent callers: the calls of one event-loop turn share one
- * statement (StatementBatcher); each learns how many of its own rows were new.
+ * statement (CallBatcher); each learns how many of its own rows were new.
  */
 export function batchedInsertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[]): (rows: Record<string, unknown>[]) => Promise<number> {
-  const batcher = new StatementBatcher<Record<string, unknown>[], number>(async (_, calls) => {
+  const batcher = new CallBatcher<Record<string, unknown>[], number>(async (_, calls) => {
     const created = await insertManyIfAbsent(sql, table, columns, calls.flat());
     return calls.map((rows) => rows.filter((row) => created.delete(row.id as string)).length);
   }, 20);

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EnvironmentScope } from '@app/kernel';
+import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { StatementBatcher } from '../statement-batcher';
-import { jsonParam, setPresent } from './sql-rows';
+import { setPresent } from './sql-rows';
 
 export function toTriggerRecord(row: any): TriggerRecord {
   return setPresent<TriggerRecord>(
@@ -30,12 +29,47 @@ const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'enqueued', 'p
 
 @Injectable()
 export class SqlTriggerRepository implements TriggerRepository {
-  private readonly byId = new StatementBatcher<string, TriggerRecord | null>(async (_, ids) => {
+  /** Concurrent trigger requests share one insert; a transactionId taken (by anyone, even in the same batch) loses. */
+  private readonly inserts = new CallBatcher<TriggerRecord, boolean>(async (_, triggers) => {
+    const rows = await this.sql.query(
+      `INSERT INTO triggers (id, organization_id, environment_id, transaction_id, workflow_id, workflow_identifier, recipients, payload,
+         overrides, actor, tenant, status, created_at, updated_at)
+       SELECT id, organization_id, environment_id, transaction_id, workflow_id, workflow_identifier, recipients, payload,
+         overrides, actor, tenant, status, created_at, updated_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, organization_id text, environment_id text, transaction_id text, workflow_id text,
+         workflow_identifier text, recipients jsonb, payload jsonb, overrides jsonb, actor jsonb, tenant jsonb, status text,
+         created_at timestamptz, updated_at timestamptz)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        JSON.stringify(
+          triggers.map((t) => ({
+            id: t.id,
+            organization_id: t.organizationId,
+            environment_id: t.environmentId,
+            transaction_id: t.transactionId,
+            workflow_id: t.workflowId,
+            workflow_identifier: t.workflowIdentifier,
+            recipients: t.to,
+            payload: t.payload,
+            overrides: t.overrides,
+            actor: t.actor ?? null,
+            tenant: t.tenant ?? null,
+            status: t.status,
+            created_at: t.createdAt,
+            updated_at: t.updatedAt,
+          })),
+        ),
+      ],
+    );
+    const inserted = new Set(rows.map((row) => row.id as string));
+    return triggers.map((t) => inserted.has(t.id));
+  });
+  private readonly byId = new CallBatcher<string, TriggerRecord | null>(async (_, ids) => {
     const rows = await this.sql.query('SELECT * FROM triggers WHERE id = ANY($1::text[])', [ids]);
     const found = new Map(rows.map((row) => [row.id as string, row]));
     return ids.map((id) => (found.has(id) ? toTriggerRecord(found.get(id)) : null));
   });
-  private readonly statusChanges = new StatementBatcher<{ id: string; from: TriggerStatus[]; to: TriggerStatus; at?: Date }, boolean>(async (_, inputs) => {
+  private readonly statusChanges = new CallBatcher<{ id: string; from: TriggerStatus[]; to: TriggerStatus; at?: Date }, boolean>(async (_, inputs) => {
     const { from, to, at } = inputs[0];
     const ids = inputs.map((input) => input.id);
     const rows = await this.sql.query(
@@ -48,30 +82,8 @@ export class SqlTriggerRepository implements TriggerRepository {
 
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
-  async insertIfAbsent(t: TriggerRecord): Promise<boolean> {
-    const rows = await this.sql.query(
-      `INSERT INTO triggers (id, organization_id, environment_id, transaction_id, workflow_id, workflow_identifier, recipients, payload,
-         overrides, actor, tenant, status, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, $10::jsonb, $11::jsonb, $12, $13, $14)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        t.id,
-        t.organizationId,
-        t.environmentId,
-        t.transactionId,
-        t.workflowId,
-        t.workflowIdentifier,
-        JSON.stringify(t.to),
-        JSON.stringify(t.payload),
-        JSON.stringify(t.overrides),
-        jsonParam(t.actor),
-        jsonParam(t.tenant),
-        t.status,
-        t.createdAt,
-        t.updatedAt,
-      ],
-    );
-    return rows.length === 1;
+  insertIfAbsent(t: TriggerRecord): Promise<boolean> {
+    return this.inserts.run('', t);
   }
 
   findById(id: string): Promise<TriggerRecord | null> {

@@ -9,9 +9,8 @@ import {
   PriorityChange,
   ReplaceIntegrationResult,
 } from '@app/integrations';
-import { EnvironmentScope } from '@app/kernel';
+import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { StatementBatcher } from '../statement-batcher';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -50,7 +49,7 @@ class IntegrationRowMapper {
 @Injectable()
 export class SqlIntegrationRepository implements IntegrationRepository {
   private readonly rows: IntegrationRowMapper;
-  private readonly activeLookups = new StatementBatcher<{ scope: EnvironmentScope; query: ActiveIntegrationQuery }, Integration[]>(async (_, lookups) => {
+  private readonly activeLookups = new CallBatcher<{ scope: EnvironmentScope; query: ActiveIntegrationQuery }, Integration[]>(async (_, lookups) => {
     const found = await this.queryActive(lookups[0].scope, lookups[0].query);
     return lookups.map(() => [...found]);
   });

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Channel, EnvironmentScope } from '@app/kernel';
+import { CallBatcher, Channel, EnvironmentScope } from '@app/kernel';
 import { PreferenceChange, PreferenceRepository, SubscriberPreference } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { StatementBatcher } from '../statement-batcher';
 
 // The global record is stored under an empty workflow id: primary keys cannot hold NULL.
 const GLOBAL = '';
@@ -21,7 +20,7 @@ const toPreference = (r: any): SubscriberPreference => ({
 @Injectable()
 export class SqlPreferenceRepository implements PreferenceRepository {
   /** Grouped by environment and workflow: the delivery worker asks for many subscribers of one workflow at once. */
-  private readonly forWorkflow = new StatementBatcher<string, { global: SubscriberPreference | null; workflow: SubscriberPreference | null }>(
+  private readonly forWorkflow = new CallBatcher<string, { global: SubscriberPreference | null; workflow: SubscriberPreference | null }>(
     async (group, subscriberIds) => {
       const [environmentId, organizationId, workflowId] = JSON.parse(group) as string[];
       const rows = await this.sql.query(

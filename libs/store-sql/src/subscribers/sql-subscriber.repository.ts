@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CursorPage, EnvironmentScope } from '@app/kernel';
+import { CallBatcher, CursorPage, EnvironmentScope } from '@app/kernel';
 import {
   Subscriber,
   SubscriberChanges,
@@ -9,7 +9,6 @@ import {
   SubscriberUpsert,
 } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { StatementBatcher } from '../statement-batcher';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
 
 /** Domain field → column; the only names that ever reach SQL text. */
@@ -53,7 +52,7 @@ const placeholder = (field: string, n: number) => (field === 'data' ? `$${n}::js
 @Injectable()
 export class SqlSubscriberRepository implements SubscriberRepository {
   /** Grouped by environment: the delivery worker reads many subscribers of one environment at once. */
-  private readonly bySubscriberId = new StatementBatcher<string, Subscriber | null>(async (environmentId, subscriberIds) => {
+  private readonly bySubscriberId = new CallBatcher<string, Subscriber | null>(async (environmentId, subscriberIds) => {
     const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[])', [environmentId, subscriberIds]);
     const found = new Map(rows.map((row) => [row.subscriber_id as string, row]));
     return subscriberIds.map((id) => (found.has(id) ? toSubscriber(found.get(id)) : null));

@@ -1,13 +1,13 @@
 /**
- * Coalesces the calls that many concurrent workers make within one turn of the event loop into
- * one statement per group: twenty step handlers each reading "their" job become one
- * `WHERE id = ANY(...)`. Each round trip costs a syscall pair and, for writes, a commit, which
- * on a small machine dominate the work; batching is what makes throughput scale.
+ * Coalesces the calls that concurrent handlers make within one turn of the event loop into one
+ * call per group: twenty step handlers each reading "their" job become one `WHERE id = ANY(...)`
+ * statement, twenty trigger requests one queue MULTI. Each round trip costs a syscall pair and,
+ * for writes, a commit, which on a small machine outweigh the work itself.
  *
  * A batch that fails is retried one input at a time, so a bad input fails alone and the others
- * still get their answer. Callers see exactly the semantics of the unbatched statement.
+ * still get their answer. Callers see exactly the semantics of the unbatched call.
  */
-export class StatementBatcher<I, O> {
+export class CallBatcher<I, O> {
   private readonly pending = new Map<string, { inputs: I[]; settle: { resolve: (value: O) => void; reject: (error: unknown) => void }[] }>();
   private scheduled = false;
 

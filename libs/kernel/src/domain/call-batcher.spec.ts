@@ -1,9 +1,9 @@
-import { StatementBatcher } from './statement-batcher';
+import { CallBatcher } from './call-batcher';
 
-describe('StatementBatcher', () => {
+describe('CallBatcher', () => {
   it('runs the calls of one turn as one batch per group, answering each caller in order', async () => {
     const batches: [string, number[]][] = [];
-    const batcher = new StatementBatcher<number, number>(async (group, inputs) => {
+    const batcher = new CallBatcher<number, number>(async (group, inputs) => {
       batches.push([group, inputs]);
       return inputs.map((n) => n * 10);
     });
@@ -20,7 +20,7 @@ describe('StatementBatcher', () => {
 
   it('splits a group larger than the batch limit', async () => {
     const sizes: number[] = [];
-    const batcher = new StatementBatcher<number, number>(async (_, inputs) => {
+    const batcher = new CallBatcher<number, number>(async (_, inputs) => {
       sizes.push(inputs.length);
       return inputs;
     }, 2);
@@ -29,7 +29,7 @@ describe('StatementBatcher', () => {
   });
 
   it('retries a failed batch one input at a time, so only the bad input fails', async () => {
-    const batcher = new StatementBatcher<number, number>(async (_, inputs) => {
+    const batcher = new CallBatcher<number, number>(async (_, inputs) => {
       if (inputs.includes(13)) throw new Error(`unlucky batch of ${inputs.length}`);
       return inputs;
     });
