@@ -285,20 +285,25 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
         inApp('tenant-in', { filters: [group('AND', [part('tenant', 'data.region', 'IN', 'eu,us')])] }),
         inApp('tenant-miss', { filters: [group('AND', [part('tenant', 'identifier', 'IN', 'x,y')])] }),
         inApp('between-miss', { filters: [group('AND', [part('payload', 'count', 'BETWEEN', '6,10')])] }),
+        // the expected value is a template, rendered with the trigger's variables before comparing
+        inApp('templated-value', { filters: [group('AND', [part('payload', 'count', 'SMALLER_EQUAL', '{{payload.limit}}')])] }),
+        inApp('templated-miss', { filters: [group('AND', [part('subscriber', 'email', 'EQUAL', 'x-{{subscriber.email}}')])] }),
         inApp('inactive', { active: false }),
         inApp('last'),
       ]);
       const tenant = uniqueName('tenant');
       await e.api.post('/v1/tenants').send({ identifier: tenant, name: 'Acme', data: { region: 'eu' } }).expect(201);
       const subscriberId = await e.subscriber({ email: 'ada@example.com' });
-      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { plan: 'silver', count: 5 }, tenant });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { plan: 'silver', count: 5, limit: 7 }, tenant });
       const [notification] = await e.settled(transactionId);
       // the inactive step has no job at all
-      expect(notification.jobs).toHaveLength(10);
+      expect(notification.jobs).toHaveLength(12);
       const delivered = (await e.messagesOf({ transactionId })).map((m) => m.content).sort();
-      expect(delivered).toEqual(['last', 'negated-pass', 'or-children', 'or-filters', 'subscriber-like', 'tenant-in'].sort());
+      expect(delivered).toEqual(['last', 'negated-pass', 'or-children', 'or-filters', 'subscriber-like', 'templated-value', 'tenant-in'].sort());
       const canceled = notification.jobs.filter((j: any) => j.status === 'canceled');
-      expect(canceled).toHaveLength(4);
+      expect(canceled).toHaveLength(5);
+      const templated = notification.jobs.find((j: any) => detailsOf(j).includes('Step was skipped based on steps conditions') && j.executionDetails.some((d: any) => d.raw?.includes('x-ada@example.com')));
+      expect(templated).toBeDefined();
       for (const job of canceled) expect(detailsOf(job)).toContain('Step was skipped based on steps conditions');
     });
 

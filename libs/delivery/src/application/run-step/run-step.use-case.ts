@@ -13,6 +13,7 @@ import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../po
 import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
+import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
 import { SendChannelStep, StepOutcome } from './send-channel-step';
 import { StepContext, subscriberVariables } from './step-context';
 
@@ -49,6 +50,7 @@ export class RunStep {
     @Inject(PREFERENCE_REPOSITORY) private readonly preferences: PreferenceRepository,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
     private readonly sendChannelStep: SendChannelStep,
   ) {}
 
@@ -78,7 +80,7 @@ export class RunStep {
     try {
       if (command.phase === 'wake' && (job.type === 'delay' || job.type === 'digest')) return await this.wake(context);
       if (command.phase !== 'wake') {
-        const filters = evaluateConditions(step.filters, { payload: job.payload, subscriber: subscriberVariables(subscriber), tenant: job.tenant });
+        const filters = this.evaluateFilters(context);
         if (!filters.passed) return await this.skip(context, DETAIL.FILTER_STEPS, filters.details, 'Success');
       }
       if (job.type === 'delay') return await this.startDelay(context);
@@ -97,6 +99,15 @@ export class RunStep {
       if (error instanceof DomainError) return await this.fail(job, step, error.message, 'Payload', { code: error.code, ...error.details });
       throw error;
     }
+  }
+
+  /** Step filters; a value holding `{{…}}` is a template rendered with the step's variables first (as Novu compiles it). */
+  private evaluateFilters({ step, job, subscriber, actor }: StepContext) {
+    const variables = { payload: job.payload, subscriber: subscriberVariables(subscriber), tenant: job.tenant };
+    const templateVariables = { ...variables, actor: actor ? subscriberVariables(actor) : undefined };
+    return evaluateConditions(step.filters, variables, {
+      resolveValue: (value) => (typeof value === 'string' && value.includes('{{') ? this.renderer.render(value, templateVariables) : value),
+    });
   }
 
   /** The queue gave up on this job (unexpected errors on every attempt): record it failed rather than leave it running. */
