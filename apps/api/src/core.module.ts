@@ -38,10 +38,10 @@ export function storeModule(options: AppModuleOptions): DynamicModule {
 
 /**
  * Concurrent jobs share statements (CallBatcher), so connections need not grow with
- * WORKER_CONCURRENCY: a few per ten jobs, within PostgreSQL's default 100 connections for a few processes.
+ * WORKER_CONCURRENCY: one per ten jobs, at most 20, so four processes fit in PostgreSQL's default 100 connections.
  */
 export function sqlPoolSize(config: AppConfig): number {
-  return Math.min(30, 10 + Math.ceil(config.workerConcurrency / 5));
+  return Math.min(20, 5 + Math.ceil(config.workerConcurrency / 10));
 }
 
 /** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one. */
