@@ -1,0 +1,55 @@
+import { AppConfig } from '@app/config';
+import { FANOUT_QUEUE, FanOut, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE } from '@app/delivery';
+import { JobHandler, JobQueue, QueuedJob, RetryableJobError } from '@app/kernel';
+import { DeliveryProcessor } from './delivery.processor';
+
+describe('DeliveryProcessor', () => {
+  function processor(runStep: Partial<RunStep>) {
+    const handlers = new Map<string, { concurrency: number; handler: JobHandler<any> }>();
+    const queue = { process: (name: string, options: { concurrency: number }, handler: JobHandler<any>) => handlers.set(name, { ...options, handler }) } as unknown as JobQueue;
+    const subject = new DeliveryProcessor(
+      queue,
+      { workerConcurrency: 100, recoveryAfterMs: 60_000 } as AppConfig,
+      {} as FanOut,
+      runStep as RunStep,
+      {} as ReconcileTriggers,
+      {} as RecoverSteps,
+    );
+    subject.onApplicationBootstrap();
+    subject.onModuleDestroy();
+    return handlers;
+  }
+  const stepJob = (data: object, attemptsMade: number, attempts: number) =>
+    ({ id: 'q-1', queueName: STEPS_QUEUE, data, attemptsMade, attempts }) as unknown as QueuedJob<any>;
+
+  it('runs both queues at the worker concurrency', () => {
+    const handlers = processor({});
+    expect(handlers.get(FANOUT_QUEUE)?.concurrency).toBe(100);
+    expect(handlers.get(STEPS_QUEUE)?.concurrency).toBe(100);
+  });
+
+  it('counts the attempt a fan-out made before the step reached the queue', async () => {
+    const seen: object[] = [];
+    const handlers = processor({ execute: async (command) => void seen.push(command) });
+    await handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'job-1', priorAttempts: 1 }, 2, 5));
+    await handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'job-2', phase: 'wake' }, 0, 6));
+    expect(seen).toEqual([
+      { jobId: 'job-1', phase: undefined, attemptsMade: 3, attempts: 6 },
+      { jobId: 'job-2', phase: 'wake', attemptsMade: 0, attempts: 6 },
+    ]);
+  });
+
+  it('records the failure where the API shows it on the last attempt, counting prior attempts', async () => {
+    const gaveUp: string[] = [];
+    const handlers = processor({
+      execute: async () => {
+        throw new Error('store down');
+      },
+      giveUp: async (jobId: string) => void gaveUp.push(jobId),
+    });
+    const handler = handlers.get(STEPS_QUEUE)!.handler;
+    await expect(handler(stepJob({ jobId: 'early', priorAttempts: 1 }, 3, 5))).rejects.toBeInstanceOf(RetryableJobError);
+    await expect(handler(stepJob({ jobId: 'last', priorAttempts: 1 }, 4, 5))).rejects.toBeInstanceOf(RetryableJobError);
+    expect(gaveUp).toEqual(['last']);
+  });
+});
