@@ -23,4 +23,20 @@ describe('TtlCache', () => {
     expect(await cache.getOrLoad('a', reload)).toBe('A');
     expect(await cache.getOrLoad('c', reload)).toBe('c');
   });
+
+  it('makes one load of concurrent misses of a key, and forgets a failed load', async () => {
+    const cache = new TtlCache<number>(60_000);
+    let release!: (n: number) => void;
+    const load = jest.fn(() => new Promise<number>((resolve) => (release = resolve)));
+    const waiting = [1, 2, 3].map(() => cache.getOrLoad('k', load));
+    release(7);
+    expect(await Promise.all(waiting)).toEqual([7, 7, 7]);
+    expect(load).toHaveBeenCalledTimes(1);
+
+    const failing = jest.fn().mockRejectedValueOnce(new Error('store down')).mockResolvedValueOnce(8);
+    const failed = await Promise.allSettled([cache.getOrLoad('f', failing), cache.getOrLoad('f', failing)]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await cache.getOrLoad('f', failing)).toBe(8);
+    expect(failing).toHaveBeenCalledTimes(2);
+  });
 });

@@ -4,6 +4,8 @@
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  /** Loads under way: a hundred concurrent misses of one key (an expiry under load) make one load. */
+  private readonly loading = new Map<string, Promise<V>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -13,9 +15,21 @@ export class TtlCache<V> {
   async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const cached = this.entries.get(key);
     if (cached && cached.expiresAt > Date.now()) return cached.value;
-    const value = await load();
-    this.set(key, value);
-    return value;
+    const inFlight = this.loading.get(key);
+    if (inFlight) return inFlight;
+    const loaded = load().then(
+      (value) => {
+        this.loading.delete(key);
+        this.set(key, value);
+        return value;
+      },
+      (error) => {
+        this.loading.delete(key); // a failed load is not remembered: the next call tries again
+        throw error;
+      },
+    );
+    this.loading.set(key, loaded);
+    return loaded;
   }
 
   set(key: string, value: V): void {
