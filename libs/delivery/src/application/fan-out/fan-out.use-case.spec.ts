@@ -9,7 +9,7 @@ import { NotificationRepository } from '../../ports/notification.repository.port
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
 import { RunStep } from '../run-step/run-step.use-case';
-import { FanOut } from './fan-out.use-case';
+import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const trigger = {
@@ -99,5 +99,11 @@ describe('FanOut', () => {
     const { useCase, runs } = fanOut(async () => undefined, { alreadyInserted: true });
     await useCase.execute({ triggerId: trigger.id });
     expect(runs[0].known).toEqual({});
+  });
+
+  it('shrinks its batches as the payload grows, so a worker never holds hundreds of copies of a large one', () => {
+    expect(fanOutBatchSize({ order: 1 })).toBe(FAN_OUT_BATCH_SIZE);
+    expect(fanOutBatchSize({ blob: 'x'.repeat(400 * 1024) })).toBe(20);
+    expect(fanOutBatchSize({ blob: 'x'.repeat(20 * 1024 * 1024) })).toBe(1);
   });
 });

@@ -20,8 +20,18 @@ import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '.
 import { RunStep } from '../run-step/run-step.use-case';
 import { RecipientContext, buildNotification } from './build-notification';
 
-/** Topic members are read, and their notifications written and enqueued, this many at a time. */
+/** Topic members are read, and their notifications written and delivered, this many at a time at most. */
 export const FAN_OUT_BATCH_SIZE = 500;
+/**
+ * ...and fewer when the payload is large: every notification, job and message of a batch carries a
+ * copy of it, so a 400 KB payload in batches of 500 would hold a gigabyte in the worker at once.
+ */
+const FAN_OUT_BATCH_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+export function fanOutBatchSize(payload: Record<string, unknown>): number {
+  const bytes = Buffer.byteLength(JSON.stringify(payload ?? {}));
+  return Math.max(1, Math.min(FAN_OUT_BATCH_SIZE, Math.floor(FAN_OUT_BATCH_PAYLOAD_BYTES / Math.max(bytes, 1))));
+}
 // Triggers name a workflow by id; a workflow changed seconds ago may still fan out as it was.
 const WORKFLOW_CACHE_MS = 2_000;
 
@@ -80,9 +90,10 @@ export class FanOut {
       context.actorId = upserted.subscriber.subscriberId; // the caller's id: jobs look the actor up by it
     }
 
+    const batchSize = fanOutBatchSize(trigger.payload);
     const { subscribers: inline, topics } = parseRecipients(trigger.to).recipients;
     const explicit = await this.upsertInline(scope, inline);
-    await this.deliverTo(scope, explicit, context);
+    for (let start = 0; start < explicit.length; start += batchSize) await this.deliverTo(scope, explicit.slice(start, start + batchSize), context);
 
     // Topic members: explicit recipients, each topic's `exclude` and the actor are left out;
     // a subscriber in several topics gets one notification.
@@ -100,7 +111,7 @@ export class FanOut {
       let delivering: Promise<void> = Promise.resolve();
       let cursor: string | null = null;
       do {
-        const batch = await this.topics.listMemberIds(scope, topic.key, cursor, FAN_OUT_BATCH_SIZE);
+        const batch = await this.topics.listMemberIds(scope, topic.key, cursor, batchSize);
         cursor = batch.next;
         const ids = batch.subscriberIds.filter((id) => !seen.has(id) && !excluded.has(id));
         ids.forEach((id) => seen.add(id));
@@ -151,7 +162,7 @@ export class FanOut {
     const jobs = built.flatMap((b) => b.jobs);
     // All new (not a redelivered fan-out): the steps may start from the rows as written.
     const fresh = (await this.jobs.insertMany(jobs)) === jobs.length;
-    // The first steps of the batch (≤ FAN_OUT_BATCH_SIZE) run right here, all at once, rather than
+    // The first steps of the batch (≤ fanOutBatchSize) run right here, all at once, rather than
     // as one queue job each: a queue round trip per delivery costs more than the delivery, and
     // concurrent steps share their store statements. They are `queued` in the store, so a crash
     // here leaves them to RecoverSteps (and to this job's redelivery).
