@@ -116,6 +116,8 @@ describe.each(STORES)('workflows (%s)', (store) => {
       [{ name: 'x', identifier: 'has spaces' }, 'identifier'],
       [{ name: '!!!', identifier: 'a/b' }, 'identifier'],
       [{ name: 'x', steps: 'nope' }, 'steps'],
+      [{ name: 'x', steps: [{}] }, 'steps.0.template'],
+      [{ name: 'x', steps: [{ template: { type: 'in_app', content: 'ok' } }, { active: true }] }, 'steps.1.template'],
     ];
     for (const [body, field] of cases) {
       const res = await create(body);

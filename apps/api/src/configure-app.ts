@@ -4,16 +4,36 @@ import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@app/config';
+import { DomainError } from '@app/kernel';
 import { setupSwagger } from './docs/swagger';
 import { toErrorResponse } from './http/error-response';
 import { createValidationPipe } from './http/validation';
+
+/** PostgreSQL text and jsonb cannot hold U+0000: input carrying it is refused up front, not failed in the store. */
+export class NulCharacterError extends DomainError {
+  constructor(where: 'path or query' | 'body') {
+    super('nul_character', `The request ${where} contains the NUL character (U+0000), which no field may hold`, 'invalid');
+  }
+}
+
+function refuseNulInUrl(request: Request, _response: Response, next: NextFunction): void {
+  next(/%00/i.test(request.url) ? new NulCharacterError('path or query') : undefined);
+}
+
+// A JSON string can only carry NUL escaped, as \u0000 preceded by an even number of backslashes.
+const ESCAPED_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+
+function refuseNulInJson(_request: Request, _response: Response, body: Buffer): void {
+  if (body.includes('\\u0000') && ESCAPED_NUL.test(body.toString('utf8'))) throw new NulCharacterError('body');
+}
 
 /** Everything the HTTP app needs beyond its modules; shared by main and the tests. */
 export function configureApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
-  express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  express.use(refuseNulInUrl);
+  express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseNulInJson }));
   // Body-parser failures (bad JSON, too large) get the same JSON error body as everything else.
   express.use((error: unknown, request: Request, response: Response, next: NextFunction) => {
     if (!error) return next();

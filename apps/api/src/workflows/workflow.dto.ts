@@ -5,6 +5,7 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsDefined,
   IsInt,
   IsNotEmpty,
   IsNumber,
@@ -444,6 +445,7 @@ export class StepVariantRequestDto {
   shouldStopOnFail?: boolean;
 
   @ApiProperty({ description: 'What the step sends (or, for digest/delay, just its type)', type: StepTemplateDto })
+  @IsDefined()
   @ValidateNested()
   @Type(() => StepTemplateDto)
   template: StepTemplateDto;
