@@ -122,6 +122,8 @@ describe.each(STORES)('subscriber preferences (%s)', (store) => {
     await patch('sub-2', { workflowId: 'alpha', schedule }).expect(400);
     const badChannel = await patch('sub-2', { channels: { email: 'off' } }).expect(422);
     expect(Object.keys(badChannel.body.errors)).toEqual(['channels.email']);
+    const arrays = await patch('sub-2', { channels: [{ email: false }], schedule: [schedule] }).expect(422);
+    expect(Object.keys(arrays.body.errors).sort()).toEqual(['channels', 'schedule']);
     // Nothing changed by the refused requests.
     expect((await get('sub-2').expect(200)).body.data.global.schedule).toEqual(schedule);
   });

@@ -117,6 +117,10 @@ describe.each(STORES)('workflows (%s)', (store) => {
       [{ name: '!!!', identifier: 'a/b' }, 'identifier'],
       [{ name: 'x', steps: 'nope' }, 'steps'],
       [{ name: 'x', steps: [{}] }, 'steps.0.template'],
+      // an array where one object is declared (class-transformer would throw on it)
+      [{ name: 'x', preferenceSettings: [{}] }, 'preferenceSettings'],
+      [{ name: 'x', steps: [{ template: [{ type: 'in_app' }] }] }, 'steps.0.template'],
+      [{ name: 'x', steps: [{ template: { type: 'in_app', content: 'x', cta: [{}] } }] }, 'steps.0.template.cta'],
       [{ name: 'x', steps: [{ template: { type: 'in_app', content: 'ok' } }, { active: true }] }, 'steps.1.template'],
     ];
     for (const [body, field] of cases) {

@@ -1,4 +1,8 @@
-import { UnprocessableEntityException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, UnprocessableEntityException, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+
+// class-transformer's own @Type registry (the package exports no accessor for it, only this module)
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
 
 type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
 
@@ -13,9 +17,39 @@ function collect(errors: ValidationError[], prefix: string, into: FieldErrors): 
   return into;
 }
 
-/** 422 `{message: "Validation Error", errors: {<field path>: {messages, value}}}` as behaviour.md sets. */
+/**
+ * Fields declared as one nested object but sent as an array. class-transformer cannot build those
+ * (it throws a TypeError while transforming, before validation), so they are found first, walking
+ * the same @Type metadata it uses.
+ */
+export function arraysForObjects(dto: Function, plain: unknown, prefix = '', into: FieldErrors = {}): FieldErrors {
+  if (!plain || typeof plain !== 'object' || Array.isArray(plain)) return into;
+  for (const [key, value] of Object.entries(plain)) {
+    const nested = defaultMetadataStorage.findTypeMetadata(dto, key)?.typeFunction() as Function | undefined;
+    if (!nested || value === null || typeof value !== 'object') continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    const declaredArray = Reflect.getMetadata('design:type', dto.prototype, key) === Array;
+    if (Array.isArray(value) && !declaredArray) into[path] = { messages: [`${key} must be an object`], value };
+    else if (Array.isArray(value)) value.forEach((item, index) => arraysForObjects(nested, item, `${path}.${index}`, into));
+    else arraysForObjects(nested, value, path, into);
+  }
+  return into;
+}
+
+/** The pipe of every route; its 422 is `{message: "Validation Error", errors: {<field path>: {messages, value}}}` as behaviour.md sets. */
+class RequestValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata) {
+    const dto = metadata.metatype;
+    if (dto && metadata.type === 'body') {
+      const misplaced = arraysForObjects(dto, value);
+      if (Object.keys(misplaced).length) throw new UnprocessableEntityException({ message: 'Validation Error', errors: misplaced });
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,
