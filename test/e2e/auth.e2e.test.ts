@@ -56,6 +56,15 @@ describe.each(STORES)('auth, errors and health (%s)', (store) => {
     expect(text.body.data.firstName).toBe('a\\u0000b');
   });
 
+  it('refuses a body nested deeper than 64 levels with a 400 (validation would overflow the stack), and takes 64', async () => {
+    const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '[1]' + '}'.repeat(depth - 1);
+    const deep = await t.api().post('/v1/tenants').set('Content-Type', 'application/json').send(`{"identifier":"deep-t","data":${nested(100_000)}}`).expect(400);
+    expect(deep.body).toMatchObject({ statusCode: 400, code: 'body_too_deep' });
+    await t.api().post('/v1/tenants').set('Content-Type', 'application/json').send(`{"identifier":"deep-t","data":${nested(64)}}`).expect(400);
+    // brackets inside strings do not count
+    await t.api().post('/v1/tenants').send({ identifier: 'deep-ok', name: '[{'.repeat(40), data: JSON.parse(nested(63)) }).expect(201);
+  });
+
   it('answers an oversized body with a 413', async () => {
     const res = await t.api().post('/v1/tenants').send({ blob: 'x'.repeat(2_000_000) }).expect(413);
     expect(res.body.statusCode).toBe(413);

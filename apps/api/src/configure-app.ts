@@ -23,8 +23,35 @@ function refuseNulInUrl(request: Request, _response: Response, next: NextFunctio
 // A JSON string can only carry NUL escaped, as \u0000 preceded by an even number of backslashes.
 const ESCAPED_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
 
-function refuseNulInJson(_request: Request, _response: Response, body: Buffer): void {
+/** Deeper bodies would overflow the stack of the validation (class-transformer recurses); no real payload nests this deep. */
+export const MAX_BODY_DEPTH = 64;
+
+export class BodyTooDeepError extends DomainError {
+  constructor() {
+    super('body_too_deep', `The request body nests objects or arrays deeper than ${MAX_BODY_DEPTH} levels`, 'invalid');
+  }
+}
+
+/** Nesting depth of a JSON text (brackets outside strings), stopping as soon as it passes `limit`. */
+function exceedsDepth(body: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === 0x5c) i++; // backslash: skip the escaped character
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
+function refuseUnstorableJson(_request: Request, _response: Response, body: Buffer): void {
   if (body.includes('\\u0000') && ESCAPED_NUL.test(body.toString('utf8'))) throw new NulCharacterError('body');
+  if (exceedsDepth(body, MAX_BODY_DEPTH)) throw new BodyTooDeepError();
 }
 
 /** Everything the HTTP app needs beyond its modules; shared by main and the tests. */
@@ -33,7 +60,7 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
   express.use(refuseNulInUrl);
-  express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseNulInJson }));
+  express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseUnstorableJson }));
   // Body-parser failures (bad JSON, too large) get the same JSON error body as everything else.
   express.use((error: unknown, request: Request, response: Response, next: NextFunction) => {
     if (!error) return next();
