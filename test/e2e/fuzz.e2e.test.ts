@@ -35,6 +35,11 @@ const ROUTES: [method: 'post' | 'put' | 'patch', path: string, body: (r: ReturnT
   ['post', '/v1/tenants', ({ value }) => ({ identifier: value(), name: value(), data: value() })],
 ];
 
+const SEGMENTS = ['', 'x', '-1', '1e9', '99999999999999999999', 'NaN', '[]', '%25', '..', '💥', 'a'.repeat(3000), '2026-13-45', '__proto__', 'constructor'];
+const QUERY_KEYS = ['page', 'limit', 'after', 'before', 'orderBy', 'orderDirection', 'email', 'subscriberId', 'channel', 'transactionId', 'transactionId[]', 'transactionId[a]', 'includeCursor', 'criticality', '__proto__[x]', 'a[b][c][d][e][f]'];
+const READ_PATHS = ['/v2/subscribers', '/v2/subscribers/{}', '/v2/subscribers/{}/preferences', '/v1/messages', '/v1/notifications', '/v1/notifications/{}', '/v1/integrations/active', '/v1/workflows', '/v1/workflows/{}', '/v2/topics', '/v2/topics/{}', '/v2/topics/{}/subscriptions', '/v1/tenants', '/v1/tenants/{}'];
+const DELETE_PATHS = ['/v2/subscribers/{}', '/v2/topics/{}', '/v1/tenants/{}', '/v1/integrations/{}', '/v1/subscribers/{}/credentials/{}', '/v1/messages/transaction/{}', '/v1/events/trigger/{}'];
+
 describe.each(STORES)('fuzzed write routes (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -54,6 +59,20 @@ describe.each(STORES)('fuzzed write routes (%s)', (store) => {
       const res = await t.api()[method](path).send(sent as object);
       if (res.status >= 500 || typeof res.body !== 'object') failures.push(`${res.status} ${method.toUpperCase()} ${path} ${JSON.stringify(sent).slice(0, 200)}`);
       else if (res.status >= 400) expect(res.body).toMatchObject({ statusCode: res.status, message: expect.anything() });
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('never answers a 5xx to odd paths and query strings on reads and deletes', async () => {
+    const r = random(11);
+    const failures: string[] = [];
+    for (let i = 0; i < REQUESTS_PER_SEED; i++) {
+      const remove = r.next() < 0.3;
+      const path = r.pick(remove ? DELETE_PATHS : READ_PATHS).replace(/\{\}/g, () => encodeURIComponent(r.pick(SEGMENTS)));
+      const query = Array.from({ length: Math.floor(r.next() * 4) }, () => `${r.pick(QUERY_KEYS)}=${encodeURIComponent(r.pick(SEGMENTS))}`).join('&');
+      const url = query ? `${path}?${query}` : path;
+      const res = await (remove ? t.api().delete(url) : t.api().get(url));
+      if (res.status >= 500) failures.push(`${res.status} ${remove ? 'DELETE' : 'GET'} ${url.slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
   });

@@ -1,9 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { CHANNELS, Channel } from '@app/kernel';
 import { MESSAGE_STATUSES } from '@app/delivery';
 import { SubscriberResponseDto } from '../subscribers/subscriber.dto';
+import { MAX_PAGE } from '../http/page-query.dto';
 
 /** A query value given once is a string, repeated it is an array: always an array here. */
 const toArray = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
@@ -28,11 +29,12 @@ export class ListMessagesQueryDto {
   @IsString({ each: true })
   transactionId?: string[];
 
-  @ApiPropertyOptional({ description: 'Page number, from 0', minimum: 0, default: 0 })
+  @ApiPropertyOptional({ description: 'Page number, from 0', minimum: 0, maximum: MAX_PAGE, default: 0 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_PAGE)
   page: number = 0;
 
   @ApiPropertyOptional({ description: 'Messages per page, 1 to 1000 (400 beyond)', minimum: 1, maximum: 1000, default: 10 })
