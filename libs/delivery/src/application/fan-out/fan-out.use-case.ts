@@ -35,7 +35,6 @@ export function fanOutBatchSize(payload: Record<string, unknown>): number {
 // Triggers name a workflow by id; a workflow changed seconds ago may still fan out as it was.
 const WORKFLOW_CACHE_MS = 2_000;
 
-
 const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: InlineSubscriber): SubscriberChanges => changes;
 
 /**
