@@ -15,7 +15,7 @@ import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/not
 import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
 import { SendChannelStep, StepOutcome } from './send-channel-step';
-import { StepContext, subscriberVariables } from './step-context';
+import { StepContext, stepVariables } from './step-context';
 
 const PREFERENCE_DETAIL = {
   workflow: DETAIL.STEP_FILTERED_BY_WORKFLOW_PREFERENCES,
@@ -102,11 +102,10 @@ export class RunStep {
   }
 
   /** Step filters; a value holding `{{…}}` is a template rendered with the step's variables first (as Novu compiles it). */
-  private evaluateFilters({ step, job, subscriber, actor }: StepContext) {
-    const variables = { payload: job.payload, subscriber: subscriberVariables(subscriber), tenant: job.tenant };
-    const templateVariables = { ...variables, actor: actor ? subscriberVariables(actor) : undefined };
-    return evaluateConditions(step.filters, variables, {
-      resolveValue: (value) => (typeof value === 'string' && value.includes('{{') ? this.renderer.render(value, templateVariables) : value),
+  private evaluateFilters(context: StepContext) {
+    const variables = stepVariables(context);
+    return evaluateConditions(context.step.filters, variables, {
+      resolveValue: (value) => (value.includes('{{') ? this.renderer.render(value, variables) : value),
     });
   }
 

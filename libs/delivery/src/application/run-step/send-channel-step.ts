@@ -9,8 +9,8 @@ import { requestedIntegrationIdentifier, selectCredentialIntegrations, selectInt
 import { ChannelProvider, PROVIDER_REGISTRY, ProviderError, ProviderRegistry, isProviderError } from '../../ports/channel-provider.port';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
-import { TEMPLATE_RENDERER, TemplateRenderer, TemplateVariables } from '../../ports/template-renderer.port';
-import { StepContext, subscriberVariables } from './step-context';
+import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
+import { StepContext, stepVariables, subscriberVariables } from './step-context';
 
 export type StepOutcome =
   | { kind: 'completed'; providerId?: string }
@@ -128,17 +128,9 @@ export class SendChannelStep {
   }
 
   private render(context: StepContext): RenderedStep {
-    const { job, step, subscriber, actor } = context;
-    const events = job.digest?.events ?? [];
-    const variables: TemplateVariables = {
-      payload: job.payload,
-      subscriber: subscriberVariables(subscriber),
-      actor: actor ? subscriberVariables(actor) : undefined,
-      tenant: job.tenant,
-      step: { digest: events.length > 0, events, total_count: events.length },
-    };
+    const variables = stepVariables(context);
     const render = (source: string | undefined) => (source ? this.renderer.render(source, variables) : undefined);
-    const template = step.template;
+    const template = context.step.template;
     const content = Array.isArray(template.content)
       ? template.content.map((block) => render(block.content) ?? '').join('\n')
       : (render(template.content) ?? '');

@@ -2,6 +2,7 @@ import { EnvironmentScope } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
 import { Job } from '../../domain/job';
+import { TemplateVariables } from '../../ports/template-renderer.port';
 
 /** Everything one run of one step needs, loaded once. */
 export interface StepContext {
@@ -22,4 +23,16 @@ export interface StepContext {
 export function subscriberVariables(subscriber: Subscriber): Record<string, unknown> {
   const { id, organizationId: _o, environmentId: _e, channels: _c, ...fields } = subscriber;
   return { ...fields, _id: id };
+}
+
+/** The variables a step's templates and its filter values are rendered with (Novu's names). */
+export function stepVariables({ job, subscriber, actor }: StepContext): TemplateVariables {
+  const events = job.digest?.events ?? [];
+  return {
+    payload: job.payload,
+    subscriber: subscriberVariables(subscriber),
+    actor: actor ? subscriberVariables(actor) : undefined,
+    tenant: job.tenant,
+    step: { digest: events.length > 0, events, total_count: events.length },
+  };
 }
