@@ -21,14 +21,21 @@ export function setPresent<T extends object>(target: T, fields: Partial<Record<k
  * Inserts many rows in one statement (one jsonb parameter, so no parameter limit), skipping ids
  * that already exist. `rows` are keyed by column name. Returns how many rows were new.
  */
-export async function insertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[], rows: Record<string, unknown>[]): Promise<Set<string>> {
+export async function insertManyIfAbsent(
+  sql: SqlClient,
+  table: string,
+  columns: readonly ColumnSpec[],
+  rows: Record<string, unknown>[],
+  /** `any`: a row clashing with any unique constraint (not only its id) is skipped too. */
+  conflict: 'id' | 'any' = 'id',
+): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const names = columns.map(([name]) => name).join(', ');
   const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
   const inserted = await sql.query(
     `INSERT INTO ${table} (${names})
      SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${definitions})
-     ON CONFLICT (id) DO NOTHING RETURNING id`,
+     ON CONFLICT ${conflict === 'id' ? '(id) ' : ''}DO NOTHING RETURNING id`,
     [JSON.stringify(rows)],
   );
   return new Set(inserted.map((row) => row.id as string));

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { setPresent } from './sql-rows';
+import { ColumnSpec, insertManyIfAbsent, setPresent } from './sql-rows';
 
 export function toTriggerRecord(row: any): TriggerRecord {
   return setPresent<TriggerRecord>(
@@ -27,41 +27,45 @@ export function toTriggerRecord(row: any): TriggerRecord {
 /** Statuses a cancel may still move (a canceled trigger stays as it is). */
 const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'enqueued', 'processed'];
 
+const COLUMNS: readonly ColumnSpec[] = [
+  ['id', 'text'],
+  ['organization_id', 'text'],
+  ['environment_id', 'text'],
+  ['transaction_id', 'text'],
+  ['workflow_id', 'text'],
+  ['workflow_identifier', 'text'],
+  ['recipients', 'jsonb'],
+  ['payload', 'jsonb'],
+  ['overrides', 'jsonb'],
+  ['actor', 'jsonb'],
+  ['tenant', 'jsonb'],
+  ['status', 'text'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+];
+
+const toRow = (t: TriggerRecord): Record<string, unknown> => ({
+  id: t.id,
+  organization_id: t.organizationId,
+  environment_id: t.environmentId,
+  transaction_id: t.transactionId,
+  workflow_id: t.workflowId,
+  workflow_identifier: t.workflowIdentifier,
+  recipients: t.to,
+  payload: t.payload,
+  overrides: t.overrides,
+  actor: t.actor ?? null,
+  tenant: t.tenant ?? null,
+  status: t.status,
+  created_at: t.createdAt,
+  updated_at: t.updatedAt,
+});
+
 @Injectable()
 export class SqlTriggerRepository implements TriggerRepository {
   /** Concurrent trigger requests share one insert; a transactionId taken (by anyone, even in the same batch) loses. */
   private readonly inserts = new CallBatcher<TriggerRecord, boolean>(async (_, triggers) => {
-    const rows = await this.sql.query(
-      `INSERT INTO triggers (id, organization_id, environment_id, transaction_id, workflow_id, workflow_identifier, recipients, payload,
-         overrides, actor, tenant, status, created_at, updated_at)
-       SELECT id, organization_id, environment_id, transaction_id, workflow_id, workflow_identifier, recipients, payload,
-         overrides, actor, tenant, status, created_at, updated_at
-       FROM jsonb_to_recordset($1::jsonb) AS r(id text, organization_id text, environment_id text, transaction_id text, workflow_id text,
-         workflow_identifier text, recipients jsonb, payload jsonb, overrides jsonb, actor jsonb, tenant jsonb, status text,
-         created_at timestamptz, updated_at timestamptz)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        JSON.stringify(
-          triggers.map((t) => ({
-            id: t.id,
-            organization_id: t.organizationId,
-            environment_id: t.environmentId,
-            transaction_id: t.transactionId,
-            workflow_id: t.workflowId,
-            workflow_identifier: t.workflowIdentifier,
-            recipients: t.to,
-            payload: t.payload,
-            overrides: t.overrides,
-            actor: t.actor ?? null,
-            tenant: t.tenant ?? null,
-            status: t.status,
-            created_at: t.createdAt,
-            updated_at: t.updatedAt,
-          })),
-        ),
-      ],
-    );
-    const inserted = new Set(rows.map((row) => row.id as string));
+    const inserted = await insertManyIfAbsent(this.sql, 'triggers', COLUMNS, triggers.map(toRow), 'any');
     return triggers.map((t) => inserted.has(t.id));
   });
   private readonly byId = new CallBatcher<string, TriggerRecord | null>(async (_, ids) => {
