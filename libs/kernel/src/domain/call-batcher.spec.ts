@@ -28,6 +28,22 @@ describe('CallBatcher', () => {
     expect(sizes).toEqual([2, 2, 1]);
   });
 
+  it('splits by weight when inputs weigh differently (a call inserting many rows)', async () => {
+    const batches: number[][] = [];
+    const batcher = new CallBatcher<number[], number>(
+      async (_, calls) => {
+        batches.push(calls.map((rows) => rows.length));
+        return calls.map((rows) => rows.length);
+      },
+      5,
+      (rows) => rows.length,
+    );
+    const calls = [[1, 2], [3, 4], [5, 6, 7, 8, 9, 10, 11], [12]];
+    expect(await Promise.all(calls.map((rows) => batcher.run('', rows)))).toEqual([2, 2, 7, 1]);
+    // an input heavier than the limit still goes, alone
+    expect(batches).toEqual([[2, 2], [7], [1]]);
+  });
+
   it('retries a failed batch one input at a time, so only the bad input fails', async () => {
     const batcher = new CallBatcher<number, number>(async (_, inputs) => {
       if (inputs.includes(13)) throw new Error(`unlucky batch of ${inputs.length}`);

@@ -13,11 +13,13 @@ export class CallBatcher<I, O> {
 
   /**
    * @param runBatch answers one output per input, in order; every input of a call shares a group key.
-   * @param maxBatch inputs per statement at most (larger groups are split).
+   * @param maxBatch weight per statement at most (larger groups are split); an input weighs 1
+   *   unless `weigh` says otherwise (a call inserting 300 rows weighs 300).
    */
   constructor(
     private readonly runBatch: (group: string, inputs: I[]) => Promise<O[]>,
     private readonly maxBatch = 500,
+    private readonly weigh: (input: I) => number = () => 1,
   ) {}
 
   run(group: string, input: I): Promise<O> {
@@ -39,9 +41,18 @@ export class CallBatcher<I, O> {
     const groups = [...this.pending.entries()];
     this.pending.clear();
     for (const [group, { inputs, settle }] of groups) {
-      for (let start = 0; start < inputs.length; start += this.maxBatch) {
-        void this.execute(group, inputs.slice(start, start + this.maxBatch), settle.slice(start, start + this.maxBatch));
+      let start = 0;
+      let weight = 0;
+      for (let index = 0; index < inputs.length; index++) {
+        const next = this.weigh(inputs[index]);
+        if (index > start && weight + next > this.maxBatch) {
+          void this.execute(group, inputs.slice(start, index), settle.slice(start, index));
+          start = index;
+          weight = 0;
+        }
+        weight += next;
       }
+      void this.execute(group, inputs.slice(start), settle.slice(start));
     }
   }
 
