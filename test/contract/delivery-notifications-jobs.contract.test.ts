@@ -1,14 +1,15 @@
-import { ExecutionDetailRepository, JOB_STATUSES, Job, JobRepository, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
+import { ExecutionDetailRepository, JOB_STATUSES, Job, JobRepository, MessageRepository, NotificationRecords, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
 import { SqlClient } from '@app/store-sql';
-import { SqlExecutionDetailRepository, SqlJobRepository, SqlNotificationRepository } from '../../libs/store-sql/src/delivery';
+import { SqlExecutionDetailRepository, SqlJobRepository, SqlMessageRepository, SqlNotificationRepository } from '../../libs/store-sql/src/delivery';
 import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
-import { executionDetail, job, jobChain, newScope, notification, tick } from './delivery-fixtures';
+import { executionDetail, job, jobChain, message, newScope, notification, tick } from './delivery-fixtures';
 
 interface Repositories {
   notifications: NotificationRepository;
   jobs: JobRepository;
   details: ExecutionDetailRepository;
+  messages: MessageRepository;
   close(): Promise<void>;
 }
 
@@ -17,8 +18,9 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
   let notifications: NotificationRepository;
   let jobs: JobRepository;
   let details: ExecutionDetailRepository;
+  let messages: MessageRepository;
   let close: () => Promise<void>;
-  beforeAll(async () => ({ notifications, jobs, details, close } = await open()));
+  beforeAll(async () => ({ notifications, jobs, details, messages, close } = await open()));
   afterAll(() => close());
 
   describe('NotificationRepository', () => {
@@ -45,6 +47,44 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       for (const field of ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'digestedNotificationId']) {
         expect(found).not.toHaveProperty(field);
       }
+    });
+
+    /** A notification with a two-job chain whose first job ran: completed, its message and detail, the next queued. */
+    const records = (scope: ReturnType<typeof newScope>): NotificationRecords => {
+      const n = notification(scope);
+      const [first, second] = jobChain(n, ['in_app', 'chat']);
+      const ran = [{ ...first, status: 'completed' as const, providerId: 'novu' }, { ...second, status: 'queued' as const }];
+      return { notification: n, jobs: ran, messages: [message(ran[0])], details: [executionDetail(ran[0], { detail: 'Message sent' })] };
+    };
+
+    it('writes notifications with their jobs, messages and details, and a notification that exists brings none of its rows again', async () => {
+      const scope = newScope();
+      const a = records(scope);
+      const b = records(scope);
+      expect(await notifications.insertWithRecords([a])).toEqual(new Set([a.notification.id]));
+      expect(await notifications.findById(scope, a.notification.id)).toEqual(a.notification);
+      expect(await jobs.findByNotificationIds(scope, [a.notification.id])).toEqual(a.jobs);
+      expect(await messages.findByJobId(a.jobs[0].id)).toEqual(a.messages);
+      expect(await details.listByJobIds(scope, [a.jobs[0].id])).toEqual(a.details);
+
+      // a again (a redelivered fan-out, with a fresh detail id and other statuses) beside the new b
+      const again: NotificationRecords = { ...a, jobs: a.jobs.map((j) => ({ ...j, status: 'queued' })), details: [executionDetail(a.jobs[0])] };
+      expect(await notifications.insertWithRecords([again, b])).toEqual(new Set([b.notification.id]));
+      expect((await jobs.findByNotificationIds(scope, [a.notification.id])).map((j) => j.status)).toEqual(['completed', 'queued']);
+      expect(await details.listByJobIds(scope, [a.jobs[0].id])).toEqual(a.details);
+      expect(await jobs.findByNotificationIds(scope, [b.notification.id])).toEqual(b.jobs);
+      expect(await notifications.insertWithRecords([])).toEqual(new Set());
+    });
+
+    it('gives a notification raced by concurrent callers to the first, with its rows only', async () => {
+      const scope = newScope();
+      const first = records(scope);
+      const second: NotificationRecords = { ...first, details: [executionDetail(first.jobs[0], { detail: 'from the second caller' })] };
+      const other = records(scope);
+      const [one, two] = await Promise.all([notifications.insertWithRecords([first]), notifications.insertWithRecords([second, other])]);
+      expect(one).toEqual(new Set([first.notification.id]));
+      expect(two).toEqual(new Set([other.notification.id]));
+      expect(await details.listByJobIds(scope, [first.jobs[0].id])).toEqual(first.details);
     });
 
     it('lists newest first with filters, pages and the total count', async () => {
@@ -323,6 +363,7 @@ describe.each(SQL_STORES)('Delivery records on $name', (store) => {
       notifications: new SqlNotificationRepository(sql),
       jobs: new SqlJobRepository(sql),
       details: new SqlExecutionDetailRepository(sql),
+      messages: new SqlMessageRepository(sql),
       close: () => sql.close(),
     };
   });

@@ -10,6 +10,7 @@ import { ReconcileTriggers } from './application/reconcile-triggers/reconcile-tr
 import { RecoverSteps } from './application/recover-steps/recover-steps.use-case';
 import { RunStep } from './application/run-step/run-step.use-case';
 import { SendChannelStep } from './application/run-step/send-channel-step';
+import { StoreStepWrites } from './application/run-step/step-writes';
 import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
 
 const useCases = [
@@ -17,6 +18,7 @@ const useCases = [
   FanOut,
   RunStep,
   SendChannelStep,
+  StoreStepWrites,
   CancelTrigger,
   ReconcileTriggers,
   RecoverSteps,

@@ -4,7 +4,7 @@ import { ExecutionDetail, ExecutionDetailRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { ColumnSpec, batchedInsertManyIfAbsent, setPresent } from './sql-rows';
 
-const COLUMNS: readonly ColumnSpec[] = [
+export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
   ['organization_id', 'text'],
   ['environment_id', 'text'],
@@ -23,7 +23,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['created_at', 'timestamptz'],
 ];
 
-const toRow = (d: ExecutionDetail): Record<string, unknown> => ({
+export const toExecutionDetailRow = (d: ExecutionDetail): Record<string, unknown> => ({
   id: d.id,
   organization_id: d.organizationId,
   environment_id: d.environmentId,
@@ -69,7 +69,7 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
   private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
 
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
-    this.inserts = batchedInsertManyIfAbsent(sql, 'execution_details', COLUMNS);
+    this.inserts = batchedInsertManyIfAbsent(sql, 'execution_details', EXECUTION_DETAIL_COLUMNS);
   }
 
   async append(detail: ExecutionDetail): Promise<void> {
@@ -77,7 +77,7 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
   }
 
   async appendMany(details: ExecutionDetail[]): Promise<void> {
-    await this.inserts(details.map(toRow));
+    await this.inserts(details.map(toExecutionDetailRow));
   }
 
   async listByJobIds(scope: EnvironmentScope, jobIds: string[]): Promise<ExecutionDetail[]> {

@@ -4,7 +4,7 @@ import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobSt
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { ColumnSpec, batchedInsertManyIfAbsent, present, setPresent } from './sql-rows';
 
-const COLUMNS: readonly ColumnSpec[] = [
+export const JOB_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
   ['organization_id', 'text'],
   ['environment_id', 'text'],
@@ -49,7 +49,7 @@ const PATCH_COLUMNS: Record<keyof JobPatch, { column: string; json: boolean }> =
   updatedAt: { column: 'updated_at', json: false },
 };
 
-const toRow = (j: Job): Record<string, unknown> => ({
+export const toJobRow = (j: Job): Record<string, unknown> => ({
   id: j.id,
   organization_id: j.organizationId,
   environment_id: j.environmentId,
@@ -181,11 +181,11 @@ export class SqlJobRepository implements JobRepository {
   private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
 
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
-    this.inserts = batchedInsertManyIfAbsent(sql, 'jobs', COLUMNS);
+    this.inserts = batchedInsertManyIfAbsent(sql, 'jobs', JOB_COLUMNS);
   }
 
   insertMany(jobs: Job[]): Promise<number> {
-    return this.inserts(jobs.map(toRow));
+    return this.inserts(jobs.map(toJobRow));
   }
 
   findById(id: string): Promise<Job | null> {

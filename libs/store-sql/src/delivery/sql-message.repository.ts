@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, Channel, EnvironmentScope, Page } from '@app/kernel';
 import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { ColumnSpec, setPresent } from './sql-rows';
+import { ColumnSpec, insertFromJsonSql, setPresent } from './sql-rows';
 
-const COLUMNS: readonly ColumnSpec[] = [
+export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
   ['organization_id', 'text'],
   ['environment_id', 'text'],
@@ -44,10 +44,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
 ];
-const NAMES = COLUMNS.map(([name]) => name).join(', ');
-const DEFINITIONS = COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ');
 
-const toRow = (m: Message): Record<string, unknown> => ({
+export const toMessageRow = (m: Message): Record<string, unknown> => ({
   id: m.id,
   organization_id: m.organizationId,
   environment_id: m.environmentId,
@@ -139,11 +137,9 @@ export function toMessage(row: any): Message {
 @Injectable()
 export class SqlMessageRepository implements MessageRepository {
   private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
-    const inserted = await this.sql.query(
-      `INSERT INTO messages (${NAMES}) SELECT ${NAMES} FROM jsonb_to_recordset($1::jsonb) AS r(${DEFINITIONS})
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [JSON.stringify(messages.map(toRow))],
-    );
+    const inserted = await this.sql.query(`${insertFromJsonSql('messages', MESSAGE_COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id`, [
+      JSON.stringify(messages.map(toMessageRow)),
+    ]);
     // a created row is the message as given; only the existing ones need reading
     const given = new Map(messages.map((message) => [message.id, message]));
     const created = new Map(inserted.map((row) => [row.id as string, given.get(row.id)!]));

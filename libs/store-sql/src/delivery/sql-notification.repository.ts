@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EnvironmentScope, Page } from '@app/kernel';
-import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
+import { CallBatcher, EnvironmentScope, Page } from '@app/kernel';
+import { Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { ColumnSpec, batchedInsertManyIfAbsent, setPresent } from './sql-rows';
+import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow } from './sql-execution-detail.repository';
+import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
+import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
+import { ColumnSpec, MAX_ROWS_PER_STATEMENT, batchedInsertManyIfAbsent, insertFromJsonSql, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -82,9 +85,36 @@ export function toNotification(row: any): Notification {
   );
 }
 
+// One statement: the notifications first, then the rows of those it created (a data-modifying CTE
+// sees the others' RETURNING), so a notification that existed brings none of its rows in again.
+const OF_CREATED = 'r.notification_id IN (SELECT id FROM created)';
+const INSERT_WITH_RECORDS = `WITH created AS (${insertFromJsonSql('notifications', COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id),
+  jobs_written AS (${insertFromJsonSql('jobs', JOB_COLUMNS, 2, OF_CREATED)} ON CONFLICT (id) DO NOTHING),
+  messages_written AS (${insertFromJsonSql('messages', MESSAGE_COLUMNS, 3, OF_CREATED)} ON CONFLICT (id) DO NOTHING),
+  details_written AS (${insertFromJsonSql('execution_details', EXECUTION_DETAIL_COLUMNS, 4, OF_CREATED)} ON CONFLICT (id) DO NOTHING)
+SELECT id FROM created`;
+
 @Injectable()
 export class SqlNotificationRepository implements NotificationRepository {
   private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
+  private readonly recordInserts = new CallBatcher<NotificationRecords[], Set<string>>(
+    async (_, calls) => {
+      // the same notification in two calls: only the first caller's rows go in
+      const taken = new Set<string>();
+      const kept = calls.map((records) => records.filter(({ notification }) => !taken.has(notification.id) && taken.add(notification.id)));
+      const all = kept.flat();
+      const rows = await this.sql.query<{ id: string }>(INSERT_WITH_RECORDS, [
+        JSON.stringify(all.map((r) => toRow(r.notification))),
+        JSON.stringify(all.flatMap((r) => r.jobs.map(toJobRow))),
+        JSON.stringify(all.flatMap((r) => r.messages.map(toMessageRow))),
+        JSON.stringify(all.flatMap((r) => r.details.map(toExecutionDetailRow))),
+      ]);
+      const created = new Set(rows.map((row) => row.id));
+      return kept.map((records) => new Set(records.filter(({ notification }) => created.has(notification.id)).map(({ notification }) => notification.id)));
+    },
+    MAX_ROWS_PER_STATEMENT,
+    (records) => records.length,
+  );
 
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
     this.inserts = batchedInsertManyIfAbsent(sql, 'notifications', COLUMNS);
@@ -92,6 +122,10 @@ export class SqlNotificationRepository implements NotificationRepository {
 
   insertMany(notifications: Notification[]): Promise<number> {
     return this.inserts(notifications.map(toRow));
+  }
+
+  insertWithRecords(records: NotificationRecords[]): Promise<Set<string>> {
+    return records.length ? this.recordInserts.run('', records) : Promise.resolve(new Set());
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Notification | null> {

@@ -17,10 +17,20 @@ export function setPresent<T extends object>(target: T, fields: Partial<Record<k
   return target;
 }
 
+/** Rows of one batched statement at most: large enough to share the round trip, small enough to keep a statement's JSON in the low megabytes. */
+export const MAX_ROWS_PER_STATEMENT = 1000;
+
 /**
- * Inserts many rows in one statement (one jsonb parameter, so no parameter limit), skipping ids
- * that already exist. `rows` are keyed by column name. Returns how many rows were new.
+ * `INSERT INTO table … SELECT … FROM jsonb_to_recordset($param)`: the rows come as one jsonb
+ * parameter keyed by column name, so there is no parameter limit. `where` filters them (columns as `r.name`).
  */
+export function insertFromJsonSql(table: string, columns: readonly ColumnSpec[], param: number, where = ''): string {
+  const names = columns.map(([name]) => name).join(', ');
+  const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
+  return `INSERT INTO ${table} (${names}) SELECT ${names} FROM jsonb_to_recordset($${param}::jsonb) AS r(${definitions})${where ? ` WHERE ${where}` : ''}`;
+}
+
+/** Inserts many rows in one statement, skipping ids that already exist. Returns the ids inserted. */
 export async function insertManyIfAbsent(
   sql: SqlClient,
   table: string,
@@ -30,14 +40,9 @@ export async function insertManyIfAbsent(
   conflict: 'id' | 'any' = 'id',
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const names = columns.map(([name]) => name).join(', ');
-  const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
-  const inserted = await sql.query(
-    `INSERT INTO ${table} (${names})
-     SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${definitions})
-     ON CONFLICT ${conflict === 'id' ? '(id) ' : ''}DO NOTHING RETURNING id`,
-    [JSON.stringify(rows)],
-  );
+  const inserted = await sql.query(`${insertFromJsonSql(table, columns, 1)} ON CONFLICT ${conflict === 'id' ? '(id) ' : ''}DO NOTHING RETURNING id`, [
+    JSON.stringify(rows),
+  ]);
   return new Set(inserted.map((row) => row.id as string));
 }
 
@@ -49,6 +54,6 @@ export function batchedInsertManyIfAbsent(sql: SqlClient, table: string, columns
   const batcher = new CallBatcher<Record<string, unknown>[], number>(async (_, calls) => {
     const created = await insertManyIfAbsent(sql, table, columns, calls.flat());
     return calls.map((rows) => rows.filter((row) => created.delete(row.id as string)).length);
-  }, 20);
+  }, MAX_ROWS_PER_STATEMENT, (rows) => rows.length);
   return (rows) => (rows.length === 0 ? Promise.resolve(0) : batcher.run('', rows));
 }

@@ -4,12 +4,13 @@ import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
 import { Job } from '../../domain/job';
 import { TriggerRecord } from '../../domain/trigger';
-import { JobRepository } from '../../ports/job.repository.port';
-import { NotificationRepository } from '../../ports/notification.repository.port';
+import { NotificationRecords, NotificationRepository } from '../../ports/notification.repository.port';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
 import { RunStep } from '../run-step/run-step.use-case';
+import { StepWrites } from '../run-step/step-writes';
 import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
+import { UnwrittenChain } from './unwritten-chain';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const trigger = {
@@ -25,44 +26,52 @@ const trigger = {
   createdAt: new Date(0),
   updatedAt: new Date(0),
 } as unknown as TriggerRecord;
-const workflow = {
-  id: 'wf-1',
-  ...scope,
-  trigger: { identifier: 'welcome' },
-  tags: [],
-  critical: false,
-  steps: [
-    { id: 'step-1', active: true, template: { type: 'chat' } },
-    { id: 'step-2', active: true, template: { type: 'in_app' } },
-  ],
-} as unknown as Workflow;
+const workflowOf = (...types: string[]) =>
+  ({
+    id: 'wf-1',
+    ...scope,
+    trigger: { identifier: 'welcome' },
+    tags: [],
+    critical: false,
+    steps: types.map((type, index) => ({ id: `step-${index + 1}`, active: true, template: { type } })),
+  }) as unknown as Workflow;
+const workflow = workflowOf('chat', 'in_app');
 const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
 
 /** FanOut alone: its stores are in-memory stand-ins, RunStep a stub that answers as told. */
-function fanOut(runStep: (jobId: string) => Promise<void>, options: { alreadyInserted?: boolean } = {}) {
+function fanOut(
+  runStep: (jobId: string, writes?: StepWrites) => Promise<void>,
+  options: { alreadyInserted?: boolean; workflow?: Workflow } = {},
+) {
   const added: NewJob[] = [];
-  const runs: { jobId: string; known: { job?: Job; subscriber?: Subscriber } }[] = [];
+  const runs: { jobId: string; known: { job?: Job; subscriber?: Subscriber }; writes?: StepWrites }[] = [];
   const marked: string[] = [];
+  const written: NotificationRecords[] = [];
   const useCase = new FanOut(
     { findById: async () => trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
-    { findByIdOrIdentifier: async () => workflow } as unknown as WorkflowRepository,
+    { findByIdOrIdentifier: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
     {} as SubscriberRepository,
     {} as TopicRepository,
     {} as TenantRepository,
-    { insertMany: async (n: unknown[]) => n.length } as unknown as NotificationRepository,
-    { insertMany: async (jobs: Job[]) => (options.alreadyInserted ? 0 : jobs.length) } as unknown as JobRepository,
+    {
+      insertWithRecords: async (records: NotificationRecords[]) => {
+        if (options.alreadyInserted) return new Set();
+        written.push(...records);
+        return new Set(records.map((r) => r.notification.id));
+      },
+    } as unknown as NotificationRepository,
     { add: async (_queue: string, job: NewJob) => void added.push({ ...job, queue: _queue } as NewJob) } as unknown as JobQueue,
     systemClock,
     { execute: async () => [{ subscriber: ada, created: false }] } as unknown as UpsertSubscribers,
     {} as UpdateSubscriberCredentials,
     {
-      execute: async (command: { jobId: string }, known: { job?: Job; subscriber?: Subscriber }) => {
-        runs.push({ jobId: command.jobId, known });
-        await runStep(command.jobId);
+      execute: async (command: { jobId: string }, known: { job?: Job; subscriber?: Subscriber }, writes?: StepWrites) => {
+        runs.push({ jobId: command.jobId, known, writes });
+        await runStep(command.jobId, writes);
       },
     } as unknown as RunStep,
   );
-  return { useCase, added, runs, marked };
+  return { useCase, added, runs, marked, written };
 }
 
 describe('FanOut', () => {
@@ -99,6 +108,39 @@ describe('FanOut', () => {
     const { useCase, runs } = fanOut(async () => undefined, { alreadyInserted: true });
     await useCase.execute({ triggerId: trigger.id });
     expect(runs[0].known).toEqual({});
+  });
+
+  it('runs an in-app first step before writing, and writes the chain as the step left it in one go', async () => {
+    const { useCase, added, runs, written } = fanOut(
+      async (jobId, writes) => {
+        expect(written).toEqual([]); // nothing is written while the step runs
+        await writes!.transition(jobId, 'running');
+        await writes!.transition(jobId, 'completed', { providerId: 'novu' });
+        const next = await writes!.queueNext(jobId);
+        await writes!.enqueue(STEPS_QUEUE, { id: next!.id, data: { jobId: next!.id } });
+      },
+      { workflow: workflowOf('in_app', 'chat') },
+    );
+    await useCase.execute({ triggerId: trigger.id });
+    expect(runs).toHaveLength(1);
+    expect(runs[0].writes).toBeInstanceOf(UnwrittenChain);
+    expect(written).toHaveLength(1);
+    expect(written[0].jobs.map((job) => job.status)).toEqual(['completed', 'queued']);
+    // the queue hears of the next job only once its row exists
+    expect(added).toEqual([{ queue: STEPS_QUEUE, id: written[0].jobs[1].id, data: { jobId: written[0].jobs[1].id } }]);
+  });
+
+  it('writes an in-app chain as built and runs its step the usual way when running it ahead failed', async () => {
+    let calls = 0;
+    const { useCase, runs, written } = fanOut(
+      async () => {
+        if (calls++ === 0) throw new Error('renderer crashed');
+      },
+      { workflow: workflowOf('in_app') },
+    );
+    await useCase.execute({ triggerId: trigger.id });
+    expect(written[0].jobs.map((job) => job.status)).toEqual(['queued']);
+    expect(runs.map((run) => run.writes instanceof UnwrittenChain)).toEqual([true, false]);
   });
 
   it('shrinks its batches as the payload grows, so a worker never holds hundreds of copies of a large one', () => {

@@ -13,12 +13,13 @@ import {
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
-import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
+import { Job } from '../../domain/job';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
 import { RunStep } from '../run-step/run-step.use-case';
 import { RecipientContext, buildNotification } from './build-notification';
+import { UnwrittenChain } from './unwritten-chain';
 
 /** Topic members are read, and their notifications written and delivered, this many at a time at most. */
 export const FAN_OUT_BATCH_SIZE = 500;
@@ -54,7 +55,6 @@ export class FanOut {
     @Inject(TOPIC_REPOSITORY) private readonly topics: TopicRepository,
     @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
     @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
-    @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly upsertSubscribers: UpsertSubscribers,
@@ -156,18 +156,46 @@ export class FanOut {
 
   private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext): Promise<void> {
     if (!subscribers.length) return;
-    const built = subscribers.map((subscriber) => buildNotification(scope, subscriber, context));
-    await this.notifications.insertMany(built.map((b) => b.notification));
-    const jobs = built.flatMap((b) => b.jobs);
-    // All new (not a redelivered fan-out): the steps may start from the rows as written.
-    const fresh = (await this.jobs.insertMany(jobs)) === jobs.length;
-    // The first steps of the batch (≤ fanOutBatchSize) run right here, all at once, rather than
-    // as one queue job each: a queue round trip per delivery costs more than the delivery, and
-    // concurrent steps share their store statements. They are `queued` in the store, so a crash
-    // here leaves them to RecoverSteps (and to this job's redelivery).
-    await Promise.all(
-      built.flatMap(({ jobs: [first] }, index) => (first ? [this.runFirstStep(first.id, fresh ? { job: first, subscriber: subscribers[index] } : {})] : [])),
+    const built = subscribers.map((subscriber) => ({ subscriber, ...buildNotification(scope, subscriber, context) }));
+    // An in-app first step runs before anything is written (it calls no one outside), so a
+    // notification, its jobs as the step left them, its message and details go in one write.
+    const ranAhead = await Promise.all(built.map(({ jobs, subscriber }) => this.runAhead(jobs, subscriber)));
+    const written = await this.notifications.insertWithRecords(
+      built.map(({ notification, jobs }, index) => {
+        const chain = ranAhead[index];
+        return chain ? { notification, jobs: chain.jobs, messages: chain.messages, details: chain.details } : { notification, jobs, messages: [], details: [] };
+      }),
     );
+    // The other first steps of the batch (≤ fanOutBatchSize) run right here, all at once, rather
+    // than as one queue job each: a queue round trip per delivery costs more than the delivery,
+    // and concurrent steps share their store statements. They are `queued` in the store, so a
+    // crash here leaves them to RecoverSteps (and to this job's redelivery).
+    await Promise.all(
+      built.map(async ({ notification, jobs: [first], subscriber }, index) => {
+        if (!first) return;
+        // written before (a redelivered fan-out): carry on from the store
+        if (!written.has(notification.id)) return this.runFirstStep(first.id, {});
+        const chain = ranAhead[index];
+        if (!chain) return this.runFirstStep(first.id, { job: first, subscriber });
+        for (const { queue, job } of chain.enqueued) await this.queue.add(queue, job);
+      }),
+    );
+  }
+
+  /**
+   * Runs an in-app first step against its unwritten chain; undefined (write the chain as built and
+   * run the step the usual way) for any other step, or when the run failed.
+   */
+  private async runAhead(jobs: Job[], subscriber: Subscriber): Promise<UnwrittenChain | undefined> {
+    const [first] = jobs;
+    if (first?.type !== 'in_app') return undefined;
+    const chain = new UnwrittenChain(jobs, this.clock);
+    try {
+      await this.runStep.execute({ jobId: first.id, attemptsMade: 0, attempts: PIPELINE_JOB_OPTIONS.attempts }, { job: first, subscriber }, chain);
+      return chain;
+    } catch {
+      return undefined; // the usual run will meet the error again, with its retries
+    }
   }
 
   /** Attempt 1 of a first step; anything that needs another attempt goes to the steps queue, counted as attempt 2 on. */

@@ -1,20 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue, RetryableJobError, TtlCache, evaluateConditions } from '@app/kernel';
+import { CLOCK, Clock, DomainError, EnvironmentScope, RetryableJobError, TtlCache, evaluateConditions } from '@app/kernel';
 import { PREFERENCE_REPOSITORY, PreferenceRepository, SUBSCRIBER_REPOSITORY, Subscriber, SubscriberRepository, isWithinSchedule, nextScheduleWindow, resolveChannelPreferences } from '@app/subscribers';
 import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { computeDelayMs } from '../../domain/delay';
 import { backoffWindowMs, digestBucketKey, digestWindow, isBackoffDigest } from '../../domain/digest';
-import { DomainError } from '@app/kernel';
 import { DETAIL, ExecutionDetailInput, ExecutionDetailStatus, createExecutionDetail } from '../../domain/execution-detail';
 import { Job, isTerminalJobStatus } from '../../domain/job';
 import { isChannelStep } from '../../domain/step-type';
 import { DIGEST_BUCKET_REPOSITORY, DigestBucketRepository } from '../../ports/digest-bucket.repository.port';
-import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
 import { SendChannelStep, StepOutcome } from './send-channel-step';
+import { StepWrites, StoreStepWrites } from './step-writes';
 import { StepContext, stepVariables } from './step-context';
 
 const PREFERENCE_DETAIL = {
@@ -43,22 +42,22 @@ export class RunStep {
   constructor(
     @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
     @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
-    @Inject(EXECUTION_DETAIL_REPOSITORY) private readonly details: ExecutionDetailRepository,
     @Inject(DIGEST_BUCKET_REPOSITORY) private readonly digests: DigestBucketRepository,
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(SUBSCRIBER_REPOSITORY) private readonly subscribers: SubscriberRepository,
     @Inject(PREFERENCE_REPOSITORY) private readonly preferences: PreferenceRepository,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
     private readonly sendChannelStep: SendChannelStep,
+    private readonly storeWrites: StoreStepWrites,
   ) {}
 
   /**
-   * `known` saves reads when the caller has just written or read these rows (the fan-out running
-   * the first steps it created); a stale value is never passed, since only fresh inserts are.
+   * `known` saves reads when the caller has just built, written or read these rows (the fan-out
+   * running the first steps it creates); a stale value is never passed. `writes` is where the
+   * step's effects go: the store and the queue, unless the fan-out runs a chain it has not written yet.
    */
-  async execute(command: RunStepCommand, known: { job?: Job; subscriber?: Subscriber } = {}): Promise<void> {
+  async execute(command: RunStepCommand, known: { job?: Job; subscriber?: Subscriber } = {}, writes: StepWrites = this.storeWrites): Promise<void> {
     const job = known.job?.id === command.jobId ? known.job : await this.jobs.findById(command.jobId);
     if (!job) return;
     if (isTerminalJobStatus(job.status)) return this.resumeChain(job);
@@ -70,11 +69,11 @@ export class RunStep {
     const subscriber =
       known.subscriber?.subscriberId === job.externalSubscriberId ? known.subscriber : await this.subscribers.findBySubscriberId(scope, job.externalSubscriberId);
     if (!workflow || !step || !subscriber) {
-      await this.fail(job, undefined, 'The workflow step or the subscriber no longer exists', 'Internal');
+      await this.fail(writes, job, undefined, 'The workflow step or the subscriber no longer exists', 'Internal');
       return;
     }
-    if (!(await this.jobs.transition(job.id, 'running'))) return;
-    const context: StepContext = { scope, job, workflow, step, subscriber, attemptsMade: command.attemptsMade, attempts: command.attempts, now: this.clock.now() };
+    if (!(await writes.transition(job.id, 'running'))) return;
+    const context: StepContext = { scope, job, workflow, step, subscriber, writes, attemptsMade: command.attemptsMade, attempts: command.attempts, now: this.clock.now() };
     if (job.actorId) context.actor = (await this.subscribers.findBySubscriberId(scope, job.actorId)) ?? undefined;
 
     try {
@@ -90,13 +89,13 @@ export class RunStep {
         const outcome = await this.sendChannelStep.execute(context);
         return await this.settle(context, outcome);
       }
-      await this.fail(job, step, `Unsupported step type ${job.type}`, 'Internal');
+      await this.fail(writes, job, step, `Unsupported step type ${job.type}`, 'Internal');
     } catch (error) {
       if (error instanceof RetryableJobError) {
-        await this.jobs.transition(job.id, 'queued', { attempts: command.attemptsMade + 1 });
+        await writes.transition(job.id, 'queued', { attempts: command.attemptsMade + 1 });
         throw error;
       }
-      if (error instanceof DomainError) return await this.fail(job, step, error.message, 'Payload', { code: error.code, ...error.details });
+      if (error instanceof DomainError) return await this.fail(writes, job, step, error.message, 'Payload', { code: error.code, ...error.details });
       throw error;
     }
   }
@@ -113,7 +112,7 @@ export class RunStep {
   async giveUp(jobId: string, reason: string): Promise<void> {
     const job = await this.jobs.findById(jobId);
     if (!job || isTerminalJobStatus(job.status)) return;
-    await this.fail(job, undefined, `Step failed after its last attempt: ${reason}`, 'Internal');
+    await this.fail(this.storeWrites, job, undefined, `Step failed after its last attempt: ${reason}`, 'Internal');
   }
 
   private async gatedByPreferences(context: StepContext): Promise<boolean> {
@@ -132,9 +131,9 @@ export class RunStep {
     const next = nextScheduleWindow(schedule, subscriber.timezone, context.now);
     if (!next) return false; // no window at all: deliver rather than hold forever
     const extension = (job.scheduleExtensionsCount ?? 0) + 1;
-    await this.jobs.transition(job.id, 'delayed', { runAt: next, scheduleExtensionsCount: extension });
-    await this.record(job, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, { until: next.toISOString(), timezone: subscriber.timezone ?? 'UTC' });
-    await this.queue.add<StepJobData>(STEPS_QUEUE, {
+    await context.writes.transition(job.id, 'delayed', { runAt: next, scheduleExtensionsCount: extension });
+    await this.record(context.writes, job, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, { until: next.toISOString(), timezone: subscriber.timezone ?? 'UTC' });
+    await context.writes.enqueue<StepJobData>(STEPS_QUEUE, {
       id: `${job.id}:schedule:${extension}`,
       data: { jobId: job.id, phase: 'wake' },
       delayMs: Math.max(0, next.getTime() - context.now.getTime()),
@@ -142,7 +141,7 @@ export class RunStep {
     });
     // Quiet hours hold this step only: the rest of the chain (an in-app step, say) goes on now,
     // unless a failure of this step must stop it, which only the deferred run can tell.
-    if (!context.step.shouldStopOnFail) await this.enqueueNext(job);
+    if (!context.step.shouldStopOnFail) await this.enqueueNext(context.writes, job);
     return true;
   }
 
@@ -150,9 +149,9 @@ export class RunStep {
     const { job, step, subscriber } = context;
     const delayMs = computeDelayMs(step.metadata as never, job.payload, job.overrides, context.now, subscriber.timezone);
     const runAt = new Date(context.now.getTime() + delayMs);
-    await this.jobs.transition(job.id, 'delayed', { runAt });
-    await this.record(job, 'Pending', DETAIL.STEP_DELAYED, { delayMs, runAt: runAt.toISOString() });
-    await this.queue.add<StepJobData>(STEPS_QUEUE, { id: `${job.id}:wake`, data: { jobId: job.id, phase: 'wake' }, delayMs, ...PIPELINE_JOB_OPTIONS });
+    await context.writes.transition(job.id, 'delayed', { runAt });
+    await this.record(context.writes, job, 'Pending', DETAIL.STEP_DELAYED, { delayMs, runAt: runAt.toISOString() });
+    await context.writes.enqueue<StepJobData>(STEPS_QUEUE, { id: `${job.id}:wake`, data: { jobId: job.id, phase: 'wake' }, delayMs, ...PIPELINE_JOB_OPTIONS });
   }
 
   private async startDigest(context: StepContext): Promise<void> {
@@ -166,30 +165,30 @@ export class RunStep {
     // Merge into an open digest, or open one; the store decides atomically who is the master.
     for (let round = 0; round < MAX_DIGEST_RACE_ROUNDS; round++) {
       const open = await this.digests.mergeIntoOpen(scope, bucketKey, event);
-      if (open?.masterJobId === job.id) return this.waitForDigest(job, bucketKey, open.fireAt); // a redelivered master
+      if (open?.masterJobId === job.id) return this.waitForDigest(context.writes, job, bucketKey, open.fireAt); // a redelivered master
       if (open) {
-        await this.jobs.transition(job.id, 'merged', { mergedDigestId: open.masterJobId, digestBucketKey: bucketKey });
+        await context.writes.transition(job.id, 'merged', { mergedDigestId: open.masterJobId, digestBucketKey: bucketKey });
         await this.notifications.setDigestedNotification(job.notificationId, open.masterNotificationId);
-        await this.record(job, 'Success', DETAIL.DIGEST_MERGED, { masterJobId: open.masterJobId });
-        await this.jobs.cancelChildren(job.notificationId, job.id);
+        await this.record(context.writes, job, 'Success', DETAIL.DIGEST_MERGED, { masterJobId: open.masterJobId });
+        await context.writes.cancelChildren(job.notificationId, job.id);
         return;
       }
       const window = digestWindow(metadata, { now, timezone: subscriber.timezone, overrides: job.overrides as never, recentEventInBackoffWindow: recent });
       if (window.action === 'skip') {
         await this.digests.recordEvent(scope, bucketKey, now);
-        await this.jobs.transition(job.id, 'skipped', { digest: { ...job.digest, events: [job.payload] } });
-        await this.record(job, 'Success', DETAIL.DIGEST_SKIPPED);
-        return this.enqueueNext(job, [job.payload]);
+        await context.writes.transition(job.id, 'skipped', { digest: { ...job.digest, events: [job.payload] } });
+        await this.record(context.writes, job, 'Success', DETAIL.DIGEST_SKIPPED);
+        return this.enqueueNext(context.writes, job, [job.payload]);
       }
-      if (await this.digests.openAsMaster(scope, bucketKey, job.id, event, window.fireAt)) return this.waitForDigest(job, bucketKey, window.fireAt);
+      if (await this.digests.openAsMaster(scope, bucketKey, job.id, event, window.fireAt)) return this.waitForDigest(context.writes, job, bucketKey, window.fireAt);
     }
     throw new RetryableJobError('Digest bucket stayed contended');
   }
 
-  private async waitForDigest(job: Job, bucketKey: string, fireAt: Date): Promise<void> {
-    await this.jobs.transition(job.id, 'delayed', { runAt: fireAt, digestBucketKey: bucketKey });
-    await this.record(job, 'Pending', DETAIL.STEP_DIGESTED, { fireAt: fireAt.toISOString(), bucketKey });
-    await this.queue.add<StepJobData>(STEPS_QUEUE, {
+  private async waitForDigest(writes: StepWrites, job: Job, bucketKey: string, fireAt: Date): Promise<void> {
+    await writes.transition(job.id, 'delayed', { runAt: fireAt, digestBucketKey: bucketKey });
+    await this.record(writes, job, 'Pending', DETAIL.STEP_DIGESTED, { fireAt: fireAt.toISOString(), bucketKey });
+    await writes.enqueue<StepJobData>(STEPS_QUEUE, {
       id: `${job.id}:wake`,
       data: { jobId: job.id, phase: 'wake' },
       delayMs: Math.max(0, fireAt.getTime() - this.clock.now().getTime()),
@@ -200,39 +199,40 @@ export class RunStep {
   private async wake(context: StepContext): Promise<void> {
     const { scope, job } = context;
     if (job.type === 'delay') {
-      await this.jobs.transition(job.id, 'completed');
-      await this.record(job, 'Success', DETAIL.DELAY_FINISHED);
-      return this.enqueueNext(job);
+      await context.writes.transition(job.id, 'completed');
+      await this.record(context.writes, job, 'Success', DETAIL.DELAY_FINISHED);
+      return this.enqueueNext(context.writes, job);
     }
     const bucketKey = job.digestBucketKey!;
     const events = (await this.digests.close(scope, bucketKey, job.id)) ?? [];
     const payloads = events.map((event) => event.payload);
-    await this.jobs.transition(job.id, 'completed', { digest: { ...job.digest, events: payloads } });
-    await this.record(job, 'Success', DETAIL.DIGEST_TRIGGERED_EVENTS, payloads);
-    return this.enqueueNext(job, payloads);
+    await context.writes.transition(job.id, 'completed', { digest: { ...job.digest, events: payloads } });
+    await this.record(context.writes, job, 'Success', DETAIL.DIGEST_TRIGGERED_EVENTS, payloads);
+    return this.enqueueNext(context.writes, job, payloads);
   }
 
   private async settle(context: StepContext, outcome: StepOutcome): Promise<void> {
     const { job, step } = context;
     if (outcome.kind === 'completed') {
-      await this.jobs.transition(job.id, 'completed', outcome.providerId ? { providerId: outcome.providerId } : undefined);
-      return this.enqueueNext(job);
+      await context.writes.transition(job.id, 'completed', outcome.providerId ? { providerId: outcome.providerId } : undefined);
+      return this.enqueueNext(context.writes, job);
     }
     if (outcome.kind === 'skipped') {
-      await this.jobs.transition(job.id, 'canceled', outcome.providerId ? { providerId: outcome.providerId } : undefined);
-      return this.enqueueNext(job);
+      await context.writes.transition(job.id, 'canceled', outcome.providerId ? { providerId: outcome.providerId } : undefined);
+      return this.enqueueNext(context.writes, job);
     }
-    return this.fail(job, step, outcome.reason, 'Internal', undefined, true);
+    return this.fail(context.writes, job, step, outcome.reason, 'Internal', undefined, true);
   }
 
   private async skip(context: StepContext, detail: string, raw: unknown, status: ExecutionDetailStatus): Promise<void> {
-    await this.jobs.transition(context.job.id, 'canceled');
-    await this.record(context.job, status, detail, raw);
-    await this.enqueueNext(context.job);
+    await context.writes.transition(context.job.id, 'canceled');
+    await this.record(context.writes, context.job, status, detail, raw);
+    await this.enqueueNext(context.writes, context.job);
   }
 
   /** A failed channel step lets the chain go on unless shouldStopOnFail; a failed delay/digest stops it. */
   private async fail(
+    writes: StepWrites,
     job: Job,
     step: { shouldStopOnFail?: boolean } | undefined,
     reason: string,
@@ -240,20 +240,20 @@ export class RunStep {
     raw?: unknown,
     alreadyRecorded = false,
   ): Promise<void> {
-    await this.jobs.transition(job.id, 'failed', { error: { message: reason } });
-    if (!alreadyRecorded) await this.record(job, 'Failed', reason, raw, source);
-    if (isChannelStep(job.type) && !step?.shouldStopOnFail) return this.enqueueNext(job);
-    const canceled = await this.jobs.cancelChildren(job.notificationId, job.id);
+    await writes.transition(job.id, 'failed', { error: { message: reason } });
+    if (!alreadyRecorded) await this.record(writes, job, 'Failed', reason, raw, source);
+    if (isChannelStep(job.type) && !step?.shouldStopOnFail) return this.enqueueNext(writes, job);
+    const canceled = await writes.cancelChildren(job.notificationId, job.id);
     for (const id of canceled) {
-      await this.details.append(createExecutionDetail({ job: { ...job, id }, status: 'Warning', detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED }, this.clock.now()));
+      await writes.appendDetail(createExecutionDetail({ job: { ...job, id }, status: 'Warning', detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED }, this.clock.now()));
     }
   }
 
-  private async enqueueNext(job: Job, digestEvents?: Record<string, unknown>[]): Promise<void> {
+  private async enqueueNext(writes: StepWrites, job: Job, digestEvents?: Record<string, unknown>[]): Promise<void> {
     // Only a job nobody started yet moves: a step deferred to quiet hours already let its successor go.
     // Steps after a digest see its events (Novu's step.events / step.total_count).
-    const next = await this.jobs.queueNext(job.id, digestEvents ?? job.digest?.events);
-    if (next) await this.queue.add<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
+    const next = await writes.queueNext(job.id, digestEvents ?? job.digest?.events);
+    if (next) await writes.enqueue<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
   }
 
   /**
@@ -263,7 +263,7 @@ export class RunStep {
    */
   private async resumeChain(job: Job): Promise<void> {
     if (job.status === 'merged') {
-      await this.jobs.cancelChildren(job.notificationId, job.id);
+      await this.storeWrites.cancelChildren(job.notificationId, job.id);
       return;
     }
     if (job.status === 'failed') {
@@ -271,20 +271,20 @@ export class RunStep {
         (candidate) => candidate.id === job.stepId,
       );
       if (!isChannelStep(job.type) || step?.shouldStopOnFail) {
-        for (const id of await this.jobs.cancelChildren(job.notificationId, job.id)) {
-          await this.details.append(createExecutionDetail({ job: { ...job, id }, status: 'Warning', detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED }, this.clock.now()));
+        for (const id of await this.storeWrites.cancelChildren(job.notificationId, job.id)) {
+          await this.storeWrites.appendDetail(createExecutionDetail({ job: { ...job, id }, status: 'Warning', detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED }, this.clock.now()));
         }
         return;
       }
     }
     const next = await this.jobs.findNextJob(job.id);
     // `queued` but maybe never added: the crash came between the two (adding again is a no-op if it landed).
-    if (next?.status === 'queued') await this.queue.add<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
-    else await this.enqueueNext(job);
+    if (next?.status === 'queued') await this.storeWrites.enqueue<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
+    else await this.enqueueNext(this.storeWrites, job);
   }
 
-  private record(job: Job, status: ExecutionDetailStatus, detail: string, raw?: unknown, source: ExecutionDetailInput['source'] = 'Internal') {
-    return this.details.append(createExecutionDetail({ job, status, detail, raw, source }, this.clock.now()));
+  private record(writes: StepWrites, job: Job, status: ExecutionDetailStatus, detail: string, raw?: unknown, source: ExecutionDetailInput['source'] = 'Internal') {
+    return writes.appendDetail(createExecutionDetail({ job, status, detail, raw, source }, this.clock.now()));
   }
 
   private findWorkflow(scope: EnvironmentScope, id: string): Promise<Workflow | null> {

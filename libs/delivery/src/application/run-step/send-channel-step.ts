@@ -7,7 +7,6 @@ import { DETAIL, ExecutionDetailStatus, createExecutionDetail, providerSelectedD
 import { MESSAGE_ERROR_IDS, Message, MessageCta } from '../../domain/message';
 import { requestedIntegrationIdentifier, selectCredentialIntegrations, selectIntegration } from '../../domain/select-integration';
 import { ChannelProvider, PROVIDER_REGISTRY, ProviderError, ProviderRegistry, isProviderError } from '../../ports/channel-provider.port';
-import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
 import { StepContext, stepVariables, subscriberVariables } from './step-context';
@@ -43,7 +42,6 @@ export class SendChannelStep {
   constructor(
     @Inject(INTEGRATION_REPOSITORY) private readonly integrations: IntegrationRepository,
     @Inject(MESSAGE_REPOSITORY) private readonly messages: MessageRepository,
-    @Inject(EXECUTION_DETAIL_REPOSITORY) private readonly details: ExecutionDetailRepository,
     @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
     @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -65,7 +63,7 @@ export class SendChannelStep {
     if (channel === 'in_app') {
       const integration = selectIntegration(active, channel, job.overrides, job.tenant);
       if (!integration) return this.noIntegration(context);
-      const { created } = await this.messages.insertIfAbsent(this.message(context, job.id, integration, rendered, 'sent', {}));
+      const { created } = await context.writes.insertMessage(this.message(context, job.id, integration, rendered, 'sent', {}));
       if (created) await this.record(context, 'Success', DETAIL.MESSAGE_SENT, undefined, 'Internal', integration.providerId);
       return { kind: 'completed', providerId: integration.providerId };
     }
@@ -78,7 +76,7 @@ export class SendChannelStep {
     let delivered = 0;
     for (const target of targets.list) {
       const messageId = deterministicId(job.id, target.integration.id, target.address);
-      const { message } = await this.messages.insertIfAbsent(
+      const { message } = await context.writes.insertMessage(
         this.message(context, messageId, target.integration, rendered, 'warning', this.addressFields(channel, target), 'Not delivered yet'),
       );
       if (message.status === 'sent') {
@@ -180,7 +178,7 @@ export class SendChannelStep {
     return {
       outcome: async () => {
         const missing = channel === 'email' ? DETAIL.SUBSCRIBER_NO_EMAIL : DETAIL.SUBSCRIBER_NO_PHONE;
-        await this.messages.insertIfAbsent(
+        await context.writes.insertMessage(
           this.message(context, job.id, integration, { content: '' }, 'warning', {}, channel === 'email' ? 'Subscriber does not have an email address' : 'Subscriber does not have active phone', channel === 'email' ? MESSAGE_ERROR_IDS.missingEmail : MESSAGE_ERROR_IDS.missingPhone),
         );
         await this.record(context, 'Failed', missing, undefined, 'Credentials', integration.providerId);
@@ -282,6 +280,6 @@ export class SendChannelStep {
   }
 
   private record(context: StepContext, status: ExecutionDetailStatus, detail: string, raw?: unknown, source: 'Internal' | 'Credentials' | 'Payload' = 'Internal', providerId?: string) {
-    return this.details.append(createExecutionDetail({ job: context.job, status, detail, raw, source, providerId }, this.clock.now()));
+    return context.writes.appendDetail(createExecutionDetail({ job: context.job, status, detail, raw, source, providerId }, this.clock.now()));
   }
 }

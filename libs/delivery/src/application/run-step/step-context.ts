@@ -3,6 +3,7 @@ import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
 import { Job } from '../../domain/job';
 import { TemplateVariables } from '../../ports/template-renderer.port';
+import type { StepWrites } from './step-writes';
 
 /** Everything one run of one step needs, loaded once. */
 export interface StepContext {
@@ -12,6 +13,8 @@ export interface StepContext {
   step: WorkflowStep;
   subscriber: Subscriber;
   actor?: Subscriber;
+  /** Where the step's effects go. */
+  writes: StepWrites;
   /** Runs already used by the queue before this one. */
   attemptsMade: number;
   /** Total runs the queue allows. */

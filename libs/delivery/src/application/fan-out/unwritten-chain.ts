@@ -1,0 +1,76 @@
+import { Clock, NewJob } from '@app/kernel';
+import { ExecutionDetail } from '../../domain/execution-detail';
+import { CANCELABLE_JOB_STATUSES, Job, JobStatus, canTransitionJob } from '../../domain/job';
+import { Message } from '../../domain/message';
+import { JobPatch } from '../../ports/job.repository.port';
+import { StepWrites } from '../run-step/step-writes';
+
+/**
+ * The StepWrites of a notification's chain that is not in the store yet: a step run against it
+ * changes the chain's jobs in memory (with the store's compare-and-set rules) and collects its
+ * details and messages; queue adds wait in `enqueued` until the chain is written, since a queued
+ * job must never point at a row that does not exist.
+ */
+export class UnwrittenChain implements StepWrites {
+  readonly jobs: Job[];
+  readonly details: ExecutionDetail[] = [];
+  readonly messages: Message[] = [];
+  readonly enqueued: { queue: string; job: NewJob<unknown> }[] = [];
+
+  constructor(
+    jobs: Job[],
+    private readonly clock: Clock,
+  ) {
+    this.jobs = jobs.map((job) => ({ ...job }));
+  }
+
+  async transition(jobId: string, to: JobStatus, patch: JobPatch = {}): Promise<boolean> {
+    const job = this.jobs.find((candidate) => candidate.id === jobId);
+    if (!job || !canTransitionJob(job.status, to)) return false;
+    this.apply(job, to, patch);
+    return true;
+  }
+
+  async appendDetail(detail: ExecutionDetail): Promise<void> {
+    this.details.push(detail);
+  }
+
+  async insertMessage(message: Message): Promise<{ message: Message; created: boolean }> {
+    const existing = this.messages.find((candidate) => candidate.id === message.id);
+    if (existing) return { message: existing, created: false };
+    this.messages.push(message);
+    return { message, created: true };
+  }
+
+  async queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null> {
+    const next = this.jobs.find((candidate) => candidate.parentId === parentId);
+    if (!next || next.status !== 'pending') return null;
+    this.apply(next, 'queued', digestEvents ? { digest: { ...next.digest, events: digestEvents } } : {});
+    return { ...next };
+  }
+
+  async cancelChildren(notificationId: string, afterJobId?: string): Promise<string[]> {
+    const start = afterJobId === undefined ? 0 : this.jobs.findIndex((job) => job.id === afterJobId) + 1;
+    if (start === 0 && afterJobId !== undefined) return [];
+    const canceled: string[] = [];
+    for (const job of this.jobs.slice(start)) {
+      if (job.notificationId !== notificationId || !CANCELABLE_JOB_STATUSES.includes(job.status)) continue;
+      this.apply(job, 'canceled', {});
+      canceled.push(job.id);
+    }
+    return canceled;
+  }
+
+  async enqueue<T>(queue: string, job: NewJob<T>): Promise<void> {
+    this.enqueued.push({ queue, job });
+  }
+
+  private apply(job: Job, to: JobStatus, patch: JobPatch): void {
+    job.status = to;
+    for (const [field, value] of Object.entries(patch)) {
+      if (value === null) delete (job as unknown as Record<string, unknown>)[field];
+      else if (value !== undefined) (job as unknown as Record<string, unknown>)[field] = value;
+    }
+    if (!patch.updatedAt) job.updatedAt = this.clock.now();
+  }
+}
