@@ -70,6 +70,6 @@ export function toErrorResponse(error: unknown, path: string): ErrorResponse {
     return base(status, message);
   }
   const errorId = randomUUID();
-  logger.error({ errorId, err: error }, `Unhandled error ${errorId}: ${(error as Error)?.message}`);
+  logger.error({ errorId, path, err: error }, `Unhandled error ${errorId} on ${path}: ${(error as Error)?.message}`);
   return base(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error, contact support and provide them with the errorId', { errorId });
 }
