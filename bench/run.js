@@ -192,6 +192,17 @@ async function noopBull(sandbox, roundNo) {
   return JSON.parse(line);
 }
 
+/** The store alone taking the same deliveries' rows (bench/store-writes.js): the ceiling of any delivery rate. */
+async function storeWrites(sandbox) {
+  const poolSize = Math.min(20, 5 + Math.floor(WORKER_CONCURRENCY / 10)); // the worker's pool
+  const child = new Child('store-writes', path.join(__dirname, 'store-writes.js'), [sandbox.databaseUrl, String(DELIVERIES), String(WORKER_CONCURRENCY), String(poolSize), process.env.BENCH_DIST || 'dist'], {
+    PATH: process.env.PATH,
+  });
+  const line = await child.waitForLine(/^\{/, 180_000);
+  await withTimeout(child.exited, 30_000, 'store-writes exit');
+  return JSON.parse(line);
+}
+
 async function benchDeliveries() {
   log(`deliveries: ${DELIVERIES} in-app deliveries (triggers enqueued with the worker stopped, then one worker) vs no-op Bull jobs`);
   const sandbox = await newSandbox('deliveries');
@@ -201,6 +212,7 @@ async function benchDeliveries() {
     const subscriberIds = await seed(api.client, workflow);
     const rounds = [];
     const baselines = [];
+    const ceilings = [];
     for (let r = 1; r <= ROUNDS; r++) {
       const prefix = `d${r}-${RUN_ID}-`;
       const numbers = Array.from({ length: DELIVERIES }, (_, i) => i);
@@ -223,10 +235,16 @@ async function benchDeliveries() {
       rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds });
       const baseline = await noopBull(sandbox, r);
       baselines.push(baseline);
-      log(`deliveries: round ${r}: ${Math.round(DELIVERIES / seconds)} deliveries/s (${seconds.toFixed(2)} s; ${wallSeconds.toFixed(2)} s from worker spawn), no-op Bull ${Math.round(baseline.jobs_per_s)} jobs/s`);
+      const store = await storeWrites(sandbox);
+      ceilings.push(store);
+      log(
+        `deliveries: round ${r}: ${Math.round(DELIVERIES / seconds)} deliveries/s (${seconds.toFixed(2)} s; ${wallSeconds.toFixed(2)} s from worker spawn), ` +
+          `no-op Bull ${Math.round(baseline.jobs_per_s)} jobs/s, store alone ${Math.round(store.deliveries_per_s)} deliveries/s`,
+      );
     }
     const rate = median(rounds.map((r) => r.rate));
     const baselineRate = median(baselines.map((b) => b.jobs_per_s));
+    const storeRate = median(ceilings.map((c) => c.deliveries_per_s));
     const line = {
       bench: 'deliveries',
       deliveries: DELIVERIES,
@@ -237,10 +255,15 @@ async function benchDeliveries() {
       baseline_jobs: NOOP_JOBS,
       baseline_jobs_per_s: round(baselineRate, 0),
       ratio: round(rate / baselineRate, 3),
+      // The store alone writing the same rows, no queue or logic: no delivery rate can pass it.
+      store_only_per_s: round(storeRate, 0),
+      store_only_vs_baseline: round(storeRate / baselineRate, 3),
+      deliveries_vs_store_only: round(rate / storeRate, 3),
       concurrency: WORKER_CONCURRENCY,
       rounds: ROUNDS,
       rounds_per_s: rounds.map((r) => round(r.rate, 0)),
       baseline_rounds_per_s: baselines.map((b) => round(b.jobs_per_s, 0)),
+      store_only_rounds_per_s: ceilings.map((c) => round(c.deliveries_per_s, 0)),
     };
     result(line);
     summary.deliveries = line;
