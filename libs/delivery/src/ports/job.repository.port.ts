@@ -18,8 +18,6 @@ export type JobPatch = {
 };
 
 export interface JobRepository {
-  /** Idempotent bulk insert (ids are deterministic): rows whose id exists are left alone. Returns how many were new. */
-  insertMany(jobs: Job[]): Promise<number>;
   findById(id: string): Promise<Job | null>;
   /** The jobs of these notifications, each notification's chain in step order. */
   findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]>;

@@ -22,8 +22,6 @@ export interface NotificationListQuery {
 }
 
 export interface NotificationRepository {
-  /** Idempotent bulk insert (ids are deterministic): rows whose id exists are left alone. Returns how many were new. */
-  insertMany(notifications: Notification[]): Promise<number>;
   /**
    * Writes new notifications each with its jobs, messages and execution details, atomically per
    * notification: all of its rows, or none when a notification with its id exists (a redelivered

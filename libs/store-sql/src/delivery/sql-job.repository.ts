@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { ColumnSpec, batchedInsertManyIfAbsent, present, setPresent } from './sql-rows';
+import { ColumnSpec, present, setPresent } from './sql-rows';
 
 export const JOB_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -178,15 +178,8 @@ export class SqlJobRepository implements JobRepository {
       return next;
     });
   });
-  private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
 
-  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
-    this.inserts = batchedInsertManyIfAbsent(sql, 'jobs', JOB_COLUMNS);
-  }
-
-  insertMany(jobs: Job[]): Promise<number> {
-    return this.inserts(jobs.map(toJobRow));
-  }
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   findById(id: string): Promise<Job | null> {
     return this.byId.run('', id);

@@ -5,7 +5,7 @@ import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow } from './sql-execution-detail.repository';
 import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
-import { ColumnSpec, MAX_ROWS_PER_STATEMENT, batchedInsertManyIfAbsent, insertFromJsonSql, setPresent } from './sql-rows';
+import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, setPresent } from './sql-rows';
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -96,7 +96,6 @@ SELECT id FROM created`;
 
 @Injectable()
 export class SqlNotificationRepository implements NotificationRepository {
-  private readonly inserts: (rows: Record<string, unknown>[]) => Promise<number>;
   private readonly recordInserts = new CallBatcher<NotificationRecords[], Set<string>>(
     async (_, calls) => {
       // the same notification in two calls: only the first caller's rows go in
@@ -116,13 +115,7 @@ export class SqlNotificationRepository implements NotificationRepository {
     (records) => records.length,
   );
 
-  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
-    this.inserts = batchedInsertManyIfAbsent(sql, 'notifications', COLUMNS);
-  }
-
-  insertMany(notifications: Notification[]): Promise<number> {
-    return this.inserts(notifications.map(toRow));
-  }
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   insertWithRecords(records: NotificationRecords[]): Promise<Set<string>> {
     return records.length ? this.recordInserts.run('', records) : Promise.resolve(new Set());
