@@ -13,7 +13,7 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
 
   it('stores a trigger and reads it back whole, by id and by transactionId', async () => {
     const scope = newScope();
-    const record = triggerRecord(scope, { actor: { subscriberId: 'actor-1', avatar: 'https://a' }, tenant: 'acme' });
+    const record = triggerRecord(scope, { actor: { subscriberId: 'actor-1', avatar: 'https://a' }, tenant: 'acme', fanOutJobId: 'job-of-the-batch' });
     expect(await repository.insertIfAbsent(record)).toBe(true);
     expect(await repository.findById(record.id)).toEqual(record);
     expect(await repository.findByTransactionId(scope, record.transactionId)).toEqual(record);
@@ -27,6 +27,7 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     const found = await repository.findById(record.id);
     expect(found).not.toHaveProperty('actor');
     expect(found).not.toHaveProperty('tenant');
+    expect(found).not.toHaveProperty('fanOutJobId');
   });
 
   it('refuses a repeated transactionId in the environment, even from concurrent callers, but not in another one', async () => {

@@ -228,19 +228,22 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
       const subscribers = Array.from({ length: 10 }, () => uniqueName('durable'));
       const accepted = await Promise.all(subscribers.map((subscriberId) => trigger({ name: workflow, to: subscriberId })));
       // The lost enqueue: what the api does when Redis fails it (logs, still answers 201). Simulated
-      // by removing the fan-out job from the queue and ageing the trigger past the reconciler's wait.
+      // by removing a fan-out job (it carries the triggers accepted with this one) from the queue and
+      // ageing its triggers past the reconciler's wait.
       const lost = accepted[0];
-      const [{ id: triggerId, status }] = (await h.sql.query('SELECT id, status FROM triggers WHERE transaction_id = $1', [lost.transactionId])).rows;
+      const [{ id: triggerId, status, fanout_job_id: jobId }] = (
+        await h.sql.query('SELECT id, status, fanout_job_id FROM triggers WHERE transaction_id = $1', [lost.transactionId])
+      ).rows;
       expect(status).toBe('accepted');
       const queue = new BullJobQueue({ redisUrl: TEST_REDIS_URL, prefix: h.queuePrefix });
       try {
-        expect(await queue.getJobState('fanout', triggerId)).toBe('waiting');
-        expect(await queue.remove('fanout', triggerId)).toBe(true);
-        expect(await queue.getJobState('fanout', triggerId)).toBeUndefined();
+        expect(await queue.getJobState('fanout', jobId)).toBe('waiting');
+        expect(await queue.remove('fanout', jobId)).toBe(true);
+        expect(await queue.getJobState('fanout', jobId)).toBeUndefined();
       } finally {
         await queue.close();
       }
-      await h.sql.query(`UPDATE triggers SET created_at = created_at - interval '5 minutes' WHERE id = $1`, [triggerId]);
+      await h.sql.query(`UPDATE triggers SET created_at = created_at - interval '5 minutes' WHERE fanout_job_id = $1`, [jobId]);
 
       workers = [await h.startWorker()];
       for (const [i, subscriberId] of subscribers.entries()) {

@@ -2,8 +2,9 @@
 export const FANOUT_QUEUE = 'fanout';
 export const STEPS_QUEUE = 'steps';
 
+/** The triggers one fan-out job delivers: those one api process accepted together. */
 export interface FanOutJobData {
-  triggerId: string;
+  triggerIds: string[];
 }
 
 export interface StepJobData {

@@ -29,6 +29,8 @@ export interface TriggerRecord {
   /** A tenant identifier or `{identifier, name, data}`. */
   tenant?: string | Record<string, unknown>;
   status: TriggerStatus;
+  /** The fan-out queue job that carries this trigger (triggers accepted together share one); its own id when absent. */
+  fanOutJobId?: string;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -20,7 +20,7 @@ export function toTriggerRecord(row: any): TriggerRecord {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     },
-    { actor: row.actor, tenant: row.tenant },
+    { actor: row.actor, tenant: row.tenant, fanOutJobId: row.fanout_job_id },
   );
 }
 
@@ -40,6 +40,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['actor', 'jsonb'],
   ['tenant', 'jsonb'],
   ['status', 'text'],
+  ['fanout_job_id', 'text'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
 ];
@@ -57,6 +58,7 @@ const toRow = (t: TriggerRecord): Record<string, unknown> => ({
   actor: t.actor ?? null,
   tenant: t.tenant ?? null,
   status: t.status,
+  fanout_job_id: t.fanOutJobId ?? null,
   created_at: t.createdAt,
   updated_at: t.updatedAt,
 });

@@ -9,6 +9,7 @@ import { deliveryMigration } from './0007_delivery';
 import { preferencesMigration } from './0008_preferences';
 import { jobRecoveryMigration } from './0010_job_recovery';
 import { queueMigration } from './0009_queue';
+import { triggerFanOutJobMigration } from './0011_trigger_fanout_job';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migration[] = [
   preferencesMigration,
   queueMigration,
   jobRecoveryMigration,
+  triggerFanOutJobMigration,
 ];

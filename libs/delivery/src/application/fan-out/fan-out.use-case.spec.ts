@@ -77,7 +77,7 @@ function fanOut(
 describe('FanOut', () => {
   it('runs the first step itself, from the rows it just wrote, and enqueues nothing when it succeeds', async () => {
     const { useCase, added, runs, marked } = fanOut(async () => undefined);
-    await useCase.execute({ triggerId: trigger.id });
+    await useCase.execute({ triggerIds: [trigger.id] });
     expect(runs).toHaveLength(1);
     expect(runs[0].known.subscriber).toBe(ada);
     expect(runs[0].known.job).toMatchObject({ id: runs[0].jobId, stepId: 'step-1', status: 'queued' });
@@ -89,7 +89,7 @@ describe('FanOut', () => {
     const { useCase, added, runs } = fanOut(async () => {
       throw new RetryableJobError('503', 7_000);
     });
-    await useCase.execute({ triggerId: trigger.id });
+    await useCase.execute({ triggerIds: [trigger.id] });
     const { attempts, backoff } = PIPELINE_JOB_OPTIONS;
     expect(added).toEqual([
       { queue: STEPS_QUEUE, id: runs[0].jobId, data: { jobId: runs[0].jobId, priorAttempts: 1 }, delayMs: 7_000, backoff, attempts: attempts - 1 },
@@ -100,13 +100,13 @@ describe('FanOut', () => {
     const { useCase, added } = fanOut(async () => {
       throw new Error('store hiccup');
     });
-    await useCase.execute({ triggerId: trigger.id });
+    await useCase.execute({ triggerIds: [trigger.id] });
     expect(added).toEqual([expect.objectContaining({ delayMs: PIPELINE_JOB_OPTIONS.backoff.delayMs, data: expect.objectContaining({ priorAttempts: 1 }) })]);
   });
 
   it('reads the job again when the fan-out is a redelivery (its rows existed already)', async () => {
     const { useCase, runs } = fanOut(async () => undefined, { alreadyInserted: true });
-    await useCase.execute({ triggerId: trigger.id });
+    await useCase.execute({ triggerIds: [trigger.id] });
     expect(runs[0].known).toEqual({});
   });
 
@@ -121,7 +121,7 @@ describe('FanOut', () => {
       },
       { workflow: workflowOf('in_app', 'chat') },
     );
-    await useCase.execute({ triggerId: trigger.id });
+    await useCase.execute({ triggerIds: [trigger.id] });
     expect(runs).toHaveLength(1);
     expect(runs[0].writes).toBeInstanceOf(UnwrittenChain);
     expect(written).toHaveLength(1);
@@ -138,9 +138,22 @@ describe('FanOut', () => {
       },
       { workflow: workflowOf('in_app') },
     );
-    await useCase.execute({ triggerId: trigger.id });
+    await useCase.execute({ triggerIds: [trigger.id] });
     expect(written[0].jobs.map((job) => job.status)).toEqual(['queued']);
     expect(runs.map((run) => run.writes instanceof UnwrittenChain)).toEqual([true, false]);
+  });
+
+  it('fans out every trigger of its job, and fails (for a retry) when one of them failed', async () => {
+    const { useCase, marked } = fanOut(async () => undefined);
+    await useCase.execute({ triggerIds: [trigger.id, trigger.id] });
+    expect(marked).toEqual([trigger.id, trigger.id]);
+    const failing = fanOut(async () => undefined);
+    (failing.useCase as unknown as { triggers: { findById: (id: string) => Promise<unknown> } }).triggers.findById = async (id: string) => {
+      if (id === 'broken') throw new Error('store hiccup');
+      return trigger;
+    };
+    await expect(failing.useCase.execute({ triggerIds: [trigger.id, 'broken'] })).rejects.toThrow('store hiccup');
+    expect(failing.marked).toEqual([trigger.id]); // the other trigger still went through
   });
 
   it('shrinks its batches as the payload grows, so a worker never holds hundreds of copies of a large one', () => {

@@ -62,7 +62,15 @@ export class FanOut {
     private readonly runStep: RunStep,
   ) {}
 
-  async execute({ triggerId }: FanOutJobData): Promise<void> {
+  /** The triggers of one fan-out job, all at once; a failure of one fails the job, whose retry skips the triggers already processed. */
+  async execute(data: FanOutJobData): Promise<void> {
+    // `triggerId`: a job enqueued by a version that gave each trigger its own job
+    const ids = data.triggerIds ?? [(data as unknown as { triggerId: string }).triggerId];
+    const failed = (await Promise.allSettled(ids.map((id) => this.fanOutTrigger(id)))).find((outcome) => outcome.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  private async fanOutTrigger(triggerId: string): Promise<void> {
     const trigger = await this.triggers.findById(triggerId);
     if (!trigger || trigger.status === 'canceled' || trigger.status === 'processed') return;
     const scope: EnvironmentScope = { organizationId: trigger.organizationId, environmentId: trigger.environmentId };

@@ -31,6 +31,7 @@ class FlakyQueue implements Pick<JobQueue, 'add' | 'addBulk' | 'getJobState' | '
   reachable = true;
   readonly held = new Map<string, JobState>();
   readonly added: string[] = [];
+  readonly data = new Map<string, unknown>();
   async add<T>(queueName: string, job: NewJob<T>) {
     await this.addBulk(queueName, [job]);
   }
@@ -40,6 +41,7 @@ class FlakyQueue implements Pick<JobQueue, 'add' | 'addBulk' | 'getJobState' | '
       if (this.held.has(job.id)) continue;
       this.held.set(job.id, 'waiting');
       this.added.push(job.id);
+      this.data.set(job.id, job.data);
     }
   }
   async getJobState(_queueName: string, jobId: string) {
@@ -110,6 +112,34 @@ describe('durable acceptance: TriggerEvent + ReconcileTriggers with a queue that
     expect(queue.added).toEqual([failed.id]);
     expect(queue.held.get(waiting.id)).toBe('waiting');
     expect(queue.held.get(failed.id)).toBe('waiting');
+  });
+
+  it('persists the triggers accepted together and enqueues one fan-out job for the new ones, which each record names', async () => {
+    await accept.execute({ scope, name: 'welcome', to: 'a', transactionId: 'taken-before' });
+    queue.added.length = 0;
+    const answers = await Promise.all(
+      ['one', 'two', 'taken-before', 'three'].map((transactionId) => accept.execute({ scope, name: 'welcome', to: 'a', transactionId })),
+    );
+    expect(answers.every((answer) => answer.status === 'processed')).toBe(true);
+    expect(queue.added).toHaveLength(1);
+    const [jobId] = queue.added;
+    const batch = [...triggers.records.values()].filter((r) => r.transactionId !== 'taken-before');
+    expect(batch.map((r) => r.fanOutJobId)).toEqual([jobId, jobId, jobId]);
+    expect(queue.data.get(jobId)).toEqual({ triggerIds: batch.map((r) => r.id) });
+  });
+
+  it('leaves alone triggers whose shared fan-out job still waits, and re-adds each alone when that job failed for good', async () => {
+    await Promise.all(['x', 'y'].map((transactionId) => accept.execute({ scope, name: 'welcome', to: 'a', transactionId })));
+    const [jobId] = queue.added;
+    queue.added.length = 0;
+    later(RECONCILE_AFTER_MS + 1);
+    expect(await reconcile.execute()).toBe(0);
+    queue.held.set(jobId, 'failed');
+    expect(await reconcile.execute()).toBe(2);
+    const ids = [...triggers.records.values()].map((r) => r.id);
+    expect(queue.added).toEqual(ids);
+    expect(queue.data.get(ids[0])).toEqual({ triggerIds: [ids[0]] });
+    expect(await reconcile.execute()).toBe(0); // their own jobs wait now
   });
 
   it('does not touch a trigger the fan-out has taken', async () => {

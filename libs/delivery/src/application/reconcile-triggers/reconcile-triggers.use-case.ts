@@ -26,12 +26,16 @@ export class ReconcileTriggers {
     const stale = await this.triggers.findStaleAccepted(new Date(this.clock.now().getTime() - afterMs), limit);
     const lost: TriggerRecord[] = [];
     for (const trigger of stale) {
-      const state = await this.queue.getJobState(FANOUT_QUEUE, trigger.id);
-      if (state === 'failed') await this.queue.remove(FANOUT_QUEUE, trigger.id); // else the add below is a no-op
-      if (state === undefined || state === 'failed') lost.push(trigger);
+      // the job it was accepted with (shared with the triggers accepted alongside), or one of its own from an earlier round
+      const jobIds = [...new Set([trigger.fanOutJobId ?? trigger.id, trigger.id])];
+      const states = await Promise.all(jobIds.map((id) => this.queue.getJobState(FANOUT_QUEUE, id)));
+      if (states.some((state) => state !== undefined && state !== 'failed')) continue;
+      // else the add below would be a no-op
+      if (states[jobIds.indexOf(trigger.id)] === 'failed') await this.queue.remove(FANOUT_QUEUE, trigger.id);
+      lost.push(trigger);
     }
     if (lost.length) {
-      await this.queue.addBulk<FanOutJobData>(FANOUT_QUEUE, lost.map((t) => ({ id: t.id, data: { triggerId: t.id }, ...PIPELINE_JOB_OPTIONS })));
+      await this.queue.addBulk<FanOutJobData>(FANOUT_QUEUE, lost.map((t) => ({ id: t.id, data: { triggerIds: [t.id] }, ...PIPELINE_JOB_OPTIONS })));
     }
     return lost.length;
   }

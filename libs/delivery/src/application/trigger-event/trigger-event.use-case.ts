@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, Clock, DomainError, EnvironmentScope, JOB_QUEUE, JobQueue, TtlCache, UnprocessableError, newId } from '@app/kernel';
+import { CLOCK, CallBatcher, Clock, DomainError, EnvironmentScope, JOB_QUEUE, JobQueue, TtlCache, UnprocessableError, newId } from '@app/kernel';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
@@ -33,6 +33,8 @@ export interface TriggerEventResult {
 
 export const MAX_PAYLOAD_BYTES = 512 * 1024;
 const WORKFLOW_CACHE_MS = 2_000;
+/** Triggers one fan-out job carries at most. */
+export const MAX_TRIGGERS_PER_FANOUT_JOB = 100;
 
 export class PayloadTooLargeError extends DomainError {
   constructor(bytes: number) {
@@ -65,6 +67,8 @@ export class InvalidTriggerError extends UnprocessableError {
 export class TriggerEvent {
   private readonly logger = new Logger(TriggerEvent.name);
   private readonly workflowCache = new TtlCache<Workflow | null>(WORKFLOW_CACHE_MS);
+  /** The triggers accepted in one turn of the event loop are persisted and enqueued together. */
+  private readonly accepts = new CallBatcher<TriggerRecord, boolean>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
 
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
@@ -113,13 +117,27 @@ export class TriggerEvent {
       updatedAt: now,
     };
     // A repeated transactionId is acknowledged the same way and delivers nothing.
-    if (!(await this.triggers.insertIfAbsent(record))) return answer('processed');
-    try {
-      await this.queue.add<FanOutJobData>(FANOUT_QUEUE, { id: record.id, data: { triggerId: record.id }, ...PIPELINE_JOB_OPTIONS });
-    } catch (error) {
-      this.logger.warn(`Trigger ${transactionId} persisted but not enqueued (the reconciler will): ${(error as Error).message}`);
-    }
+    await this.accepts.run('', record);
     return answer('processed');
+  }
+
+  /**
+   * Persists triggers accepted together, then enqueues one fan-out job for those that were new
+   * (a queue job per trigger would cost the worker more than many of the deliveries). Each record
+   * names that job, so the reconciler can tell whether the queue still holds it.
+   */
+  private async accept(records: TriggerRecord[]): Promise<boolean[]> {
+    const fanOutJobId = records.length === 1 ? records[0].id : newId();
+    const inserted = await Promise.all(records.map((record) => this.triggers.insertIfAbsent({ ...record, fanOutJobId })));
+    const triggerIds = records.filter((_, index) => inserted[index]).map((record) => record.id);
+    if (triggerIds.length) {
+      try {
+        await this.queue.add<FanOutJobData>(FANOUT_QUEUE, { id: fanOutJobId, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS });
+      } catch (error) {
+        this.logger.warn(`${triggerIds.length} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`);
+      }
+    }
+    return inserted;
   }
 
   private findWorkflow(scope: EnvironmentScope, identifier: string): Promise<Workflow | null> {
