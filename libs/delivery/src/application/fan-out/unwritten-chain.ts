@@ -9,7 +9,8 @@ import { StepWrites } from '../run-step/step-writes';
  * The StepWrites of a notification's chain that is not in the store yet: a step run against it
  * changes the chain's jobs in memory (with the store's compare-and-set rules) and collects its
  * details and messages; queue adds wait in `enqueued` until the chain is written, since a queued
- * job must never point at a row that does not exist.
+ * job must never point at a row that does not exist. Only for a step that calls no one outside
+ * (in-app): a provider call must follow a written message, its record of the attempt.
  */
 export class UnwrittenChain implements StepWrites {
   readonly jobs: Job[];
