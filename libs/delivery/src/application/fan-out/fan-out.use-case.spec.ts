@@ -6,7 +6,7 @@ import { Job } from '../../domain/job';
 import { TriggerRecord } from '../../domain/trigger';
 import { NotificationRecords, NotificationRepository } from '../../ports/notification.repository.port';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
-import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
+import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
 import { RunStep } from '../run-step/run-step.use-case';
 import { StepWrites } from '../run-step/step-writes';
 import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
@@ -147,6 +147,9 @@ describe('FanOut', () => {
     const { useCase, marked } = fanOut(async () => undefined);
     await useCase.execute({ triggerIds: [trigger.id, trigger.id] });
     expect(marked).toEqual([trigger.id, trigger.id]);
+    // a job queued by a version that gave each trigger its own job
+    await useCase.execute({ triggerId: trigger.id } as unknown as FanOutJobData);
+    expect(marked).toEqual([trigger.id, trigger.id, trigger.id]);
     const failing = fanOut(async () => undefined);
     (failing.useCase as unknown as { triggers: { findById: (id: string) => Promise<unknown> } }).triggers.findById = async (id: string) => {
       if (id === 'broken') throw new Error('store hiccup');

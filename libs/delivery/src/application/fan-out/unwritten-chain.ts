@@ -51,10 +51,10 @@ export class UnwrittenChain implements StepWrites {
   }
 
   async cancelChildren(notificationId: string, afterJobId?: string): Promise<string[]> {
-    const start = afterJobId === undefined ? 0 : this.jobs.findIndex((job) => job.id === afterJobId) + 1;
-    if (start === 0 && afterJobId !== undefined) return [];
+    const after = afterJobId === undefined ? -1 : this.jobs.findIndex((job) => job.id === afterJobId);
+    if (afterJobId !== undefined && after === -1) return [];
     const canceled: string[] = [];
-    for (const job of this.jobs.slice(start)) {
+    for (const job of this.jobs.slice(after + 1)) {
       if (job.notificationId !== notificationId || !CANCELABLE_JOB_STATUSES.includes(job.status)) continue;
       this.apply(job, 'canceled', {});
       canceled.push(job.id);
