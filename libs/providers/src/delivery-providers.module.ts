@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { PROVIDER_REGISTRY, TEMPLATE_RENDERER } from '@app/delivery';
-import { createProviderRegistry } from './in-memory-provider.registry';
+import { createProviderRegistry } from './provider.registry';
 import { LiquidTemplateRenderer } from './templates/liquid.renderer';
 
-/** Binds the delivery context's ports to the adapters here: the provider registry and LiquidJS. */
+/** Binds the delivery context's ports to the adapters here: the provider registry and the template renderer. */
 @Global()
 @Module({
   providers: [

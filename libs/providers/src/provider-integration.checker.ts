@@ -1,21 +1,37 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { isProviderError } from '@app/delivery';
 import type { Integration, IntegrationCheckResult, IntegrationChecker } from '@app/integrations';
 import { NodemailerChecker } from './email/nodemailer.checker';
+import { createProviderRegistry, InMemoryProviderRegistry } from './provider.registry';
+
+const CHECK_TIMEOUT_MS = 15_000;
 
 /**
- * Live checks by provider id. Providers without a check pass (as in Novu, where only email
- * providers have one); more join this table as their adapters arrive.
+ * `check: true` on an integration: the adapter's live, side-effect-free check where its vendor
+ * offers one (README lists which). Providers without one pass, as in Novu; credentials the adapter
+ * cannot parse fail with the adapter's own message.
  */
 @Injectable()
 export class ProviderIntegrationChecker implements IntegrationChecker {
-  private readonly checkers: Record<string, IntegrationChecker>;
+  private readonly registry: InMemoryProviderRegistry;
+  private readonly smtp: NodemailerChecker;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.checkers = { nodemailer: new NodemailerChecker({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }) };
+    this.registry = createProviderRegistry({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets });
+    this.smtp = new NodemailerChecker({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets });
   }
 
-  check(integration: Integration): Promise<IntegrationCheckResult> {
-    return this.checkers[integration.providerId]?.check(integration) ?? Promise.resolve({ ok: true });
+  async check(integration: Integration): Promise<IntegrationCheckResult> {
+    if (integration.channel === 'in_app') return { ok: true };
+    const provider = this.registry.get(integration.channel, integration.providerId);
+    if (!provider && integration.providerId === 'nodemailer') return this.smtp.check(integration);
+    if (!provider?.check) return { ok: true };
+    try {
+      return await provider.check(integration.credentials, AbortSignal.timeout(CHECK_TIMEOUT_MS));
+    } catch (error) {
+      if (isProviderError(error)) return { ok: false, message: error.message };
+      throw error;
+    }
   }
 }

@@ -5,9 +5,9 @@ import { assertPublicTarget, pinnedLookup, SsrfBlockedError } from './ssrf-guard
 
 export interface GuardedRequest {
   url: string;
-  method?: 'POST' | 'PUT' | 'GET';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   signal: AbortSignal;
   allowPrivate: boolean;
   /** Redirects are never followed blindly: 307/308 are re-checked and re-sent up to this many times. */
@@ -51,7 +51,7 @@ async function requestOnce(url: string, request: GuardedRequest): Promise<Guarde
   request.signal.throwIfAborted();
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   const limit = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+  const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
   return new Promise<GuardedResponse>((resolve, reject) => {
     const req = send(
       target.url,

@@ -6,7 +6,7 @@ import { TemplateRenderError } from '../../domain/errors';
 import { DETAIL, ExecutionDetailStatus, createExecutionDetail, providerSelectedDetail } from '../../domain/execution-detail';
 import { MESSAGE_ERROR_IDS, Message, MessageCta } from '../../domain/message';
 import { requestedIntegrationIdentifier, selectCredentialIntegrations, selectIntegration } from '../../domain/select-integration';
-import { ChannelProvider, PROVIDER_REGISTRY, ProviderError, ProviderRegistry, isProviderError } from '../../ports/channel-provider.port';
+import { ChannelProvider, DeliveryChannel, PROVIDER_REGISTRY, ProviderError, ProviderRegistry, isProviderError } from '../../ports/channel-provider.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
 import { StepContext, stepVariables, subscriberVariables } from './step-context';
@@ -83,7 +83,7 @@ export class SendChannelStep {
         delivered++;
         continue; // delivered by an earlier run of this job
       }
-      const provider = this.providers.get(target.integration.providerId);
+      const provider = this.providers.get(channel as DeliveryChannel, target.integration.providerId) as ChannelProvider | undefined;
       if (!provider) {
         const reason = `Provider ${target.integration.providerId} is not supported yet`;
         await this.messages.updateDelivery(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
@@ -203,11 +203,12 @@ export class SendChannelStep {
     const config = { ...target.integration.credentials } as Record<string, unknown>;
     switch (job.type) {
       case 'chat':
-        return provider.send({ content: rendered.content, webhookUrl: target.address, channel: target.channelEntry?.credentials.channel } as never, config, sendContext);
+        return provider.send({ id: messageId, content: rendered.content, webhookUrl: target.address, channel: target.channelEntry?.credentials.channel } as never, config, sendContext);
       case 'push':
         return provider.send(
           {
-            target: [target.address],
+            id: messageId,
+            target: target.address,
             title: rendered.title ?? '',
             content: rendered.content,
             payload: job.payload,

@@ -1,36 +1,28 @@
-import { ProviderError, SendContext } from '@app/delivery';
-import { closedPort, LoopbackReceiver } from '../testing/loopback-receiver';
-import { signWebhookBody, verifyWebhookSignature } from '../webhooks/webhook-signature';
+import { PushMessage, SendContext } from '@app/delivery';
+import { providerFailure, sendContext } from '../../../../../test/fakes/provider-test-kit';
+import { createProviderRuntime } from '../../provider-runtime';
+import { closedPort, LoopbackReceiver } from '../../testing/loopback-receiver';
+import { signWebhookBody, verifyWebhookSignature } from '../../webhooks/webhook-signature';
 import { PushWebhookProvider } from './push-webhook.provider';
 
 const SECRET = 'push-secret';
-const message = {
-  target: ['device-token-1'],
+const message: PushMessage = {
+  id: 'msg-1',
+  target: 'device-token-1',
   title: 'New comment',
   content: 'Ada replied',
   payload: { postId: 'p1' },
-  overrides: { sound: 'ping' },
   subscriber: { subscriberId: 'sub-1' },
   step: { digest: false, events: [], total_count: 0 },
 };
 
 function context(idempotencyKey = 'msg-1', timeoutMs = 5_000): SendContext {
-  return { idempotencyKey, signal: AbortSignal.timeout(timeoutMs) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProviderError);
-    return error as ProviderError;
-  }
-  throw new Error('expected a ProviderError');
+  return sendContext(idempotencyKey, { signal: AbortSignal.timeout(timeoutMs), overrides: { sound: 'ping' } });
 }
 
 describe('PushWebhookProvider (against a real loopback receiver)', () => {
   let receiver: LoopbackReceiver;
-  const provider = new PushWebhookProvider({ allowPrivateNetworkTargets: true });
+  const provider = new PushWebhookProvider(createProviderRuntime({ allowPrivateNetworkTargets: true }));
 
   beforeEach(async () => {
     receiver = await LoopbackReceiver.start();
@@ -63,38 +55,38 @@ describe('PushWebhookProvider (against a real loopback receiver)', () => {
       const valid = verifyWebhookSignature(req.rawBody, SECRET, req.headers['x-novu-signature'] as string);
       res.writeHead(valid ? 200 : 401).end();
     });
-    const error = await failure(provider.send(message, { webhookUrl: receiver.url(), secretKey: 'wrong' }, context()));
+    const error = await providerFailure(provider.send(message, { webhookUrl: receiver.url(), secretKey: 'wrong' }, context()));
     expect(error).toMatchObject({ kind: 'auth', status: 401, retryable: false });
   });
 
   it('needs webhookUrl and secretKey', async () => {
-    expect((await failure(provider.send(message, { secretKey: SECRET }, context()))).kind).toBe('invalid_request');
-    expect((await failure(provider.send(message, { webhookUrl: receiver.url() }, context()))).kind).toBe('invalid_request');
+    expect((await providerFailure(provider.send(message, { secretKey: SECRET }, context()))).kind).toBe('invalid_request');
+    expect((await providerFailure(provider.send(message, { webhookUrl: receiver.url() }, context()))).kind).toBe('invalid_request');
     expect(receiver.requests).toHaveLength(0);
   });
 
   it('classifies failures: 500 retryable, 429 rate limited, 400 permanent', async () => {
     const config = { webhookUrl: receiver.url(), secretKey: SECRET };
     receiver.respond((_req, res) => res.writeHead(503).end());
-    expect(await failure(provider.send(message, config, context()))).toMatchObject({ kind: 'retryable', status: 503 });
+    expect(await providerFailure(provider.send(message, config, context()))).toMatchObject({ kind: 'retryable', status: 503 });
     receiver.respond((_req, res) => res.writeHead(429, { 'retry-after': new Date(Date.now() + 60_000).toUTCString() }).end());
-    const limited = await failure(provider.send(message, config, context()));
+    const limited = await providerFailure(provider.send(message, config, context()));
     expect(limited.kind).toBe('rate_limited');
     expect(limited.retryAfterMs).toBeGreaterThan(50_000);
     receiver.respond((_req, res) => res.writeHead(400).end());
-    expect(await failure(provider.send(message, config, context()))).toMatchObject({ kind: 'invalid_request', retryable: false });
+    expect(await providerFailure(provider.send(message, config, context()))).toMatchObject({ kind: 'invalid_request', retryable: false });
   });
 
   it('connection refused and timeouts are retryable', async () => {
     const port = await closedPort();
-    expect((await failure(provider.send(message, { webhookUrl: `http://127.0.0.1:${port}/`, secretKey: SECRET }, context()))).kind).toBe('retryable');
+    expect((await providerFailure(provider.send(message, { webhookUrl: `http://127.0.0.1:${port}/`, secretKey: SECRET }, context()))).kind).toBe('retryable');
     receiver.respond(() => undefined);
-    expect((await failure(provider.send(message, { webhookUrl: receiver.url(), secretKey: SECRET }, context('m', 300)))).kind).toBe('retryable');
+    expect((await providerFailure(provider.send(message, { webhookUrl: receiver.url(), secretKey: SECRET }, context('m', 300)))).kind).toBe('retryable');
   });
 
   it('refuses a private target unless allowed', async () => {
-    const strict = new PushWebhookProvider({ allowPrivateNetworkTargets: false });
-    const error = await failure(strict.send(message, { webhookUrl: receiver.url(), secretKey: SECRET }, context()));
+    const strict = new PushWebhookProvider(createProviderRuntime({ allowPrivateNetworkTargets: false }));
+    const error = await providerFailure(strict.send(message, { webhookUrl: receiver.url(), secretKey: SECRET }, context()));
     expect(error.kind).toBe('invalid_request');
     expect(receiver.requests).toHaveLength(0);
   });

@@ -1,27 +1,19 @@
-import { ProviderError, SendContext } from '@app/delivery';
-import { closedPort, LoopbackReceiver } from '../testing/loopback-receiver';
-import { verifyWebhookSignature } from '../webhooks/webhook-signature';
+import { SendContext } from '@app/delivery';
+import { providerFailure, sendContext } from '../../../../../test/fakes/provider-test-kit';
+import { createProviderRuntime } from '../../provider-runtime';
+import { closedPort, LoopbackReceiver } from '../../testing/loopback-receiver';
+import { verifyWebhookSignature } from '../../webhooks/webhook-signature';
 import { ChatWebhookProvider } from './chat-webhook.provider';
 
 const SECRET = 'integration-secret';
 
 function context(idempotencyKey = 'msg-1', timeoutMs = 5_000): SendContext {
-  return { idempotencyKey, signal: AbortSignal.timeout(timeoutMs) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProviderError);
-    return error as ProviderError;
-  }
-  throw new Error('expected a ProviderError');
+  return sendContext(idempotencyKey, { signal: AbortSignal.timeout(timeoutMs) });
 }
 
 describe('ChatWebhookProvider (against a real loopback receiver)', () => {
   let receiver: LoopbackReceiver;
-  const provider = new ChatWebhookProvider({ allowPrivateNetworkTargets: true });
+  const provider = new ChatWebhookProvider(createProviderRuntime({ allowPrivateNetworkTargets: true }));
 
   beforeEach(async () => {
     receiver = await LoopbackReceiver.start();
@@ -36,7 +28,7 @@ describe('ChatWebhookProvider (against a real loopback receiver)', () => {
       res.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'remote-42' }));
     });
     const result = await provider.send(
-      { content: 'Hello Ada', webhookUrl: receiver.url('/chat'), channel: 'general', customData: { extra: true } },
+      { id: 'm', content: 'Hello Ada', webhookUrl: receiver.url('/chat'), channel: 'general', customData: { extra: true } },
       { secretKey: SECRET },
       context('msg-123'),
     );
@@ -52,52 +44,52 @@ describe('ChatWebhookProvider (against a real loopback receiver)', () => {
 
   it('sends no signature without a secret, and accepts a non-JSON 2xx', async () => {
     receiver.respond((_req, res) => res.writeHead(204).end());
-    const result = await provider.send({ content: 'hi', webhookUrl: receiver.url() }, {}, context());
+    const result = await provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, context());
     expect(result.id).toBeUndefined();
     expect(receiver.requests[0].headers['x-novu-signature']).toBeUndefined();
   });
 
   it('500 is retryable', async () => {
     receiver.respond((_req, res) => res.writeHead(500).end('boom'));
-    const error = await failure(provider.send({ content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
+    const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
     expect(error).toMatchObject({ kind: 'retryable', status: 500, retryable: true });
   });
 
   it('429 with Retry-After is rate limited with retryAfterMs', async () => {
     receiver.respond((_req, res) => res.writeHead(429, { 'retry-after': '30' }).end());
-    const error = await failure(provider.send({ content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
+    const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
     expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 30_000, retryable: true });
   });
 
   it('400 is permanent', async () => {
     receiver.respond((_req, res) => res.writeHead(400).end('{"error":"bad"}'));
-    const error = await failure(provider.send({ content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
+    const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false });
     expect(error.raw).toEqual({ status: 400, body: '{"error":"bad"}' });
   });
 
   it('connection refused is retryable', async () => {
     const port = await closedPort();
-    const error = await failure(provider.send({ content: 'hi', webhookUrl: `http://127.0.0.1:${port}/x` }, {}, context()));
+    const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: `http://127.0.0.1:${port}/x` }, {}, context()));
     expect(error).toMatchObject({ kind: 'retryable', message: 'Provider connection failed (ECONNREFUSED)' });
   });
 
   it('a receiver that never answers times out as retryable', async () => {
     receiver.respond(() => undefined); // hold the request open
-    const error = await failure(provider.send({ content: 'hi', webhookUrl: receiver.url() }, {}, context('m', 300)));
+    const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, context('m', 300)));
     expect(error).toMatchObject({ kind: 'retryable', message: 'Provider request timed out or was aborted' });
   });
 
   it('the provider\'s own timeout applies even when the caller gives none', async () => {
     receiver.respond(() => undefined);
-    const quick = new ChatWebhookProvider({ allowPrivateNetworkTargets: true, timeoutMs: 200 });
-    const error = await failure(quick.send({ content: 'hi', webhookUrl: receiver.url() }, {}, { idempotencyKey: 'm', signal: new AbortController().signal }));
+    const quick = new ChatWebhookProvider(createProviderRuntime({ allowPrivateNetworkTargets: true, timeoutMs: 200 }));
+    const error = await providerFailure(quick.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, { idempotencyKey: 'm', signal: new AbortController().signal }));
     expect(error.kind).toBe('retryable');
   });
 
   it('refuses a private target when private networks are not allowed, before sending anything', async () => {
-    const strict = new ChatWebhookProvider({ allowPrivateNetworkTargets: false });
-    const error = await failure(strict.send({ content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
+    const strict = new ChatWebhookProvider(createProviderRuntime({ allowPrivateNetworkTargets: false }));
+    const error = await providerFailure(strict.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context()));
     expect(error.kind).toBe('invalid_request');
     expect(error.message).toContain('non-public address 127.0.0.1');
     expect(receiver.requests).toHaveLength(0);
@@ -108,18 +100,18 @@ describe('ChatWebhookProvider (against a real loopback receiver)', () => {
     try {
       receiver.respond((_req, res) => res.writeHead(307, { location: other.url('/moved') }).end());
       other.respond((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"moved"}'));
-      const result = await provider.send({ content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context('msg-r'));
+      const result = await provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, { secretKey: SECRET }, context('msg-r'));
       expect(result.id).toBe('moved');
       expect(other.requests[0].headers['idempotency-key']).toBe('msg-r');
       expect(verifyWebhookSignature(other.requests[0].rawBody, SECRET, other.requests[0].headers['x-novu-signature'] as string)).toBe(true);
 
       // a redirect to cloud metadata (refused even with private targets allowed) or to a non-http scheme
       receiver.respond((_req, res) => res.writeHead(308, { location: 'http://169.254.169.254/latest/meta-data' }).end());
-      const toMetadata = await failure(provider.send({ content: 'hi', webhookUrl: receiver.url() }, {}, context()));
+      const toMetadata = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, context()));
       expect(toMetadata.kind).toBe('invalid_request');
       expect(toMetadata.message).toContain('cloud metadata address');
       receiver.respond((_req, res) => res.writeHead(307, { location: 'file:///etc/passwd' }).end());
-      const toFile = await failure(provider.send({ content: 'hi', webhookUrl: receiver.url() }, {}, context()));
+      const toFile = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, context()));
       expect(toFile.kind).toBe('invalid_request');
       expect(toFile.message).toContain('scheme file is not allowed');
     } finally {
@@ -129,12 +121,12 @@ describe('ChatWebhookProvider (against a real loopback receiver)', () => {
 
   it('does not follow other redirects', async () => {
     receiver.respond((_req, res) => res.writeHead(302, { location: 'http://example.com/' }).end());
-    const error = await failure(provider.send({ content: 'hi', webhookUrl: receiver.url() }, {}, context()));
+    const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, context()));
     expect(error).toMatchObject({ kind: 'permanent', status: 302 });
   });
 
   it('a missing webhook URL is an invalid recipient', async () => {
-    const error = await failure(provider.send({ content: 'hi', webhookUrl: '' }, {}, context()));
+    const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: '' }, {}, context()));
     expect(error.kind).toBe('invalid_recipient');
   });
 });

@@ -1,0 +1,37 @@
+import { ChannelProvider, DeliveryChannel, ProviderRegistry } from '@app/delivery';
+import { chatProviders } from './chat';
+import { emailProviders } from './email';
+import { ProviderRuntime, ProviderRuntimeOptions, createProviderRuntime } from './provider-runtime';
+import { pushProviders } from './push';
+import { smsProviders } from './sms';
+
+export class InMemoryProviderRegistry implements ProviderRegistry {
+  private readonly byKey = new Map<string, ChannelProvider>();
+
+  constructor(providers: ChannelProvider[]) {
+    for (const provider of providers) {
+      const key = `${provider.channel}:${provider.id}`;
+      if (this.byKey.has(key)) throw new Error(`Provider ${provider.id} is registered twice for ${provider.channel}`);
+      this.byKey.set(key, provider);
+    }
+  }
+
+  get<C extends DeliveryChannel>(channel: C, providerId: string): ChannelProvider<C> | undefined {
+    return this.byKey.get(`${channel}:${providerId}`) as ChannelProvider<C> | undefined;
+  }
+
+  list(): ChannelProvider[] {
+    return [...this.byKey.values()];
+  }
+}
+
+/** Every provider this build ships, each built with the same runtime. */
+export function createProviderRegistry(options: ProviderRuntimeOptions | ProviderRuntime): InMemoryProviderRegistry {
+  const runtime = 'http' in options ? options : createProviderRuntime(options);
+  return new InMemoryProviderRegistry([
+    ...emailProviders(runtime),
+    ...smsProviders(runtime),
+    ...chatProviders(runtime),
+    ...pushProviders(runtime),
+  ] as ChannelProvider[]);
+}
