@@ -8,6 +8,7 @@ export * from './http/credential-schema';
 export * from './network/ssrf-guard';
 export * from './network/failure-classification';
 export * from './network/guarded-http';
+export * from './network/guarded-agent';
 export * from './webhooks/webhook-signature';
 export * from './webhooks/signed-webhook.sender';
 export * from './templates/liquid.renderer';
