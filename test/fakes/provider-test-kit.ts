@@ -1,9 +1,10 @@
 import { ProviderError, SendContext } from '@app/delivery';
 import { createProviderRuntime, ProviderRuntime } from '@app/providers';
+import { TEST_CA } from './vendor-fake';
 
-/** The runtime adapters get in the service, with loopback allowed (the fakes listen there). */
+/** The runtime adapters get in the service, with loopback allowed (the fakes listen there) and the test CA trusted. */
 export function testRuntime(timeoutMs = 5_000): ProviderRuntime {
-  return createProviderRuntime({ allowPrivateNetworkTargets: true, timeoutMs });
+  return createProviderRuntime({ allowPrivateNetworkTargets: true, timeoutMs, extraCa: TEST_CA });
 }
 
 export function sendContext(idempotencyKey = 'msg-1', extra: Partial<SendContext> = {}): SendContext {

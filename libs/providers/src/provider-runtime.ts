@@ -1,3 +1,4 @@
+import { rootCertificates } from 'node:tls';
 import { VendorHttp } from './http/vendor-http';
 
 export interface ProviderRuntimeOptions {
@@ -5,6 +6,8 @@ export interface ProviderRuntimeOptions {
   allowPrivateNetworkTargets: boolean;
   /** Per-request ceiling for vendor calls. */
   timeoutMs?: number;
+  /** Extra trusted CA certificates (PEM) for vendor TLS, on top of the system's (a private relay; tests). */
+  extraCa?: string;
 }
 
 /** What every adapter is built with: the guarded HTTP client and the network policy behind it. */
@@ -12,11 +15,16 @@ export interface ProviderRuntime {
   http: VendorHttp;
   allowPrivateNetworkTargets: boolean;
   timeoutMs: number;
+  /** The CAs vendor TLS connections trust: the system's plus `extraCa`; undefined means the defaults. */
+  ca?: string[];
 }
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 
 export function createProviderRuntime(options: ProviderRuntimeOptions): ProviderRuntime {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-  return { http: new VendorHttp({ allowPrivateNetworkTargets: options.allowPrivateNetworkTargets, timeoutMs }), allowPrivateNetworkTargets: options.allowPrivateNetworkTargets, timeoutMs };
+  // Node's `ca` option replaces the trusted roots, so extend them explicitly.
+  const ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
+  const allowPrivateNetworkTargets = options.allowPrivateNetworkTargets;
+  return { http: new VendorHttp({ allowPrivateNetworkTargets, timeoutMs, ca }), allowPrivateNetworkTargets, timeoutMs, ca };
 }

@@ -8,6 +8,8 @@ export interface VendorHttpOptions {
   allowPrivateNetworkTargets: boolean;
   /** Per-request ceiling on top of the caller's signal. */
   timeoutMs?: number;
+  /** Trusted CAs for https (undefined: the system's). */
+  ca?: string[];
 }
 
 export const DEFAULT_VENDOR_TIMEOUT_MS = 10_000;
@@ -52,7 +54,7 @@ export class VendorHttp {
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_VENDOR_TIMEOUT_MS)]);
     let response;
     try {
-      response = await guardedRequest({ url, method: request.method ?? 'POST', headers, body, signal, allowPrivate: this.options.allowPrivateNetworkTargets });
+      response = await guardedRequest({ url, method: request.method ?? 'POST', headers, body, signal, allowPrivate: this.options.allowPrivateNetworkTargets, ca: this.options.ca });
     } catch (error) {
       throw classifyNetworkError(error);
     }

@@ -14,6 +14,8 @@ export interface GuardedRequest {
   maxRedirects?: number;
   /** Larger response bodies are cut (only an id or an excerpt is ever needed). */
   maxResponseBytes?: number;
+  /** Trusted CAs for https (undefined: the system's). */
+  ca?: string[];
 }
 
 export interface GuardedResponse {
@@ -62,6 +64,7 @@ async function requestOnce(url: string, request: GuardedRequest): Promise<Guarde
         // certificates name the host, not the address we connect to (SNI takes no IP literals)
         ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
         signal: request.signal,
+        ...(request.ca ? { ca: request.ca } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];

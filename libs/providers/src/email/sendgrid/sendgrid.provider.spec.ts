@@ -108,3 +108,19 @@ describe('SendgridProvider against a SendGrid fake', () => {
     });
   });
 });
+
+describe('SendgridProvider over HTTPS', () => {
+  const fake = new SendgridFake();
+  beforeAll(() => fake.start('https'));
+  afterAll(() => fake.close());
+
+  it('trusts the runtime CA: sends to an https origin signed by it', async () => {
+    const provider = new SendgridProvider(testRuntime());
+    await provider.send(message, { apiKey: fake.apiKey, from: 'a@example.com', senderName: 'A', baseUrl: fake.origin }, sendContext());
+    expect(fake.accepted).toHaveLength(1);
+    const untrusting = new SendgridProvider(createProviderRuntime({ allowPrivateNetworkTargets: true }));
+    const error = await providerFailure(untrusting.send(message, { apiKey: fake.apiKey, from: 'a@example.com', senderName: 'A', baseUrl: fake.origin }, sendContext()));
+    expect(error.kind).toBe('permanent');
+    expect(error.message).toContain('TLS verification failed');
+  });
+});
