@@ -66,7 +66,11 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     expect(await repository.updateDelivery(m.id, { status: 'sent', identifier: 'abc', deliveredAt })).toBe(true);
     const second = tick();
     await repository.updateDelivery(m.id, { status: 'sent', deliveredAt: second });
-    expect(await repository.findById(scope, m.id)).toMatchObject({ status: 'sent', identifier: 'abc', deliveredAt: [deliveredAt, second] });
+    const sent = await repository.findById(scope, m.id);
+    expect(sent).toMatchObject({ status: 'sent', identifier: 'abc', deliveredAt: [deliveredAt, second] });
+    // a message sent after an error carries no error any more
+    expect(sent).not.toHaveProperty('errorId');
+    expect(sent).not.toHaveProperty('errorText');
     expect(await repository.updateDelivery(newId(), { status: 'sent' })).toBe(false);
   });
 

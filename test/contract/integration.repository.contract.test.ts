@@ -43,6 +43,7 @@ function integrationRepositoryContract(open: () => Promise<Fixture>) {
       primary: false,
       priority: 0,
       conditions: [],
+      fallbacks: [],
       deleted: false,
       createdAt: now,
       updatedAt: now,
@@ -57,6 +58,7 @@ function integrationRepositoryContract(open: () => Promise<Fixture>) {
       credentials: { apiKey: 'SG.super-secret-key', secure: true, tlsOptions: { rejectUnauthorized: false } },
       primary: true,
       priority: 1,
+      fallbacks: ['ses-backup', 'smtp-last-resort'],
     });
     expect(await repository.insert(created)).toBe('inserted');
     const found = await repository.findById(scope, created.id);
@@ -137,7 +139,7 @@ function integrationRepositoryContract(open: () => Promise<Fixture>) {
   it('updates by compare-and-set on updatedAt', async () => {
     const created = integration();
     await repository.insert(created);
-    const next = { ...created, name: 'Renamed', credentials: { apiKey: 'SG.rotated' }, updatedAt: new Date(created.updatedAt.getTime() + 5) };
+    const next = { ...created, name: 'Renamed', credentials: { apiKey: 'SG.rotated' }, fallbacks: ['ses-backup'], updatedAt: new Date(created.updatedAt.getTime() + 5) };
     expect(await repository.replace(scope, next, created.updatedAt)).toBe('updated');
     expect(await repository.findById(scope, created.id)).toEqual(next);
     // A writer that read the old version loses.

@@ -9,6 +9,14 @@ import { ListNotifications } from './application/list-notifications/list-notific
 import { ReconcileTriggers } from './application/reconcile-triggers/reconcile-triggers.use-case';
 import { RecoverSteps } from './application/recover-steps/recover-steps.use-case';
 import { RunStep } from './application/run-step/run-step.use-case';
+import { ChannelSupport } from './application/run-step/channels/channel-support';
+import { ChatSender } from './application/run-step/channels/chat.sender';
+import { EmailSender } from './application/run-step/channels/email.sender';
+import { InAppSender } from './application/run-step/channels/in-app.sender';
+import { ProviderDelivery } from './application/run-step/channels/provider-delivery';
+import { PushSender } from './application/run-step/channels/push.sender';
+import { SmsSender } from './application/run-step/channels/sms.sender';
+import { StepRecorder } from './application/run-step/channels/step-recorder';
 import { SendChannelStep } from './application/run-step/send-channel-step';
 import { StoreStepWrites } from './application/run-step/step-writes';
 import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
@@ -28,6 +36,9 @@ const useCases = [
   ListNotifications,
 ];
 
+/** The per-channel senders behind SendChannelStep. */
+const channelSenders = [StepRecorder, ChannelSupport, ProviderDelivery, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
+
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */
-@Module({ imports: [SubscribersModule], providers: useCases, exports: useCases })
+@Module({ imports: [SubscribersModule], providers: [...useCases, ...channelSenders], exports: useCases })
 export class DeliveryModule {}

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { PROVIDER_REGISTRY, TEMPLATE_RENDERER } from '@app/delivery';
 import { createProviderRegistry } from './provider.registry';
-import { LiquidTemplateRenderer } from './templates/liquid.renderer';
+import { StepTemplateRenderer } from './templates/step-template.renderer';
 
 /** Binds the delivery context's ports to the adapters here: the provider registry and the template renderer. */
 @Global()
@@ -13,7 +13,7 @@ import { LiquidTemplateRenderer } from './templates/liquid.renderer';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => createProviderRegistry({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
     },
-    { provide: TEMPLATE_RENDERER, useFactory: () => new LiquidTemplateRenderer() },
+    { provide: TEMPLATE_RENDERER, useFactory: () => new StepTemplateRenderer() },
   ],
   exports: [PROVIDER_REGISTRY, TEMPLATE_RENDERER],
 })

@@ -13,5 +13,5 @@ export * from './webhooks/webhook-signature';
 export * from './webhooks/signed-webhook.sender';
 export * from './templates/liquid.renderer';
 export * from './templates/template-filters';
-export * from './templates/handlebars-compat';
-export * from './email/nodemailer.checker';
+export * from './templates/step-template.renderer';
+export * from './templates/handlebars.engine';

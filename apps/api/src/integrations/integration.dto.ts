@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CHANNELS, Channel, ConditionOperator } from '@app/kernel';
 
 const NAME_MAX = 256;
@@ -308,12 +308,12 @@ export class ConditionPartDto {
   @IsIn(OPERATORS)
   operator: ConditionOperator;
 
-  @ApiProperty({ description: 'What the field is read from; integration conditions read the tenant', enum: CONDITION_SOURCES, example: 'tenant' })
+  @ApiProperty({ description: 'What the field is read from: the tenant, the subscriber (`data.plan`, `email`…) or the trigger payload', enum: CONDITION_SOURCES, example: 'tenant' })
   @IsIn(CONDITION_SOURCES)
   on: string;
 }
 
-/** Picks this integration for a tenant (Novu's StepFilterDto). */
+/** Picks this integration for a delivery (Novu's StepFilterDto). */
 export class ConditionDto {
   @ApiPropertyOptional({ description: 'Negates the whole condition', default: false })
   @IsOptional()
@@ -393,12 +393,12 @@ export class CreateIntegrationRequestDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ description: 'Also check the credentials live with the provider (SMTP verify); 400 when the check fails', default: false })
+  @ApiPropertyOptional({ description: 'Also check the credentials live with the vendor, where it offers a side-effect-free call (README lists them); 400 with the vendor message when the check fails', default: false })
   @IsOptional()
   @IsBoolean()
   check?: boolean;
 
-  @ApiPropertyOptional({ description: 'Conditions on the tenant that select this integration', type: [ConditionDto] })
+  @ApiPropertyOptional({ description: 'Conditions that select this integration (`on`: tenant, subscriber or payload); without any, it serves every delivery of its channel', type: [ConditionDto] })
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
@@ -411,6 +411,21 @@ export class CreateIntegrationRequestDto {
   @ValidateNested()
   @Type(() => ConfigurationsDto)
   configurations?: ConfigurationsDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Beyond Novu: identifiers of other integrations of the same channel tried in order when this one fails for good ' +
+      '(a permanent provider error, or its retries used up); each hop is an execution detail. 422 when one does not exist or serves another channel.',
+    type: [String],
+    maxItems: 5,
+    example: ['ses-backup'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @MaxLength(IDENTIFIER_MAX, { each: true })
+  fallbacks?: string[];
 }
 
 export class UpdateIntegrationRequestDto {
@@ -466,6 +481,21 @@ export class UpdateIntegrationRequestDto {
   @ValidateNested()
   @Type(() => ConfigurationsDto)
   configurations?: ConfigurationsDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Beyond Novu: identifiers of other integrations of the same channel tried in order when this one fails for good (replaces the list; [] removes them) ' +
+      '(a permanent provider error, or its retries used up); each hop is an execution detail. 422 when one does not exist or serves another channel.',
+    type: [String],
+    maxItems: 5,
+    example: ['ses-backup'],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @MaxLength(IDENTIFIER_MAX, { each: true })
+  fallbacks?: string[];
 }
 
 /** Novu's IntegrationResponseDto. */
@@ -515,8 +545,11 @@ export class IntegrationResponseDto {
   @ApiProperty({ description: 'Rank among the active integrations of its channel, highest first (email and sms; 0 otherwise)' })
   priority: number;
 
-  @ApiProperty({ description: 'Conditions on the tenant that select this integration', type: [ConditionDto] })
+  @ApiProperty({ description: 'Conditions that select this integration (`on`: tenant, subscriber or payload); without any, it serves every delivery of its channel', type: [ConditionDto] })
   conditions: ConditionDto[];
+
+  @ApiProperty({ description: 'Identifiers of the integrations tried in order when this one fails for good (beyond Novu)', type: [String] })
+  fallbacks: string[];
 
   @ApiProperty({ description: 'Creation time (ISO-8601)' })
   createdAt: string;

@@ -21,6 +21,7 @@ export function toIntegrationResponse(integration: Integration): IntegrationResp
     primary: integration.primary,
     priority: integration.priority,
     conditions: integration.conditions as ConditionDto[],
+    fallbacks: integration.fallbacks,
     createdAt: integration.createdAt.toISOString(),
     updatedAt: integration.updatedAt.toISOString(),
   };

@@ -61,6 +61,7 @@ export class IntegrationsController {
       check: body.check,
       conditions: toConditions(body.conditions),
       configurations: definedFields(body.configurations),
+      fallbacks: body.fallbacks,
     });
     return toIntegrationResponse(integration);
   }
@@ -92,6 +93,7 @@ export class IntegrationsController {
         credentials: toCredentials(body.credentials),
         conditions: toConditions(body.conditions),
         configurations: definedFields(body.configurations),
+        fallbacks: body.fallbacks,
       },
     });
     return toIntegrationResponse(integration);

@@ -120,6 +120,8 @@ export const DETAIL = {
   STEP_CANCELED_BY_REQUEST: 'Step was canceled by request',
   STEP_DEFERRED_TO_SCHEDULE: "The step was deferred to the subscriber's schedule",
   FALLBACK_INTEGRATION_SELECTED: 'Fallback integration selected',
+  FALLBACK_INTEGRATION_SKIPPED: 'Fallback integration skipped: the subscriber has no address or credentials for it',
+  DEVICE_TOKEN_REMOVED: 'Device token removed from the subscriber: the provider reports it is no longer registered',
 } as const;
 export type DetailText = (typeof DETAIL)[keyof typeof DETAIL];
 

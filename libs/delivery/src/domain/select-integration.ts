@@ -7,6 +7,14 @@ export interface SelectableIntegration {
   channel: Channel;
   primary: boolean;
   conditions: { isNegated?: boolean; value: 'AND' | 'OR'; children: { field: string; value: string; operator: string; on: string }[] }[];
+  fallbacks?: string[];
+}
+
+/** What an integration's conditions are evaluated against (`on: tenant | subscriber | payload`). */
+export interface SelectionContext {
+  tenant?: Record<string, unknown>;
+  subscriber?: Record<string, unknown>;
+  payload?: Record<string, unknown>;
 }
 
 /** The integration identifier the trigger's overrides ask for, if any. */
@@ -18,51 +26,67 @@ export function requestedIntegrationIdentifier(overrides: Record<string, unknown
   return typeof global === 'string' && global ? global : undefined;
 }
 
+function matches(integration: SelectableIntegration, context: SelectionContext): boolean {
+  return integration.conditions.length > 0 && evaluateConditions(integration.conditions as never, context as Record<string, unknown>).passed;
+}
+
 /**
  * Integration selection per channel (behaviour.md): the override's identifier, else an active
- * integration whose conditions match the tenant, else the primary (email/sms) or the newest.
- * `active` must already be active integrations of the channel, newest first.
+ * integration whose conditions match the delivery (tenant, subscriber or payload), else the
+ * primary (email/sms) or the newest of those without conditions. `active` must already be active
+ * integrations of the channel, newest first.
  */
 export function selectIntegration<T extends SelectableIntegration>(
   active: T[],
   channel: Channel,
   overrides: Record<string, unknown>,
-  tenant: Record<string, unknown> | undefined,
+  context: SelectionContext,
 ): T | undefined {
   const requested = requestedIntegrationIdentifier(overrides, channel);
   if (requested) return active.find((integration) => integration.identifier === requested);
-  if (tenant) {
-    const matching = active.find(
-      (integration) => integration.conditions.length > 0 && evaluateConditions(integration.conditions as never, { tenant }).passed,
-    );
-    if (matching) return matching;
-  }
+  const matching = active.find((integration) => matches(integration, context));
+  if (matching) return matching;
   const unconditional = active.filter((integration) => integration.conditions.length === 0);
   return unconditional.find((integration) => integration.primary) ?? unconditional[0];
 }
 
 /**
  * Chat and push go to every credential entry the subscriber holds, among the integrations
- * selection allows: the override's identifier; else, with a tenant, those whose conditions match
- * it (when the subscriber holds an entry for one); else those without conditions. An integration
- * with conditions is only for the tenants it names, as in selectIntegration.
+ * selection allows: the override's identifier; else those whose conditions match the delivery
+ * (when the subscriber holds an entry for one); else those without conditions. An integration
+ * with conditions only serves the deliveries it matches, as in selectIntegration.
  * `held` says whether the subscriber has a credential entry for an integration.
  */
 export function selectCredentialIntegrations<T extends SelectableIntegration>(
   active: T[],
   channel: Channel,
   overrides: Record<string, unknown>,
-  tenant: Record<string, unknown> | undefined,
+  context: SelectionContext,
   held: (integration: T) => boolean,
 ): T[] {
   const requested = requestedIntegrationIdentifier(overrides, channel);
   if (requested) return active.filter((integration) => integration.identifier === requested && held(integration));
   const candidates = active.filter(held);
-  if (tenant) {
-    const matching = candidates.filter(
-      (integration) => integration.conditions.length > 0 && evaluateConditions(integration.conditions as never, { tenant }).passed,
-    );
-    if (matching.length) return matching;
-  }
+  const matching = candidates.filter((integration) => matches(integration, context));
+  if (matching.length) return matching;
   return candidates.filter((integration) => integration.conditions.length === 0);
+}
+
+/**
+ * The integrations one delivery may go through, in order: the selected one, then its fallbacks,
+ * each followed by its own (depth first). Only active integrations of `active` take part, and none
+ * twice, so a cycle of fallbacks ends.
+ */
+export function failoverChain<T extends SelectableIntegration>(selected: T, active: T[]): T[] {
+  const chain: T[] = [];
+  const visit = (integration: T) => {
+    if (chain.some((taken) => taken.id === integration.id)) return;
+    chain.push(integration);
+    for (const identifier of integration.fallbacks ?? []) {
+      const next = active.find((candidate) => candidate.identifier === identifier);
+      if (next) visit(next);
+    }
+  };
+  visit(selected);
+  return chain;
 }

@@ -31,7 +31,7 @@ export interface MessageRepository {
    * Returns the stored message and whether this call created it.
    */
   insertIfAbsent(message: Message): Promise<{ message: Message; created: boolean }>;
-  /** Records a provider outcome; false when there is no such message. */
+  /** Records a provider outcome (`sent` clears errorId and errorText); false when there is no such message. */
   updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean>;
   findById(scope: EnvironmentScope, id: string): Promise<Message | null>;
   /** The messages of one job (several for chat/push fan-out), oldest first. */

@@ -10,8 +10,39 @@ export interface TemplateVariables {
   [name: string]: unknown;
 }
 
+export interface RenderOptions {
+  /** The output is HTML: values are HTML-escaped (Handlebars `{{x}}`; `{{{x}}}` stays raw). */
+  html?: boolean;
+}
+
+/** One block of Novu's v1 email editor. */
+export interface EmailBlockSource {
+  type: 'text' | 'button';
+  content: string;
+  url?: string;
+  styles?: { textAlign?: 'left' | 'right' | 'center' };
+}
+
+/** An email step's template: editor blocks or custom HTML, with subject and preheader. */
+export interface EmailTemplateSource {
+  subject?: string;
+  preheader?: string;
+  content?: string | EmailBlockSource[];
+  /** `customHtml`: `content` is the whole HTML body; `editor` (default): blocks laid out by the service. */
+  contentType?: 'editor' | 'customHtml';
+}
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  /** The plain-text part, derived from the HTML. */
+  text: string;
+}
+
 /** Renders step content; throws TemplateRenderError (domain) on any parse, render or limit failure. */
 export interface TemplateRenderer {
-  render(source: string, variables: TemplateVariables): string;
+  render(source: string, variables: TemplateVariables, options?: RenderOptions): string;
+  /** Subject, HTML body (layout, preheader, blocks or custom HTML) and text part of an email step. */
+  renderEmail(template: EmailTemplateSource, variables: TemplateVariables): RenderedEmail;
 }
 export const TEMPLATE_RENDERER = Symbol('TemplateRenderer');

@@ -77,3 +77,10 @@ export class IntegrationCheckUnavailableError extends InvalidRequestError {
     super('integration_check_unavailable', 'Live integration checks are not available in this process');
   }
 }
+
+/** 422 on `fallbacks`: each must name another live integration of the same channel. */
+export class InvalidFallbacksError extends UnprocessableError {
+  constructor(problems: string[], value: unknown) {
+    super('invalid_fallbacks', `Invalid fallbacks: ${problems.join('; ')}`, { errors: { fallbacks: { messages: problems, value } } });
+  }
+}

@@ -25,6 +25,11 @@ export interface Integration {
   primary: boolean;
   priority: number;
   conditions: Condition[];
+  /**
+   * Identifiers of integrations of the same channel tried in order when this one fails for good
+   * (a permanent error, or retries exhausted). Beyond Novu.
+   */
+  fallbacks: string[];
   deleted: boolean;
   deletedAt?: Date;
   deletedBy?: string;

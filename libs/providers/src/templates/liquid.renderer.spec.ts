@@ -1,5 +1,4 @@
 import { TemplateRenderError, TemplateVariables } from '@app/delivery';
-import { translateHandlebars } from './handlebars-compat';
 import { LiquidTemplateRenderer } from './liquid.renderer';
 
 const variables: TemplateVariables = {
@@ -55,20 +54,6 @@ describe('LiquidTemplateRenderer', () => {
     expect(renderer.render("{{ payload.createdAt | dateFormat: 'yyyy-MM-dd HH:mm' }}", variables)).toBe('2024-06-01 12:34');
     expect(renderer.render("{{ payload.createdAt | dateFormat: 'HH:mm', 'Europe/Paris' }}", variables)).toBe('14:34');
     expect(renderer.render('{{ payload.items | toSentence }}', variables)).toBe('a and b');
-  });
-
-  it('understands common Handlebars forms of Novu v1 templates', () => {
-    expect(renderer.render('{{uppercase firstName}} {{{payload.firstName}}}', variables)).toBe('ADA Ada');
-    expect(renderer.render('{{pluralize payload.count "item" "items"}}', variables)).toBe('items');
-    expect(renderer.render('{{#if step.digest}}digest{{else}}single{{/if}}', variables)).toBe('digest');
-    expect(renderer.render('{{#unless step.digest}}single{{/unless}}.', variables)).toBe('.');
-    expect(renderer.render('{{#each step.events}}{{@index}}={{this.postId}};{{/each}}', variables)).toBe('0=p1;1=p2;');
-    expect(renderer.render("{{dateFormat payload.createdAt 'yyyy'}}", variables)).toBe('2024');
-  });
-
-  it('leaves ordinary Liquid alone', () => {
-    const source = '{{ json }} {{ uppercase | default: "x" }} {% if a %}{% endif %}';
-    expect(translateHandlebars(source)).toBe(source);
   });
 
   it('fails an unknown filter (strict filters) with a typed, clear error', async () => {

@@ -1,6 +1,5 @@
 import { Liquid, Template } from 'liquidjs';
-import { TemplateRenderError, TemplateRenderer, TemplateVariables } from '@app/delivery';
-import { translateHandlebars } from './handlebars-compat';
+import { TemplateRenderError, TemplateVariables } from '@app/delivery';
 import { TEMPLATE_FILTERS } from './template-filters';
 
 export interface LiquidRendererOptions {
@@ -27,10 +26,9 @@ const RESERVED_ROOT_NAMES = new Set(['payload', 'subscriber', 'actor', 'tenant',
 /**
  * LiquidJS with limits: source size, parse length, render time and memory, strict filters, no
  * file access (include/render see an empty template set). Compiled templates are cached by
- * source. Novu v1 compatibility: payload keys are also at the root (`{{firstName}}`) and common
- * Handlebars forms are translated (see handlebars-compat).
+ * source. Payload keys are also at the root (`{{firstName}}`), as in Novu v1.
  */
-export class LiquidTemplateRenderer implements TemplateRenderer {
+export class LiquidTemplateRenderer {
   private readonly options: Required<LiquidRendererOptions>;
   private readonly liquid: Liquid;
   private readonly cache = new Map<string, Template[]>();
@@ -83,7 +81,7 @@ export class LiquidTemplateRenderer implements TemplateRenderer {
     }
     let templates: Template[];
     try {
-      templates = this.liquid.parse(translateHandlebars(source));
+      templates = this.liquid.parse(source);
     } catch (error) {
       throw toRenderError(error, 'parse');
     }

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { formatDateValue } from './handlebars.engine';
 
 /** Novu's Handlebars helpers (and v2 Liquid filters) that are plain value transforms. */
 export const TEMPLATE_FILTERS: Record<string, (value: unknown, ...args: unknown[]) => unknown> = {
@@ -16,11 +16,10 @@ export const TEMPLATE_FILTERS: Record<string, (value: unknown, ...args: unknown[
     const many = plural === undefined ? `${one}s` : String(plural);
     return Number(count) === 1 ? one : many;
   },
-  /** `{{ date | dateFormat: 'yyyy-MM-dd HH:mm' }}` (tokens as date-fns / luxon), UTC unless a zone is given. */
+  /** `{{ date | dateFormat: 'yyyy-MM-dd HH:mm' }}` (date-fns tokens, as Novu's helper), UTC unless a zone is given. */
   dateFormat: (value, format, zone) => {
-    const date = toDateTime(value, typeof zone === 'string' ? zone : 'UTC');
-    if (!date) return value === undefined || value === null ? '' : String(value);
-    return date.toFormat(typeof format === 'string' && format !== '' ? format : "yyyy-MM-dd'T'HH:mm:ss.SSSZZ");
+    const formatted = formatDateValue(value, typeof format === 'string' && format !== '' ? format : "yyyy-MM-dd'T'HH:mm:ss.SSSxxx", zone);
+    return formatted === undefined || formatted === null ? '' : formatted;
   },
   /** `["a","b","c"] | toSentence` → "a, b and c". */
   toSentence: (value, lastSeparator) => {
@@ -31,17 +30,3 @@ export const TEMPLATE_FILTERS: Record<string, (value: unknown, ...args: unknown[
     return `${items.slice(0, -1).join(', ')}${last}${items[items.length - 1]}`;
   },
 };
-
-function toDateTime(value: unknown, zone: string): DateTime | undefined {
-  let dt: DateTime;
-  if (value instanceof Date) dt = DateTime.fromJSDate(value);
-  else if (typeof value === 'number') dt = DateTime.fromMillis(value);
-  else if (typeof value === 'string' && value.trim() !== '') {
-    dt = DateTime.fromISO(value, { setZone: false });
-    if (!dt.isValid) dt = DateTime.fromRFC2822(value);
-    if (!dt.isValid) dt = DateTime.fromMillis(Date.parse(value));
-  } else return undefined;
-  if (!dt.isValid) return undefined;
-  const zoned = dt.setZone(zone);
-  return zoned.isValid ? zoned : dt.setZone('UTC');
-}

@@ -167,8 +167,8 @@ export class SqlMessageRepository implements MessageRepository {
   async updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean> {
     const rows = await this.sql.query(
       `UPDATE messages SET status = $2,
-         error_id = COALESCE($3, error_id),
-         error_text = COALESCE($4, error_text),
+         error_id = CASE WHEN $2 = 'sent' THEN NULL ELSE COALESCE($3, error_id) END,
+         error_text = CASE WHEN $2 = 'sent' THEN NULL ELSE COALESCE($4, error_text) END,
          identifier = COALESCE($5, identifier),
          delivered_at = CASE WHEN $6::text IS NULL THEN delivered_at ELSE delivered_at || jsonb_build_array($6::text) END,
          updated_at = COALESCE($7::timestamptz, now())

@@ -33,6 +33,7 @@ class IntegrationRowMapper {
       primary: r.is_primary,
       priority: r.priority,
       conditions: r.conditions ?? [],
+      fallbacks: r.fallbacks ?? [],
       deleted: r.deleted,
       ...(r.deleted_at ? { deletedAt: r.deleted_at } : {}),
       ...(r.deleted_by ? { deletedBy: r.deleted_by } : {}),
@@ -90,8 +91,8 @@ export class SqlIntegrationRepository implements IntegrationRepository {
   async insert(i: Integration): Promise<InsertIntegrationResult> {
     const rows = await this.sql.query(
       `INSERT INTO integrations (id, organization_id, environment_id, name, identifier, provider_id, channel, credentials,
-         configurations, active, is_primary, priority, conditions, deleted, deleted_at, deleted_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $18)
+         configurations, active, is_primary, priority, conditions, deleted, deleted_at, deleted_by, created_at, updated_at, fallbacks)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $18, $19::jsonb)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         i.id,
@@ -112,6 +113,7 @@ export class SqlIntegrationRepository implements IntegrationRepository {
         i.deletedBy ?? null,
         i.createdAt,
         i.updatedAt,
+        JSON.stringify(i.fallbacks ?? []),
       ],
     );
     if (rows.length === 1) return 'inserted';
@@ -151,7 +153,7 @@ export class SqlIntegrationRepository implements IntegrationRepository {
     try {
       const rows = await this.sql.query(
         `UPDATE integrations SET name = $4, identifier = $5, credentials = $6, configurations = $7::jsonb, active = $8,
-           is_primary = $9, priority = $10, conditions = $11::jsonb, updated_at = $12
+           is_primary = $9, priority = $10, conditions = $11::jsonb, updated_at = $12, fallbacks = $14::jsonb
          WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND NOT deleted AND updated_at = $13
          RETURNING id`,
         [
@@ -168,6 +170,7 @@ export class SqlIntegrationRepository implements IntegrationRepository {
           JSON.stringify(i.conditions ?? []),
           i.updatedAt,
           expectedUpdatedAt,
+          JSON.stringify(i.fallbacks ?? []),
         ],
       );
       return rows.length === 1 ? 'updated' : 'stale';

@@ -10,6 +10,7 @@ import { preferencesMigration } from './0008_preferences';
 import { jobRecoveryMigration } from './0010_job_recovery';
 import { queueMigration } from './0009_queue';
 import { triggerFanOutJobMigration } from './0011_trigger_fanout_job';
+import { integrationFallbacksMigration } from './0012_integration_fallbacks';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: Migration[] = [
   queueMigration,
   jobRecoveryMigration,
   triggerFanOutJobMigration,
+  integrationFallbacksMigration,
 ];

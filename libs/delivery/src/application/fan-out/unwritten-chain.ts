@@ -3,6 +3,7 @@ import { ExecutionDetail } from '../../domain/execution-detail';
 import { CANCELABLE_JOB_STATUSES, Job, JobStatus, canTransitionJob } from '../../domain/job';
 import { Message } from '../../domain/message';
 import { JobPatch } from '../../ports/job.repository.port';
+import { MessageDeliveryUpdate } from '../../ports/message.repository.port';
 import { StepWrites } from '../run-step/step-writes';
 
 /**
@@ -41,6 +42,22 @@ export class UnwrittenChain implements StepWrites {
     if (existing) return { message: existing, created: false };
     this.messages.push(message);
     return { message, created: true };
+  }
+
+  async updateMessage(id: string, update: MessageDeliveryUpdate): Promise<void> {
+    const message = this.messages.find((candidate) => candidate.id === id);
+    if (!message) return;
+    message.status = update.status;
+    if (update.status === 'sent') {
+      delete message.errorId;
+      delete message.errorText;
+    } else {
+      if (update.errorId !== undefined) message.errorId = update.errorId;
+      if (update.errorText !== undefined) message.errorText = update.errorText;
+    }
+    if (update.identifier !== undefined) message.identifier = update.identifier;
+    if (update.deliveredAt) message.deliveredAt = [...message.deliveredAt, update.deliveredAt];
+    message.updatedAt = update.updatedAt ?? this.clock.now();
   }
 
   async queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null> {

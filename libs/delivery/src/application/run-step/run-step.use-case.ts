@@ -12,7 +12,8 @@ import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
-import { SendChannelStep, StepOutcome } from './send-channel-step';
+import { SendChannelStep } from './send-channel-step';
+import { StepOutcome } from './step-outcome';
 import { StepWrites, StoreStepWrites } from './step-writes';
 import { StepContext, stepVariables } from './step-context';
 
@@ -213,6 +214,12 @@ export class RunStep {
 
   private async settle(context: StepContext, outcome: StepOutcome): Promise<void> {
     const { job, step } = context;
+    if (outcome.kind === 'failover') {
+      // A fresh queue job: the fallback integration gets retries of its own.
+      await context.writes.transition(job.id, 'queued', { attempts: 0 });
+      await context.writes.enqueue<StepJobData>(STEPS_QUEUE, { id: outcome.queueJobId, data: { jobId: job.id }, delayMs: outcome.delayMs, ...PIPELINE_JOB_OPTIONS });
+      return;
+    }
     if (outcome.kind === 'completed') {
       await context.writes.transition(job.id, 'completed', outcome.providerId ? { providerId: outcome.providerId } : undefined);
       return this.enqueueNext(context.writes, job);

@@ -5,7 +5,7 @@ import { Job, JobStatus } from '../../domain/job';
 import { Message } from '../../domain/message';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { JOB_REPOSITORY, JobPatch, JobRepository } from '../../ports/job.repository.port';
-import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
+import { MESSAGE_REPOSITORY, MessageDeliveryUpdate, MessageRepository } from '../../ports/message.repository.port';
 
 /**
  * Where a step's effects go: job moves, execution details, messages, the hand-over to the next
@@ -18,6 +18,8 @@ export interface StepWrites {
   appendDetail(detail: ExecutionDetail): Promise<void>;
   /** MessageRepository.insertIfAbsent. */
   insertMessage(message: Message): Promise<{ message: Message; created: boolean }>;
+  /** MessageRepository.updateDelivery: a provider's outcome. */
+  updateMessage(id: string, update: MessageDeliveryUpdate): Promise<void>;
   /** JobRepository.queueNext. */
   queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null>;
   /** JobRepository.cancelChildren. */
@@ -45,6 +47,10 @@ export class StoreStepWrites implements StepWrites {
 
   insertMessage(message: Message): Promise<{ message: Message; created: boolean }> {
     return this.messages.insertIfAbsent(message);
+  }
+
+  async updateMessage(id: string, update: MessageDeliveryUpdate): Promise<void> {
+    await this.messages.updateDelivery(id, update);
   }
 
   queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null> {

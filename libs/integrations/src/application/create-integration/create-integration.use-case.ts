@@ -10,7 +10,7 @@ import {
 } from '../../domain/errors';
 import { generateIdentifier } from '../../domain/identifier';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
-import { assertCredentialsForActive, normalizeConditions, resolveProvider, toRanked } from '../../domain/integration-validation';
+import { assertCredentialsForActive, normalizeConditions, resolveProvider, toRanked, validateFallbacks } from '../../domain/integration-validation';
 import { channelHasPrimary, placeOnCreate } from '../../domain/primary-rules';
 import { INTEGRATION_CHECKER, IntegrationChecker } from '../../ports/integration-checker.port';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
@@ -28,6 +28,8 @@ export interface CreateIntegrationCommand {
   check?: boolean;
   conditions?: Condition[];
   configurations?: IntegrationConfigurations;
+  /** Identifiers of integrations of the same channel to try when this one fails for good. */
+  fallbacks?: string[];
 }
 
 /** Generated identifiers may collide (rarely): try a few suffixes before giving up. */
@@ -67,10 +69,12 @@ export class CreateIntegration {
       primary: false,
       priority: 0,
       conditions,
+      fallbacks: [],
       deleted: false,
       createdAt: now,
       updatedAt: now,
     };
+    if (command.fallbacks?.length) draft.fallbacks = validateFallbacks(command.fallbacks, draft, await this.integrations.list(scope));
     if (command.check) {
       const result = await this.runCheck(draft);
       if (!result.ok) throw new IntegrationCheckFailedError(result.message ?? `The ${provider.displayName} integration check failed`);

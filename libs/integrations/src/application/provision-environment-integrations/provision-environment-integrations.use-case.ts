@@ -37,6 +37,7 @@ export class ProvisionEnvironmentIntegrations implements EnvironmentProvisioner 
       primary: false,
       priority: 0,
       conditions: [],
+      fallbacks: [],
       deleted: false,
       createdAt: now,
       updatedAt: now,

@@ -11,7 +11,7 @@ import {
   NoPropertiesToUpdateError,
 } from '../../domain/errors';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
-import { assertCredentialsForActive, normalizeConditions, toRanked } from '../../domain/integration-validation';
+import { assertCredentialsForActive, normalizeConditions, toRanked, validateFallbacks } from '../../domain/integration-validation';
 import {
   PriorityChange,
   channelHasPrimary,
@@ -33,6 +33,8 @@ export interface IntegrationChanges {
   credentials?: Record<string, IntegrationCredentials[string] | null>;
   conditions?: Condition[];
   configurations?: IntegrationConfigurations;
+  /** Replaces the list; [] removes every fallback. */
+  fallbacks?: string[];
 }
 
 export interface UpdateIntegrationCommand {
@@ -92,6 +94,7 @@ export class UpdateIntegration {
       credentials: changes.credentials ? mergeCredentials(existing.credentials, changes.credentials) : existing.credentials,
       conditions: changes.conditions ? normalizeConditions(changes.conditions) : existing.conditions,
       configurations: changes.configurations ?? existing.configurations,
+      fallbacks: changes.fallbacks ? validateFallbacks(changes.fallbacks, { identifier: changes.identifier ?? existing.identifier, channel: existing.channel }, await this.integrations.list(scope)) : existing.fallbacks,
       // Strictly later than what was read, so the compare-and-set always sees the change.
       updatedAt: new Date(Math.max(now.getTime(), existing.updatedAt.getTime() + 1)),
     };

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { DETAIL } from '../../../domain/execution-detail';
+import { MESSAGE_ERROR_IDS } from '../../../domain/message';
+import { failoverChain, selectIntegration } from '../../../domain/select-integration';
+import { EmailAttachment, EmailMessage } from '../../../ports/channel-provider.port';
+import { stepVariables, StepContext } from '../step-context';
+import { StepOutcome } from '../step-outcome';
+import { ChannelSupport, objectOf, stringOf, stringsOf } from './channel-support';
+import { ProviderDelivery } from './provider-delivery';
+
+/**
+ * Email: one integration (override identifier, conditions, else the primary) and its fallbacks;
+ * the subscriber's address or `overrides.email.toRecipient`; subject, preheader and blocks (or
+ * custom HTML) rendered into an HTML body and a text part. Sender, reply-to, cc/bcc, extra `to`,
+ * headers and attachments come from the overrides (Novu's `overrides.email` and the provider
+ * layers) and from `payload.attachments`, as Novu takes them.
+ */
+@Injectable()
+export class EmailSender {
+  constructor(
+    private readonly support: ChannelSupport,
+    private readonly delivery: ProviderDelivery,
+  ) {}
+
+  async execute(context: StepContext): Promise<StepOutcome> {
+    const { job, step, subscriber } = context;
+    const template = step.template;
+    const rendered = this.support.renderer.renderEmail(
+      { subject: template.subject, preheader: template.preheader, content: template.content, contentType: template.contentType },
+      stepVariables(context),
+    );
+    const templateSenderName = this.support.render(context, template.senderName);
+
+    const active = await this.support.activeIntegrations(context, 'email');
+    const integration = selectIntegration(active, 'email', job.overrides, this.support.selection(context));
+    if (!integration) return this.support.noIntegration(context);
+
+    const address = stringOf(objectOf(job.overrides.email).toRecipient) ?? subscriber.email;
+    if (!address) {
+      await context.writes.insertMessage(
+        this.support.recorder.message(context, {
+          id: job.id,
+          providerId: integration.providerId,
+          rendered: { content: '' },
+          status: 'warning',
+          errorText: 'Subscriber does not have an email address',
+          errorId: MESSAGE_ERROR_IDS.missingEmail,
+        }),
+      );
+      await this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_EMAIL, { source: 'Credentials', providerId: integration.providerId });
+      return { kind: 'skipped', providerId: integration.providerId };
+    }
+
+    const attachments = toAttachments(job.payload.attachments);
+    const tags = { transactionId: job.transactionId, workflowIdentifier: context.workflow.trigger.identifier, subscriberId: subscriber.subscriberId };
+    const build = (id: string, { data }: { data: Record<string, unknown> }): EmailMessage => {
+      const html = stringOf(data.html) ?? rendered.html;
+      return {
+        id,
+        to: [...new Set([address, ...stringsOf(data.to)])],
+        ...listField('cc', stringsOf(data.cc)),
+        ...listField('bcc', stringsOf(data.bcc)),
+        ...optional('from', stringOf(data.from)),
+        ...optional('senderName', stringOf(data.senderName) ?? templateSenderName),
+        ...optional('replyTo', stringOf(data.replyTo)),
+        subject: stringOf(data.subject) ?? rendered.subject,
+        html,
+        text: stringOf(data.text) ?? rendered.text,
+        ...listField('attachments', [...attachments, ...toAttachments(data.attachments)]),
+        ...optional('headers', stringRecord(data.headers)),
+        ...optional('customData', Object.keys(objectOf(data.customData)).length ? objectOf(data.customData) : undefined),
+        tags,
+      };
+    };
+    return this.delivery.deliver(
+      context,
+      'email',
+      [{ chain: failoverChain(integration, active), targets: () => [{ address, fields: { email: address }, build }] }],
+      { content: rendered.html, subject: rendered.subject },
+    );
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function listField<K extends string, V>(key: K, values: V[]): { [P in K]?: V[] } {
+  return (values.length ? { [key]: values } : {}) as { [P in K]?: V[] };
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  const entries = Object.entries(objectOf(value)).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
+/**
+ * Novu's attachment shape, `{file, name, mime}` with `file` base64 (or a serialised Buffer);
+ * entries without a name or a file are left out.
+ */
+function toAttachments(value: unknown): EmailAttachment[] {
+  if (!Array.isArray(value)) return [];
+  const attachments: EmailAttachment[] = [];
+  for (const item of value) {
+    const entry = objectOf(item);
+    const name = stringOf(entry.name);
+    const file = entry.file;
+    const bytes =
+      typeof file === 'string'
+        ? Buffer.from(file, 'base64')
+        : objectOf(file).type === 'Buffer' && Array.isArray(objectOf(file).data)
+          ? Buffer.from(objectOf(file).data as number[])
+          : undefined;
+    if (!name || !bytes?.length) continue;
+    attachments.push({
+      name,
+      mime: stringOf(entry.mime) ?? 'application/octet-stream',
+      file: bytes,
+      ...optional('cid', stringOf(entry.cid)),
+      ...(entry.disposition === 'inline' || entry.disposition === 'attachment' ? { disposition: entry.disposition } : {}),
+    });
+  }
+  return attachments;
+}

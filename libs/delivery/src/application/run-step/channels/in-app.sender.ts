@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { DETAIL } from '../../../domain/execution-detail';
+import { MessageCta } from '../../../domain/message';
+import { selectIntegration } from '../../../domain/select-integration';
+import { StepContext } from '../step-context';
+import { StepOutcome } from '../step-outcome';
+import { ChannelSupport } from './channel-support';
+
+/** In-app: the message is the delivery (stored for the subscriber's feed); no provider call. */
+@Injectable()
+export class InAppSender {
+  constructor(private readonly support: ChannelSupport) {}
+
+  async execute(context: StepContext): Promise<StepOutcome> {
+    const { job, step } = context;
+    const template = step.template;
+    const content = Array.isArray(template.content)
+      ? template.content.map((block) => this.support.render(context, block.content) ?? '').join('\n')
+      : (this.support.render(context, template.content) ?? '');
+    const cta = template.cta
+      ? ({ ...template.cta, data: template.cta.data?.url ? { url: this.support.render(context, template.cta.data.url) } : template.cta.data } as MessageCta)
+      : undefined;
+    const rendered = { content, subject: this.support.render(context, template.subject), title: this.support.render(context, template.title), cta };
+
+    const active = await this.support.activeIntegrations(context, 'in_app');
+    const integration = selectIntegration(active, 'in_app', job.overrides, this.support.selection(context));
+    if (!integration) return this.support.noIntegration(context);
+    const { created } = await context.writes.insertMessage(this.support.recorder.message(context, { id: job.id, providerId: integration.providerId, rendered, status: 'sent' }));
+    if (created) await this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });
+    return { kind: 'completed', providerId: integration.providerId };
+  }
+}

@@ -1,0 +1,199 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Integration, isSecretCredential } from '@app/integrations';
+import { RetryableJobError, deterministicId } from '@app/kernel';
+import { DETAIL, providerSelectedDetail } from '../../../domain/execution-detail';
+import { MESSAGE_ERROR_IDS } from '../../../domain/message';
+import { ProviderOverrides, providerOverrides } from '../../../domain/provider-overrides';
+import { redactSecrets } from '../../../domain/redact';
+import {
+  ChannelMessages,
+  DeliveryChannel,
+  PROVIDER_REGISTRY,
+  ProviderError,
+  ProviderRegistry,
+  SendResult,
+  isProviderError,
+} from '../../../ports/channel-provider.port';
+import { StepContext } from '../step-context';
+import { StepOutcome } from '../step-outcome';
+import { RenderedMessage, StepRecorder } from './step-recorder';
+
+const SEND_TIMEOUT_MS = 15_000;
+
+/** One address a channel step delivers to through one integration. */
+export interface DeliveryTarget<C extends DeliveryChannel> {
+  /** What the message goes to (email, phone, token, webhook URL): part of the message id. */
+  address: string;
+  /** Message fields that say where it went (email, phone, deviceTokens, directWebhookUrl). */
+  fields: Record<string, unknown>;
+  /** Values that must never reach an execution detail (a webhook URL whose path is a credential). */
+  secrets?: string[];
+  /** The provider's message for this target. */
+  build(messageId: string, overrides: ProviderOverrides): ChannelMessages[C];
+  /** The vendor says this address is gone for good (a dead push token): forget it; returns what was forgotten, for the detail. */
+  forget?(): Promise<Record<string, unknown> | undefined>;
+}
+
+/** One delivery and the integrations it may go through: the selected one first, then its fallbacks. */
+export interface DeliveryUnit<C extends DeliveryChannel> {
+  chain: Integration[];
+  /** The targets of this delivery through one integration of the chain (none: skip it). */
+  targets(integration: Integration): DeliveryTarget<C>[];
+}
+
+type AttemptResult =
+  | { kind: 'sent'; providerId: string }
+  /** Failed for good; `exhausted` when it was retryable but this was the last attempt; `earlier` when a previous run recorded it. */
+  | { kind: 'final'; reason: string; exhausted: boolean; earlier: boolean }
+  | { kind: 'retry'; error: ProviderError };
+
+type UnitResult =
+  | { kind: 'delivered'; providerId: string }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'retry'; retryAfterMs?: number }
+  | { kind: 'failover'; from: Integration; to: Integration };
+
+/**
+ * Sends a rendered channel step through providers: per target, a message under a deterministic id
+ * (so a redelivered job finds it), the provider call with that id as idempotency key, an execution
+ * detail per attempt (vendor answer, secrets masked), and the outcome on the message. A target
+ * that fails for good moves its delivery to the next integration of the chain (failover); a
+ * retryable failure sends the job back to the queue with backoff.
+ */
+@Injectable()
+export class ProviderDelivery {
+  constructor(
+    @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
+    private readonly recorder: StepRecorder,
+  ) {}
+
+  async deliver<C extends DeliveryChannel>(context: StepContext, channel: C, units: DeliveryUnit<C>[], rendered: RenderedMessage): Promise<StepOutcome> {
+    const results: UnitResult[] = [];
+    for (const unit of units) results.push(await this.deliverUnit(context, channel, unit, rendered));
+
+    const failover = results.find((result): result is Extract<UnitResult, { kind: 'failover' }> => result.kind === 'failover');
+    const retries = results.filter((result): result is Extract<UnitResult, { kind: 'retry' }> => result.kind === 'retry');
+    const wait = Math.max(0, ...retries.map((retry) => retry.retryAfterMs ?? 0));
+    if (failover) {
+      // Other deliveries of the step waiting for a retry go along with the fresh run.
+      return { kind: 'failover', queueJobId: `${context.job.id}:failover:${failover.from.id}:${failover.to.id}`, delayMs: retries.length ? Math.max(wait, 1_000) : 0 };
+    }
+    if (retries.length) throw new RetryableJobError('Provider asked for a retry', wait || undefined);
+    const delivered = results.find((result): result is Extract<UnitResult, { kind: 'delivered' }> => result.kind === 'delivered');
+    if (delivered) return { kind: 'completed', providerId: delivered.providerId };
+    const failed = results.find((result): result is Extract<UnitResult, { kind: 'failed' }> => result.kind === 'failed');
+    return { kind: 'failed', reason: failed?.reason ?? DETAIL.PROVIDER_ERROR };
+  }
+
+  private async deliverUnit<C extends DeliveryChannel>(context: StepContext, channel: C, unit: DeliveryUnit<C>, rendered: RenderedMessage): Promise<UnitResult> {
+    let reason: string = DETAIL.PROVIDER_ERROR;
+    for (let hop = 0; hop < unit.chain.length; hop++) {
+      const integration = unit.chain[hop];
+      const targets = unit.targets(integration);
+      if (!targets.length) {
+        await this.recorder.detail(context, 'Warning', DETAIL.FALLBACK_INTEGRATION_SKIPPED, { raw: { integration: integration.identifier }, providerId: integration.providerId, source: 'Credentials' });
+        continue;
+      }
+      const results: AttemptResult[] = [];
+      for (const target of targets) results.push(await this.attempt(context, channel, integration, target, rendered));
+
+      const sent = results.find((result): result is Extract<AttemptResult, { kind: 'sent' }> => result.kind === 'sent');
+      if (sent) return { kind: 'delivered', providerId: sent.providerId };
+      const retries = results.filter((result): result is Extract<AttemptResult, { kind: 'retry' }> => result.kind === 'retry');
+      if (retries.length) return { kind: 'retry', retryAfterMs: Math.max(0, ...retries.map((retry) => retry.error.retryAfterMs ?? 0)) || undefined };
+
+      const finals = results as Extract<AttemptResult, { kind: 'final' }>[];
+      reason = finals[0].reason;
+      const next = unit.chain[hop + 1];
+      if (!next) break;
+      if (finals.every((final) => final.earlier)) continue; // a previous run already moved on
+      await this.recorder.detail(context, 'Pending', DETAIL.FALLBACK_INTEGRATION_SELECTED, {
+        raw: { from: integration.identifier, to: next.identifier, reason },
+        providerId: next.providerId,
+      });
+      // Retries used up here: the fallback gets a fresh run with a whole retry budget.
+      if (finals.some((final) => final.exhausted)) return { kind: 'failover', from: integration, to: next };
+    }
+    return { kind: 'failed', reason };
+  }
+
+  private async attempt<C extends DeliveryChannel>(
+    context: StepContext,
+    channel: C,
+    integration: Integration,
+    target: DeliveryTarget<C>,
+    rendered: RenderedMessage,
+  ): Promise<AttemptResult> {
+    const { job, step } = context;
+    const messageId = deterministicId(job.id, integration.id, target.address);
+    const { message } = await context.writes.insertMessage(
+      this.recorder.message(context, { id: messageId, providerId: integration.providerId, rendered, status: 'warning', fields: target.fields, errorText: 'Not delivered yet' }),
+    );
+    if (message.status === 'sent') return { kind: 'sent', providerId: integration.providerId };
+    if (message.status === 'error') return { kind: 'final', reason: message.errorText ?? DETAIL.PROVIDER_ERROR, exhausted: false, earlier: true };
+
+    const provider = this.providers.get(channel, integration.providerId);
+    if (!provider) {
+      const reason = `Provider ${integration.providerId} cannot deliver ${channel} messages`;
+      await context.writes.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
+      await this.recorder.detail(context, 'Failed', reason, { providerId: integration.providerId });
+      return { kind: 'final', reason, exhausted: false, earlier: false };
+    }
+
+    const secrets = [...secretValues(integration), ...(target.secrets ?? [])];
+    const overrides = providerOverrides(job.overrides, channel, provider.id, [step.id, step.uuid, step.name].filter(Boolean));
+    await this.recorder.detail(context, 'Pending', providerSelectedDetail(provider.id), { providerId: provider.id });
+    let result: SendResult;
+    try {
+      result = await provider.send(target.build(messageId, overrides), integration.credentials, {
+        idempotencyKey: messageId,
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        overrides: overrides.data,
+        ...(overrides.passthrough ? { passthrough: overrides.passthrough } : {}),
+      });
+    } catch (thrown) {
+      const error = isProviderError(thrown) ? thrown : new ProviderError('retryable', (thrown as Error).message, { cause: thrown });
+      return this.failed(context, provider.id, messageId, target, error, secrets);
+    }
+    await context.writes.updateMessage(messageId, { status: 'sent', identifier: result.id, deliveredAt: this.recorder.now() });
+    await this.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { raw: redactSecrets(result, secrets), providerId: provider.id });
+    return { kind: 'sent', providerId: provider.id };
+  }
+
+  private async failed(
+    context: StepContext,
+    providerId: string,
+    messageId: string,
+    target: DeliveryTarget<DeliveryChannel>,
+    error: ProviderError,
+    secrets: string[],
+  ): Promise<AttemptResult> {
+    const attempt = context.attemptsMade + 1;
+    const last = attempt >= context.attempts;
+    const willRetry = error.retryable && !last;
+    const message = redactSecrets(error.message, secrets);
+    await this.recorder.detail(
+      context,
+      willRetry ? 'Warning' : 'Failed',
+      willRetry ? DETAIL.PROVIDER_RETRY_SCHEDULED : error.retryable ? DETAIL.PROVIDER_RETRIES_EXHAUSTED : DETAIL.PROVIDER_ERROR,
+      {
+        raw: redactSecrets({ kind: error.kind, status: error.status, code: error.providerCode, message: error.message, attempt, retryAfterMs: error.retryAfterMs, vendor: error.raw }, secrets),
+        providerId,
+      },
+    );
+    if (error.kind === 'invalid_recipient' && target.forget) {
+      const forgotten = await target.forget();
+      if (forgotten) await this.recorder.detail(context, 'Warning', DETAIL.DEVICE_TOKEN_REMOVED, { raw: forgotten, providerId, source: 'Credentials' });
+    }
+    if (willRetry) return { kind: 'retry', error };
+    await context.writes.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: message });
+    return { kind: 'final', reason: message, exhausted: error.retryable, earlier: false };
+  }
+}
+
+/** The integration's secret credential values, masked wherever a vendor echoes them. */
+function secretValues(integration: Integration): string[] {
+  return Object.entries(integration.credentials)
+    .filter(([key, value]) => isSecretCredential(key) && typeof value === 'string')
+    .map(([, value]) => value as string);
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { DETAIL } from '../../../domain/execution-detail';
+import { MESSAGE_ERROR_IDS } from '../../../domain/message';
+import { failoverChain, selectIntegration } from '../../../domain/select-integration';
+import { StepContext } from '../step-context';
+import { StepOutcome } from '../step-outcome';
+import { ChannelSupport, objectOf, stringOf } from './channel-support';
+import { ProviderDelivery } from './provider-delivery';
+
+/** SMS: one integration and its fallbacks, to `payload.phone` or the subscriber's phone (as Novu). */
+@Injectable()
+export class SmsSender {
+  constructor(
+    private readonly support: ChannelSupport,
+    private readonly delivery: ProviderDelivery,
+  ) {}
+
+  async execute(context: StepContext): Promise<StepOutcome> {
+    const { job, subscriber } = context;
+    const content = this.support.render(context, stringOf(context.step.template.content)) ?? '';
+
+    const active = await this.support.activeIntegrations(context, 'sms');
+    const integration = selectIntegration(active, 'sms', job.overrides, this.support.selection(context));
+    if (!integration) return this.support.noIntegration(context);
+
+    const phone = stringOf(job.payload.phone) ?? subscriber.phone;
+    if (!phone) {
+      await context.writes.insertMessage(
+        this.support.recorder.message(context, {
+          id: job.id,
+          providerId: integration.providerId,
+          rendered: { content: '' },
+          status: 'warning',
+          errorText: 'Subscriber does not have active phone',
+          errorId: MESSAGE_ERROR_IDS.missingPhone,
+        }),
+      );
+      await this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_PHONE, { source: 'Credentials', providerId: integration.providerId });
+      return { kind: 'skipped', providerId: integration.providerId };
+    }
+
+    const target = {
+      address: phone,
+      fields: { phone },
+      build: (id: string, { data }: { data: Record<string, unknown> }) => ({
+        id,
+        to: phone,
+        content,
+        ...(stringOf(data.from) ? { from: stringOf(data.from) } : {}),
+        ...(Object.keys(objectOf(data.customData)).length ? { customData: objectOf(data.customData) } : {}),
+      }),
+    };
+    return this.delivery.deliver(context, 'sms', [{ chain: failoverChain(integration, active), targets: () => [target] }], { content });
+  }
+}

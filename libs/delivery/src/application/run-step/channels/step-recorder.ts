@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, Clock } from '@app/kernel';
+import { ExecutionDetailSource, ExecutionDetailStatus, createExecutionDetail } from '../../../domain/execution-detail';
+import { Message, MessageCta } from '../../../domain/message';
+import { StepContext } from '../step-context';
+
+/** What a channel step rendered, as the message keeps it. */
+export interface RenderedMessage {
+  content: string;
+  subject?: string;
+  title?: string;
+  cta?: MessageCta;
+}
+
+export interface MessageDraft {
+  id: string;
+  providerId?: string;
+  rendered: RenderedMessage;
+  status: Message['status'];
+  /** Where it goes: email, phone, deviceTokens or directWebhookUrl. */
+  fields?: Partial<Message>;
+  errorText?: string;
+  errorId?: string;
+}
+
+/** Builds the records of a channel step (messages, execution details) the same way for every channel. */
+@Injectable()
+export class StepRecorder {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  message(context: StepContext, draft: MessageDraft): Message {
+    const { job, workflow, step, actor } = context;
+    const now = this.clock.now();
+    return {
+      id: draft.id,
+      organizationId: job.organizationId,
+      environmentId: job.environmentId,
+      notificationId: job.notificationId,
+      jobId: job.id,
+      subscriberId: job.subscriberId,
+      workflowId: workflow.id,
+      templateIdentifier: workflow.trigger.identifier,
+      stepId: step.id,
+      transactionId: job.transactionId,
+      channel: job.type as Message['channel'],
+      providerId: draft.providerId,
+      status: draft.status,
+      errorText: draft.errorText,
+      errorId: draft.errorId,
+      content: draft.rendered.content,
+      subject: draft.rendered.subject,
+      title: draft.rendered.title,
+      cta: draft.rendered.cta,
+      avatar: actor?.avatar,
+      actorSubscriberId: actor?.id,
+      read: false,
+      seen: false,
+      archived: false,
+      deliveredAt: draft.status === 'sent' ? [now] : [],
+      payload: job.payload,
+      overrides: job.overrides,
+      tags: workflow.tags,
+      createdAt: now,
+      updatedAt: now,
+      ...draft.fields,
+    };
+  }
+
+  detail(context: StepContext, status: ExecutionDetailStatus, detail: string, options: { raw?: unknown; source?: ExecutionDetailSource; providerId?: string } = {}): Promise<void> {
+    return context.writes.appendDetail(
+      createExecutionDetail({ job: context.job, status, detail, raw: options.raw, source: options.source ?? 'Internal', providerId: options.providerId }, this.clock.now()),
+    );
+  }
+
+  now(): Date {
+    return this.clock.now();
+  }
+}

@@ -1,0 +1,173 @@
+import { tz } from '@date-fns/tz';
+import { format as formatDate } from 'date-fns';
+import Handlebars, { HelperOptions } from 'handlebars';
+
+export interface RenderBudget {
+  /** Wall-clock deadline (ms since epoch) for one render. */
+  deadline: number;
+  /** Characters the loops of one render may produce. */
+  maxOutput: number;
+}
+
+/** Thrown when a render passes its budget; the renderer reports it as a limit failure. */
+export class RenderLimitError extends Error {}
+
+type HelperThis = unknown;
+
+/** A helper usable inline (`{{#if (gt a b)}}`) and as a block (`{{#gt a b}}…{{else}}…{{/gt}}`), as Novu's comparison helpers. */
+function comparison(test: (a: unknown, b: unknown) => boolean) {
+  return function (this: HelperThis, a: unknown, b: unknown, options: HelperOptions) {
+    const passed = test(a, b);
+    if (options && typeof options.fn === 'function') return passed ? options.fn(this) : options.inverse(this);
+    return passed;
+  };
+}
+
+const byProperty = (property: unknown) => (item: unknown) =>
+  item !== null && typeof item === 'object' && typeof property === 'string' ? (item as Record<string, unknown>)[property] : undefined;
+
+/** Formats `value` with date-fns tokens (Novu's helper), in UTC unless a time zone is given. */
+export function formatDateValue(value: unknown, pattern: unknown, zone?: unknown): unknown {
+  if (value === undefined || value === null || value === '' || typeof pattern !== 'string' || pattern === '') return value;
+  const at = value instanceof Date ? value : typeof value === 'number' ? new Date(value) : new Date(String(value));
+  if (Number.isNaN(at.getTime())) return value;
+  try {
+    return formatDate(at, pattern, { in: tz(typeof zone === 'string' && zone !== '' ? zone : 'UTC') });
+  } catch {
+    return value;
+  }
+}
+
+/** Novu's numberFormat: fixed decimals with thousands and decimal separators from the hash. */
+function numberFormat(value: unknown, options: HelperOptions): unknown {
+  const number = Number(value);
+  if (value === null || value === undefined || value === '' || Number.isNaN(number)) return value;
+  const hash = options?.hash ?? {};
+  const decimals = Math.max(0, Math.trunc(Number(hash.decimalLength ?? 2)) || 0);
+  const thousands = typeof hash.thousandsSep === 'string' ? hash.thousandsSep : ',';
+  const decimal = typeof hash.decimalSep === 'string' ? hash.decimalSep : '.';
+  const [whole, fraction] = number.toFixed(decimals).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, thousands);
+  return fraction === undefined ? grouped : `${grouped}${decimal}${fraction}`;
+}
+
+/**
+ * Novu v1 templates are Handlebars: this is Handlebars itself with Novu's helpers (json, equals,
+ * titlecase, uppercase, lowercase, pluralize, dateFormat, groupBy, unique, sortBy, numberFormat,
+ * gt, gte, lt, lte, eq, ne), written from their documented behaviour. Loops are held to a render
+ * budget (time and output), which Handlebars itself does not have.
+ */
+export class HandlebarsEngine {
+  private readonly handlebars = Handlebars.create();
+  private readonly cache = new Map<string, { escaped?: HandlebarsTemplateDelegate; raw?: HandlebarsTemplateDelegate }>();
+  private budget?: RenderBudget & { produced: number };
+
+  constructor(private readonly cacheSize = 1_000) {
+    const hb = this.handlebars;
+    hb.registerHelper('json', (value: unknown) => JSON.stringify(value));
+    hb.registerHelper('equals', function (this: HelperThis, a: unknown, b: unknown, options: HelperOptions) {
+      // Novu compares loosely here (== ), unlike eq.
+      return a == b ? options.fn(this) : options.inverse(this);
+    });
+    hb.registerHelper('titlecase', (value: unknown) =>
+      typeof value === 'string'
+        ? value
+            .split(' ')
+            .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+            .join(' ')
+        : value,
+    );
+    hb.registerHelper('uppercase', (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value));
+    hb.registerHelper('lowercase', (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+    hb.registerHelper('pluralize', (count: unknown, singular: unknown, plural: unknown) => (count === 1 || count === '1' ? singular : plural));
+    hb.registerHelper('dateFormat', (value: unknown, pattern: unknown, ...rest: unknown[]) => formatDateValue(value, pattern, rest.length > 1 ? rest[0] : undefined));
+    hb.registerHelper('groupBy', (items: unknown, property: unknown) => {
+      if (!Array.isArray(items)) return [];
+      const groups = new Map<unknown, unknown[]>();
+      for (const item of items) {
+        const key = byProperty(property)(item);
+        if (key === undefined || key === null || key === '') continue;
+        groups.set(key, [...(groups.get(key) ?? []), item]);
+      }
+      return [...groups].map(([key, grouped]) => ({ key, items: grouped }));
+    });
+    hb.registerHelper('unique', (items: unknown, property: unknown) => {
+      if (!Array.isArray(items)) return '';
+      return [...new Set(items.map(byProperty(property)).filter((value) => value !== undefined && value !== null && value !== ''))];
+    });
+    hb.registerHelper('sortBy', (items: unknown, property: unknown) => {
+      if (!Array.isArray(items)) return '';
+      const copy = [...items];
+      if (typeof property !== 'string') return copy.sort();
+      const read = byProperty(property);
+      return copy.sort((a, b) => {
+        const x = read(a) as never;
+        const y = read(b) as never;
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
+    });
+    hb.registerHelper('numberFormat', numberFormat);
+    hb.registerHelper('gt', comparison((a, b) => (a as number) > (b as number)));
+    hb.registerHelper('gte', comparison((a, b) => (a as number) >= (b as number)));
+    hb.registerHelper('lt', comparison((a, b) => (a as number) < (b as number)));
+    hb.registerHelper('lte', comparison((a, b) => (a as number) <= (b as number)));
+    hb.registerHelper('eq', comparison((a, b) => a === b));
+    hb.registerHelper('ne', comparison((a, b) => a !== b));
+
+    // Every loop body goes through `each`: the place to hold a render to its budget.
+    const each = hb.helpers.each;
+    const engine = this;
+    hb.registerHelper('each', function (this: HelperThis, context: unknown, options: HelperOptions) {
+      const fn = options.fn;
+      return each.call(this, context, {
+        ...options,
+        fn: (item: unknown, runtime?: Handlebars.RuntimeOptions) => {
+          const chunk = fn(item, runtime);
+          engine.spend(chunk.length);
+          return chunk;
+        },
+      });
+    });
+  }
+
+  /** Renders with HTML escaping (`html`) or without; throws Handlebars' own errors and RenderLimitError. */
+  render(source: string, data: Record<string, unknown>, html: boolean, budget: RenderBudget): string {
+    const template = this.compile(source, html);
+    this.budget = { ...budget, produced: 0 };
+    try {
+      const output = template(data);
+      // Novu turns the apostrophe entity back into an apostrophe.
+      return html ? output.replace(/&#x27;/g, "'") : output;
+    } finally {
+      this.budget = undefined;
+    }
+  }
+
+  /** Fails fast on a syntax error (Handlebars compiles lazily). */
+  private compile(source: string, html: boolean): HandlebarsTemplateDelegate {
+    const key = html ? 'escaped' : 'raw';
+    const hit = this.cache.get(source);
+    if (hit?.[key]) {
+      this.cache.delete(source);
+      this.cache.set(source, hit);
+      return hit[key]!;
+    }
+    this.handlebars.precompile(source); // throws on a parse error now rather than at first render
+    const template = this.handlebars.compile(source, { noEscape: !html });
+    this.cache.set(source, { ...hit, [key]: template });
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
+    return template;
+  }
+
+  private spend(characters: number): void {
+    const budget = this.budget;
+    if (!budget) return;
+    budget.produced += characters;
+    if (budget.produced > budget.maxOutput) throw new RenderLimitError(`output limit exceeded (${budget.maxOutput} characters)`);
+    if (Date.now() > budget.deadline) throw new RenderLimitError('render time limit exceeded');
+  }
+
+  get cachedTemplates(): number {
+    return this.cache.size;
+  }
+}

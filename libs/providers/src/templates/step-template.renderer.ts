@@ -1,0 +1,105 @@
+import { EmailTemplateSource, RenderedEmail, RenderOptions, TemplateRenderError, TemplateRenderer, TemplateVariables } from '@app/delivery';
+import { emailText, layoutEmail } from './email-layout';
+import { HandlebarsEngine, RenderLimitError } from './handlebars.engine';
+import { LiquidTemplateRenderer, LiquidRendererOptions, DEFAULT_LIQUID_RENDERER_OPTIONS } from './liquid.renderer';
+
+/** Names the engine sets at the root; a payload key with the same name stays under `payload` only. */
+const RESERVED_ROOT_NAMES = new Set(['payload', 'subscriber', 'actor', 'tenant', 'step', 'steps', 'workflow', 'context', 'env']);
+
+/** Liquid-only syntax: a `{% tag %}`, `{{-` whitespace control, or a `| filter` inside an output tag. */
+export function usesLiquidSyntax(source: string): boolean {
+  if (/\{%|\{\{-/.test(source)) return true;
+  for (const match of source.matchAll(/\{\{(?!\{)([\s\S]*?)\}\}/g)) {
+    const inner = match[1].trim();
+    if (!/^[#/^!>]|^else\b/.test(inner) && inner.includes('|')) return true;
+  }
+  return false;
+}
+
+/**
+ * Step templates as Novu renders them: Handlebars (v1 workflows, with Novu's helpers) unless the
+ * template uses Liquid syntax, then LiquidJS (v2 style). Both see the same variables, payload keys
+ * also at the root (v1). In HTML output (email bodies) values are escaped, `{{{x}}}` excepted
+ * (Handlebars); text channels get values as they are. Limits apply to both engines: source size,
+ * render time, output/memory.
+ */
+export class StepTemplateRenderer implements TemplateRenderer {
+  private readonly options: Required<LiquidRendererOptions>;
+  private readonly liquid: LiquidTemplateRenderer;
+  private readonly handlebars: HandlebarsEngine;
+
+  constructor(options: LiquidRendererOptions = {}) {
+    this.options = { ...DEFAULT_LIQUID_RENDERER_OPTIONS, ...options };
+    this.liquid = new LiquidTemplateRenderer(this.options);
+    this.handlebars = new HandlebarsEngine(this.options.cacheSize);
+  }
+
+  render(source: string, variables: TemplateVariables, options: RenderOptions = {}): string {
+    if (source === undefined || source === null || source === '') return '';
+    if (typeof source !== 'string') source = String(source);
+    if (usesLiquidSyntax(source)) return this.liquid.render(source, variables);
+    const bytes = Buffer.byteLength(source, 'utf8');
+    if (bytes > this.options.maxTemplateBytes) {
+      throw new TemplateRenderError(`Template is ${bytes} bytes, more than the ${this.options.maxTemplateBytes} allowed`, 'too_large', { bytes, limit: this.options.maxTemplateBytes });
+    }
+    try {
+      return this.handlebars.render(source, handlebarsData(variables), options.html === true, {
+        deadline: Date.now() + this.options.renderTimeLimitMs,
+        maxOutput: this.options.memoryLimit,
+      });
+    } catch (error) {
+      throw toRenderError(error);
+    }
+  }
+
+  renderEmail(template: EmailTemplateSource, variables: TemplateVariables): RenderedEmail {
+    const subject = this.render(template.subject ?? '', variables);
+    let html: string;
+    if (template.contentType === 'customHtml' || typeof template.content === 'string') {
+      const source = typeof template.content === 'string' ? template.content : '';
+      html = this.render(source, variables, { html: true });
+      // Editor text saved as a plain string still gets the layout.
+      if (template.contentType !== 'customHtml') html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), [{ type: 'text', content: html }]);
+    } else {
+      const blocks = (template.content ?? []).map((block) => ({
+        type: block.type,
+        content: this.render(block.content ?? '', variables, { html: true }),
+        ...(block.url ? { url: this.render(block.url, variables, { html: true }) } : {}),
+        ...(block.styles?.textAlign ? { textAlign: block.styles.textAlign } : {}),
+      }));
+      html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), blocks);
+    }
+    return { subject, html, text: emailText(html) };
+  }
+
+  get cachedTemplates(): number {
+    return this.liquid.cachedTemplates + this.handlebars.cachedTemplates;
+  }
+
+  private renderPreheader(template: EmailTemplateSource, variables: TemplateVariables): string | undefined {
+    return template.preheader ? this.render(template.preheader, variables, { html: true }) : undefined;
+  }
+}
+
+/** Novu v1's context: `{...payload, subscriber, step, tenant, actor, …}`, the reserved names winning. */
+function handlebarsData(variables: TemplateVariables): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  const payload = variables.payload ?? {};
+  for (const [key, value] of Object.entries(payload)) if (!RESERVED_ROOT_NAMES.has(key)) data[key] = value;
+  for (const [key, value] of Object.entries(variables)) if (value !== undefined) data[key] = value;
+  data.payload = payload;
+  return data;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function toRenderError(error: unknown): TemplateRenderError {
+  if (error instanceof TemplateRenderError) return error;
+  const message = (error as Error)?.message ?? String(error);
+  if (error instanceof RenderLimitError) return new TemplateRenderError(`Template exceeded a rendering limit: ${message}`, 'limit', { cause: message });
+  if (error instanceof RangeError) return new TemplateRenderError(`Template exceeded a rendering limit: ${message}`, 'limit', { cause: message });
+  const parse = /Parse error|Expecting|Invalid|unexpected/i.test(message) && !/Missing helper/.test(message);
+  return new TemplateRenderError(`Template ${parse ? 'could not be parsed' : 'could not be rendered'}: ${message}`, parse ? 'parse' : 'render', { cause: message });
+}
