@@ -12,7 +12,9 @@
 import { Novu } from '@novu/api';
 import { NovuError, ResponseValidationError } from '@novu/api/models/errors';
 import { AddressInfo } from 'node:net';
+import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const SDK_VERSION: string = require('@novu/api/package.json').version;
@@ -51,15 +53,21 @@ describe.each(STORES)(`@novu/api ${SDK_VERSION} against the service (%s)`, (stor
   let t: TestApp;
   let novu: Novu;
   let baseUrl: string;
+  /** The email provider behind every email step here: a SendGrid fake on loopback. */
+  const sendgrid = new SendgridFake();
 
   beforeAll(async () => {
+    await sendgrid.start();
     t = await startTestApp({ store });
     await t.app.listen(0, '127.0.0.1');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     baseUrl = `http://127.0.0.1:${port}`;
     novu = new Novu({ secretKey: t.apiKey, serverURL: baseUrl, retryConfig: { strategy: 'none' } });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await sendgrid.close();
+  });
 
   /** Our own API, for what the SDK does not cover (workflows). */
   async function http(method: string, path: string, body?: unknown) {
@@ -83,21 +91,46 @@ describe.each(STORES)(`@novu/api ${SDK_VERSION} against the service (%s)`, (stor
   describe('integrations', () => {
     let emailId: string;
 
-    it('create (201)', async () => {
+    it('create (201) with a live check of the credentials', async () => {
       const res = await sdk('integrations.create', () =>
         novu.integrations.create({
           name: 'SendGrid',
           identifier: uniqueName('sendgrid'),
           providerId: 'sendgrid',
           channel: 'email',
-          credentials: { apiKey: 'SG.secret-value-123', from: 'noreply@example.com', senderName: 'Acme' },
+          credentials: { apiKey: sendgrid.apiKey, from: 'noreply@example.com', senderName: 'Acme', baseUrl: sendgrid.origin },
           active: true,
+          check: true,
         }),
       );
       expect(res.result).toMatchObject({ providerId: 'sendgrid', channel: 'email', active: true });
-      expect(res.result.credentials?.apiKey).not.toBe('SG.secret-value-123');
+      expect(res.result.credentials?.apiKey).not.toBe(sendgrid.apiKey);
       emailId = res.result.id!;
       expect(emailId).toMatch(/^[0-9a-f]{24}$/);
+      expect(sendgrid.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v3/scopes']);
+    });
+
+    it('create with check: a key the vendor refuses is a 400 carrying its words, and nothing is stored', async () => {
+      const identifier = uniqueName('sendgrid-bad');
+      const error = await sdkFails('integrations.create with a refused key', 400, () =>
+        novu.integrations.create({
+          identifier,
+          providerId: 'sendgrid',
+          channel: 'email',
+          credentials: { apiKey: 'SG.revoked', from: 'noreply@example.com', senderName: 'Acme', baseUrl: sendgrid.origin },
+          active: true,
+          check: true,
+        }),
+      );
+      expect(JSON.parse(error.body).message).toContain('The provided authorization grant is invalid');
+      const all = await sdk('integrations.list', () => novu.integrations.list());
+      expect(all.result.map((i) => i.identifier)).not.toContain(identifier);
+    });
+
+    it('update with check runs the check on the merged credentials', async () => {
+      await sdkFails('integrations.update to a refused key', 400, () => novu.integrations.update({ credentials: { apiKey: 'SG.revoked' }, check: true }, emailId));
+      const res = await sdk('integrations.update with check', () => novu.integrations.update({ name: 'SendGrid (checked)', check: true }, emailId));
+      expect(res.result).toMatchObject({ id: emailId, name: 'SendGrid (checked)' });
     });
 
     it('list', async () => {
@@ -320,6 +353,44 @@ describe.each(STORES)(`@novu/api ${SDK_VERSION} against the service (%s)`, (stor
       it('cancel', async () => {
         const res = await sdk('cancel', () => novu.cancel(transactionId));
         expect(typeof res.result).toBe('boolean');
+      });
+
+      it('trigger overrides reach the provider: email channel keys, providers.<id> and _passthrough', async () => {
+        // The preferences test above turned email off for this subscriber.
+        await sdk('subscribers.preferences.update email on', () => novu.subscribers.preferences.update({ channels: { email: true } }, subscriberId));
+        const res = await sdk('trigger with overrides', () =>
+          novu.trigger({
+            workflowId: workflowIdentifier,
+            to: subscriberId,
+            payload: { name: 'Grace' },
+            overrides: {
+              email: { replyTo: 'support@example.com', cc: ['boss@example.com'], senderName: 'Acme Support' },
+              providers: { sendgrid: { ipPoolName: 'marketing', _passthrough: { body: { categories: ['compat'] } } } },
+            },
+          }),
+        );
+        expect(res.result).toMatchObject({ acknowledged: true, status: 'processed' });
+        const transactionId = res.result.transactionId!;
+        const [sent, ...more] = await waitFor(async () => {
+          const mine = sendgrid.accepted.filter((request) => request.json().custom_args?.transactionId === transactionId);
+          return mine.length > 0 && mine;
+        });
+        expect(more).toEqual([]);
+        expect(sendgrid.refusals.filter((refusal) => refusal.request.path === '/v3/mail/send')).toEqual([]);
+        expect(sent.json()).toMatchObject({
+          personalizations: [{ to: [{ email }], cc: [{ email: 'boss@example.com' }] }],
+          from: { email: 'noreply@example.com', name: 'Acme Support' },
+          reply_to: { email: 'support@example.com' },
+          subject: 'Hi',
+          ip_pool_name: 'marketing',
+          categories: ['compat'],
+          custom_args: { transactionId },
+        });
+        const messages = await waitFor(async () => {
+          const list = await sdk('messages.retrieve email', () => novu.messages.retrieve({ transactionId: [transactionId], channel: 'email' }));
+          return list.result.data.length === 1 && list.result.data[0].status === 'sent' && list.result.data;
+        });
+        expect(messages[0]).toMatchObject({ channel: 'email', providerId: 'sendgrid', email });
       });
     });
 

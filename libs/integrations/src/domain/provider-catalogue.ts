@@ -47,6 +47,9 @@ const email = (id: string, name: string, required: string[], optional: string[] 
 const sms = (id: string, name: string, required: string[], optional: string[] = [], needsFrom = true) =>
   provider(id, 'sms', name, needsFrom ? [...required, 'from'] : required, needsFrom ? optional : [...optional, 'from']);
 
+// Slack's OAuth app fields, plus a bot token (`apiToken`) for chat.postMessage to a subscriber's channel.
+const SLACK_OPTIONAL = ['applicationId', 'clientId', 'secretKey', 'redirectUrl', 'hmac', 'apiToken', 'baseUrl'];
+
 /** The providers of reference/providers.md (email, sms, chat, push and in-app tables). */
 export const PROVIDERS: readonly ProviderDescription[] = [
   email('nodemailer', 'Custom SMTP', ['host', 'port'], ['secure', 'requireTls', 'ignoreTls', 'tlsOptions', 'user', 'password', 'domain', 'accountSid', 'secretKey']),
@@ -77,7 +80,7 @@ export const PROVIDERS: readonly ProviderDescription[] = [
     'authenticationTokenKey',
   ]),
 
-  provider('slack', 'chat', 'Slack', [], ['applicationId', 'clientId', 'secretKey', 'redirectUrl', 'hmac']),
+  provider('slack', 'chat', 'Slack', [], SLACK_OPTIONAL),
   provider('discord', 'chat', 'Discord', []),
   provider('msteams', 'chat', 'MSTeams', []),
   provider('mattermost', 'chat', 'Mattermost', []),
@@ -86,9 +89,11 @@ export const PROVIDERS: readonly ProviderDescription[] = [
   provider('grafana-on-call', 'chat', 'Grafana On Call Webhook', [], ['alertUid', 'title', 'imageUrl', 'state', 'externalLink']),
   provider('getstream', 'chat', 'GetStream', ['apiKey']),
   provider('rocket-chat', 'chat', 'Rocket.Chat', ['token', 'user']),
-  provider('whatsapp-business', 'chat', 'WhatsApp Business', ['apiToken', 'phoneNumberIdentification']),
+  provider('whatsapp-business', 'chat', 'WhatsApp Business', ['apiToken', 'phoneNumberIdentification'], ['apiVersion', 'baseUrl']),
   provider('chat-webhook', 'chat', 'Chat Webhook', [], ['secretKey']),
-  provider('novu-slack', 'chat', 'Novu Slack', []),
+  // Both names reach the Slack adapter: novu-slack is Novu's, service-slack the interface's.
+  provider('novu-slack', 'chat', 'Novu Slack', [], SLACK_OPTIONAL),
+  provider('service-slack', 'chat', 'Slack (service)', [], SLACK_OPTIONAL),
 
   provider('fcm', 'push', 'Firebase Cloud Messaging', ['serviceAccount'], ['user']),
   provider('apns', 'push', 'APNs', ['secretKey', 'apiKey', 'projectName', 'applicationId'], ['secure']),

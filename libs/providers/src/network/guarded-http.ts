@@ -40,7 +40,8 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
     const response = await requestOnce(url, request);
     const location = response.headers.location;
     if ((response.status === 307 || response.status === 308) && location) {
-      if (hop >= maxRedirects) throw new SsrfBlockedError(url, `more than ${maxRedirects} redirects`);
+      // Name the origin only: a webhook URL's path or query can be a credential.
+      if (hop >= maxRedirects) throw new SsrfBlockedError(new URL(url).origin, `more than ${maxRedirects} redirects`);
       url = new URL(location, url).toString();
       continue;
     }

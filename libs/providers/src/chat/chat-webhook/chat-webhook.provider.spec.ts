@@ -1,5 +1,6 @@
 import { SendContext } from '@app/delivery';
-import { providerFailure, sendContext } from '../../../../../test/fakes/provider-test-kit';
+import { ChatWebhookFake } from '../../../../../test/fakes/chat/chat-webhook.fake';
+import { providerFailure, sendContext, testRuntime } from '../../../../../test/fakes/provider-test-kit';
 import { createProviderRuntime } from '../../provider-runtime';
 import { closedPort, LoopbackReceiver } from '../../testing/loopback-receiver';
 import { verifyWebhookSignature } from '../../webhooks/webhook-signature';
@@ -128,5 +129,28 @@ describe('ChatWebhookProvider (against a real loopback receiver)', () => {
   it('a missing webhook URL is an invalid recipient', async () => {
     const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: '' }, {}, context()));
     expect(error.kind).toBe('invalid_recipient');
+  });
+});
+
+describe('ChatWebhookProvider against the receiver fake (the one end-to-end tests reuse)', () => {
+  const fake = new ChatWebhookFake(SECRET);
+  const provider = new ChatWebhookProvider(testRuntime());
+
+  beforeAll(() => fake.start());
+  afterAll(() => fake.close());
+  beforeEach(() => fake.reset());
+
+  it('the fake verifies the signature, and answers a redelivery with the first id without counting it twice', async () => {
+    const first = await provider.send({ id: 'm', content: 'Hello', webhookUrl: fake.webhookUrl }, { secretKey: SECRET }, sendContext('msg-7'));
+    const again = await provider.send({ id: 'm', content: 'Hello', webhookUrl: fake.webhookUrl }, { secretKey: SECRET }, sendContext('msg-7'));
+    expect(fake.refusals).toEqual([]);
+    expect(fake.accepted).toHaveLength(1);
+    expect(again.id).toBe(first.id);
+  });
+
+  it('a wrong secret is refused by the fake', async () => {
+    const error = await providerFailure(provider.send({ id: 'm', content: 'Hello', webhookUrl: fake.webhookUrl }, { secretKey: 'other' }, sendContext()));
+    expect(error).toMatchObject({ kind: 'auth', status: 401 });
+    expect(fake.refusals.map((r) => r.reason)).toEqual(['bad or missing X-Novu-Signature']);
   });
 });
