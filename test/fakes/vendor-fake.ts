@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createSecureServer, Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { createSecureServer, Http2SecureServer, Http2ServerRequest, Http2ServerResponse, ServerHttp2Session } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -70,6 +70,7 @@ export abstract class VendorFake {
   readonly refusals: Refusal[] = [];
   private readonly script: VendorOutcome[] = [];
   private server?: Server | Http2SecureServer;
+  private readonly h2Sessions = new Set<ServerHttp2Session>();
   protected protocol: FakeProtocol = 'http';
 
   /** The fake's origin (`http://127.0.0.1:P`), what an integration's `baseUrl` points at. */
@@ -119,7 +120,15 @@ export abstract class VendorFake {
         res.end(body);
       });
     };
-    if (protocol === 'h2') this.server = createSecureServer({ ...TEST_TLS, allowHTTP1: false }, handler);
+    if (protocol === 'h2') {
+      const server = createSecureServer({ ...TEST_TLS, allowHTTP1: false }, handler);
+      // HTTP/2 servers close only after their sessions do: track them so close() can end them.
+      server.on('session', (session) => {
+        this.h2Sessions.add(session);
+        session.on('close', () => this.h2Sessions.delete(session));
+      });
+      this.server = server;
+    }
     else if (protocol === 'https') this.server = createHttpsServer(TEST_TLS, handler);
     else this.server = createHttpServer(handler);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -130,6 +139,7 @@ export abstract class VendorFake {
     const server = this.server;
     if (!server) return;
     if ('closeAllConnections' in server) server.closeAllConnections();
+    for (const session of this.h2Sessions) session.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 

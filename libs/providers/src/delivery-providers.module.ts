@@ -1,7 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { PROVIDER_REGISTRY, TEMPLATE_RENDERER } from '@app/delivery';
-import { createProviderRegistry } from './provider.registry';
+import { createProviderRegistry, InMemoryProviderRegistry } from './provider.registry';
 import { StepTemplateRenderer } from './templates/step-template.renderer';
 
 /** Binds the delivery context's ports to the adapters here: the provider registry and the template renderer. */
@@ -17,4 +17,10 @@ import { StepTemplateRenderer } from './templates/step-template.renderer';
   ],
   exports: [PROVIDER_REGISTRY, TEMPLATE_RENDERER],
 })
-export class DeliveryProvidersModule {}
+export class DeliveryProvidersModule implements OnModuleDestroy {
+  constructor(@Inject(PROVIDER_REGISTRY) private readonly registry: InMemoryProviderRegistry) {}
+
+  onModuleDestroy(): Promise<void> {
+    return this.registry.close();
+  }
+}

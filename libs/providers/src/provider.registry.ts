@@ -23,6 +23,11 @@ export class InMemoryProviderRegistry implements ProviderRegistry {
   list(): ChannelProvider[] {
     return [...this.byKey.values()];
   }
+
+  /** Ends what adapters keep open (APNs HTTP/2 sessions). */
+  async close(): Promise<void> {
+    await Promise.all(this.list().map((provider) => (provider as { close?: () => Promise<void> }).close?.()));
+  }
 }
 
 /** Every provider this build ships, each built with the same runtime. */

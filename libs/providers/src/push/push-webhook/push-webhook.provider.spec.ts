@@ -1,5 +1,6 @@
 import { PushMessage, SendContext } from '@app/delivery';
-import { providerFailure, sendContext } from '../../../../../test/fakes/provider-test-kit';
+import { providerFailure, sendContext, testRuntime } from '../../../../../test/fakes/provider-test-kit';
+import { PushWebhookFake } from '../../../../../test/fakes/push/push-webhook.fake';
 import { createProviderRuntime } from '../../provider-runtime';
 import { closedPort, LoopbackReceiver } from '../../testing/loopback-receiver';
 import { signWebhookBody, verifyWebhookSignature } from '../../webhooks/webhook-signature';
@@ -89,5 +90,24 @@ describe('PushWebhookProvider (against a real loopback receiver)', () => {
     const error = await providerFailure(strict.send(message, { webhookUrl: receiver.url(), secretKey: SECRET }, context()));
     expect(error.kind).toBe('invalid_request');
     expect(receiver.requests).toHaveLength(0);
+  });
+});
+
+describe('PushWebhookProvider against the push webhook fake (used by end-to-end tests)', () => {
+  const fake = new PushWebhookFake();
+  const provider = new PushWebhookProvider(testRuntime());
+
+  beforeAll(() => fake.start());
+  afterAll(() => fake.close());
+  beforeEach(() => fake.reset());
+
+  it('the fake accepts the signed body and its answer id becomes the result id; a wrong secret is refused', async () => {
+    const result = await provider.send(message, { webhookUrl: fake.webhookUrl, secretKey: fake.secretKey }, context());
+    expect(fake.refusals).toEqual([]);
+    expect(fake.accepted).toHaveLength(1);
+    expect(result.id).toMatch(/^[0-9a-f-]{36}$/);
+    const error = await providerFailure(provider.send(message, { webhookUrl: fake.webhookUrl, secretKey: 'wrong' }, context()));
+    expect(error.kind).toBe('auth');
+    expect(fake.refusals.map((r) => r.reason)).toEqual(['bad X-Novu-Signature']);
   });
 });

@@ -1,0 +1,102 @@
+import { ChannelProvider, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { optional, parseCredentials, required } from '../../http/credential-schema';
+import { deepMerge, httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
+import { ProviderRuntime } from '../../provider-runtime';
+import { compact, deadDeviceToken, overrideReader, reclassify, vendorDate } from '../push-fields';
+
+export const EXPO_CREDENTIALS = { apiKey: required.string, baseUrl: optional.url };
+
+const EXPO_ORIGIN = 'https://exp.host';
+
+interface ExpoTicket {
+  status?: string;
+  id?: string;
+  message?: string;
+  details?: { error?: string };
+}
+
+interface ExpoAnswer {
+  data?: ExpoTicket[] | ExpoTicket;
+  errors?: { code?: string; message?: string }[];
+}
+
+/**
+ * Expo push service: `POST /--/api/v2/push/send` with a one-message array and the access token as
+ * Bearer (plain VendorHttp: expo-server-sdk 7 needs Node 22 and retries 429 itself). Expo answers
+ * 200 with one ticket per message; the id is the ticket id (the receipt id). A request-level
+ * `errors` list fails the whole call. No check: Expo has no side-effect-free authenticated read.
+ *
+ * Overrides read: `data` (instead of the trigger payload), `sound`, `badge`, `channelId`,
+ * `priority`, `ttl`, `expiration`, `subtitle`, `categoryId`, `mutableContent`.
+ */
+export class ExpoProvider implements ChannelProvider<'push'> {
+  readonly id = 'expo';
+  readonly channel = 'push' as const;
+
+  constructor(private readonly runtime: ProviderRuntime) {}
+
+  async send(message: PushMessage, credentials: ProviderCredentials, context: SendContext): Promise<SendResult> {
+    const config = parseCredentials(this.id, EXPO_CREDENTIALS, credentials);
+    const read = overrideReader(context.overrides);
+    const pushMessage = compact({
+      to: message.target,
+      title: message.title,
+      body: message.content,
+      data: read.object('data') ?? message.payload,
+      sound: read.string('sound') ?? read.object('sound'),
+      badge: read.number('badge'),
+      channelId: read.string('channelId'),
+      priority: read.string('priority'),
+      ttl: read.number('ttl'),
+      expiration: read.number('expiration'),
+      subtitle: read.string('subtitle'),
+      categoryId: read.string('categoryId'),
+      mutableContent: read.boolean('mutableContent'),
+    });
+    const { body: passthroughBody, ...passthrough } = context.passthrough ?? {};
+    const response = await this.runtime.http.request({
+      url: vendorUrl(config.baseUrl, EXPO_ORIGIN, '/--/api/v2/push/send'),
+      headers: { authorization: `Bearer ${config.apiKey}` },
+      // The body is an array, which VendorHttp's passthrough merge leaves alone: merge into the message.
+      json: [passthroughBody ? deepMerge(pushMessage, passthroughBody) : pushMessage],
+      passthrough,
+      signal: context.signal,
+    });
+    const answer = response.json<ExpoAnswer>();
+    if (response.status < 200 || response.status >= 300 || answer?.errors?.length) throw requestFailure(response, answer);
+    const ticket = Array.isArray(answer?.data) ? answer.data[0] : answer?.data;
+    if (ticket?.status === 'ok' && typeof ticket.id === 'string') return { id: ticket.id, date: vendorDate(response), raw: { status: response.status, ticket: ticket.id } };
+    throw ticketFailure(response, ticket, message.target);
+  }
+}
+
+const REQUEST_ERROR_KINDS: Record<string, ProviderError['kind']> = {
+  TOO_MANY_REQUESTS: 'rate_limited',
+  UNAUTHORIZED: 'auth',
+  INTERNAL_SERVER_ERROR: 'retryable',
+};
+
+function requestFailure(response: VendorResponse, answer: ExpoAnswer | undefined): ProviderError {
+  const errors = answer?.errors ?? [];
+  const words = errors.map((error) => [error.code, error.message].filter(Boolean).join(': ')).join('; ');
+  const error = httpFailure(response, words || undefined);
+  const code = errors[0]?.code;
+  const kind = (code && REQUEST_ERROR_KINDS[code]) || (response.status === 200 ? 'permanent' : error.kind);
+  return reclassify(error, kind, code);
+}
+
+const TICKET_ERROR_KINDS: Record<string, ProviderError['kind']> = {
+  MessageRateExceeded: 'rate_limited',
+  InvalidCredentials: 'auth',
+  MismatchSenderId: 'auth',
+  MessageTooBig: 'invalid_request',
+};
+
+/** A ticket in error: DeviceNotRegistered is a dead token; the rest by Expo's `details.error`. */
+function ticketFailure(response: VendorResponse, ticket: ExpoTicket | undefined, token: string): ProviderError {
+  const code = ticket?.details?.error;
+  const words = ticket?.message ?? 'Expo answered without a push ticket';
+  const raw = { status: response.status, body: response.text.slice(0, 2_000) };
+  if (code === 'DeviceNotRegistered') return deadDeviceToken('Expo', token, code, words, { status: response.status, raw });
+  return new ProviderError((code && TICKET_ERROR_KINDS[code]) || 'permanent', `Expo refused the push${code ? ` (${code})` : ''}: ${words}`, { status: response.status, providerCode: code, raw });
+}
