@@ -1,0 +1,135 @@
+import { Integration } from '@app/integrations';
+import { RetryableJobError, systemClock } from '@app/kernel';
+import { Subscriber } from '@app/subscribers';
+import { Workflow, WorkflowStep } from '@app/workflows';
+import { Job } from '../../../domain/job';
+import { ChannelProvider, ProviderError, ProviderRegistry, SmsMessage } from '../../../ports/channel-provider.port';
+import { UnwrittenChain } from '../../fan-out/unwritten-chain';
+import { StepContext } from '../step-context';
+import { DeliveryUnit, ProviderDelivery } from './provider-delivery';
+import { StepRecorder } from './step-recorder';
+
+const scope = { organizationId: 'org', environmentId: 'env' };
+const job = { id: 'job-1', ...scope, notificationId: 'n-1', transactionId: 'tx-1', subscriberId: 's-1', type: 'sms', status: 'running', payload: {}, overrides: {}, attempts: 0 } as unknown as Job;
+const step = { id: 'step-1', uuid: 'u-1', name: 'SMS', template: { type: 'sms', content: 'hi' } } as unknown as WorkflowStep;
+const workflow = { id: 'wf-1', trigger: { identifier: 'welcome' }, tags: [], steps: [step] } as unknown as Workflow;
+
+const integration = (identifier: string, providerId: string, fallbacks: string[] = []): Integration =>
+  ({ id: `id-${identifier}`, identifier, providerId, channel: 'sms', credentials: { apiKey: `secret-key-of-${identifier}` }, fallbacks, conditions: [], primary: false }) as unknown as Integration;
+
+/** A provider that answers each call with the next scripted outcome (a ProviderError is thrown). */
+function scripted(id: string, ...outcomes: (ProviderError | 'ok')[]) {
+  const calls: SmsMessage[] = [];
+  const provider: ChannelProvider<'sms'> = {
+    id,
+    channel: 'sms',
+    send: async (message) => {
+      calls.push(message);
+      const outcome = outcomes.shift() ?? 'ok';
+      if (outcome !== 'ok') throw outcome;
+      return { id: `${id}-${calls.length}`, date: new Date().toISOString() };
+    },
+  };
+  return { provider, calls };
+}
+
+function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }) {
+  const writes = new UnwrittenChain([job], systemClock);
+  const registry: ProviderRegistry = { get: ((_channel: string, providerId: string) => providers.find((p) => p.id === providerId)) as ProviderRegistry['get'], list: () => providers };
+  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock));
+  const context = { scope, job, workflow, step, subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber, writes, attemptsMade: attempt.made, attempts: attempt.of, now: new Date() } as StepContext;
+  const unit = (chain: Integration[], forget?: () => Promise<Record<string, unknown> | undefined>): DeliveryUnit<'sms'> => ({
+    chain,
+    targets: () => [{ address: '+15550001', fields: { phone: '+15550001' }, build: (id) => ({ id, to: '+15550001', content: 'hi' }), forget }],
+  });
+  const details = () => writes.details.map((d) => d.detail);
+  return { delivery, context, writes, unit, details };
+}
+
+describe('ProviderDelivery', () => {
+  const primary = integration('twilio-main', 'twilio', ['sns-backup']);
+  const backup = integration('sns-backup', 'sns');
+
+  it('sends, records the message as sent with the vendor id, and says so in the details', async () => {
+    const twilio = scripted('twilio', 'ok');
+    const { delivery, context, writes, unit, details } = setup([twilio.provider]);
+    await expect(delivery.deliver(context, 'sms', [unit([primary])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'twilio' });
+    expect(writes.messages).toHaveLength(1);
+    expect(writes.messages[0]).toMatchObject({ status: 'sent', identifier: 'twilio-1', providerId: 'twilio', phone: '+15550001' });
+    expect(writes.messages[0]).not.toHaveProperty('errorText');
+    expect(twilio.calls[0].id).toBe(writes.messages[0].id); // our message id is the idempotency key
+    expect(details()).toEqual(['twilio provider was selected', 'Message sent']);
+  });
+
+  it('a retryable failure with attempts left goes back to the queue, waiting what the vendor asked', async () => {
+    const twilio = scripted('twilio', new ProviderError('rate_limited', 'slow down', { retryAfterMs: 7_000 }));
+    const { delivery, context, writes, unit, details } = setup([twilio.provider]);
+    const retry = delivery.deliver(context, 'sms', [unit([primary])], { content: 'hi' });
+    await expect(retry).rejects.toBeInstanceOf(RetryableJobError);
+    await expect(retry).rejects.toMatchObject({ retryAfterMs: 7_000 });
+    expect(writes.messages[0].status).toBe('warning');
+    expect(details()).toEqual(['twilio provider was selected', 'Provider error, retry scheduled']);
+  });
+
+  it('a permanent failure moves on to the fallback at once; the message of each hop records its provider', async () => {
+    const twilio = scripted('twilio', new ProviderError('auth', 'bad token'));
+    const sns = scripted('sns', 'ok');
+    const { delivery, context, writes, unit, details } = setup([twilio.provider, sns.provider]);
+    await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    expect(writes.messages.map((m) => [m.providerId, m.status])).toEqual([
+      ['twilio', 'error'],
+      ['sns', 'sent'],
+    ]);
+    expect(details()).toEqual(['twilio provider was selected', 'Unexpected provider error', 'Fallback integration selected', 'sns provider was selected', 'Message sent']);
+    expect(JSON.parse(writes.details[2].raw!)).toEqual({ from: 'twilio-main', to: 'sns-backup', reason: 'bad token' });
+  });
+
+  it('retries used up: the fallback gets a fresh run (a failover job), which resumes at the fallback', async () => {
+    const twilio = scripted('twilio', new ProviderError('retryable', 'HTTP 503'));
+    const sns = scripted('sns', 'ok');
+    const last = setup([twilio.provider, sns.provider], { made: 5, of: 6 });
+    const outcome = await last.delivery.deliver(last.context, 'sms', [last.unit([primary, backup])], { content: 'hi' });
+    expect(outcome).toEqual({ kind: 'failover', queueJobId: 'job-1:failover:id-twilio-main:id-sns-backup', delayMs: 0 });
+    expect(sns.calls).toHaveLength(0);
+    expect(last.details()).toEqual(['twilio provider was selected', 'Provider error, retries exhausted', 'Fallback integration selected']);
+
+    // The fresh run (attempt 1 of a new budget) finds hop 0 failed and delivers through the fallback.
+    const fresh = { ...last.context, attemptsMade: 0 };
+    await expect(last.delivery.deliver(fresh, 'sms', [last.unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    expect(twilio.calls).toHaveLength(1);
+    expect(last.details().filter((d) => d === 'Fallback integration selected')).toHaveLength(1);
+  });
+
+  it('fails with the last reason when every hop failed', async () => {
+    const twilio = scripted('twilio', new ProviderError('invalid_request', 'bad number'));
+    const sns = scripted('sns', new ProviderError('invalid_recipient', 'opted out'));
+    const { delivery, context, unit } = setup([twilio.provider, sns.provider]);
+    await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'failed', reason: 'opted out' });
+  });
+
+  it('masks the integration secrets wherever a vendor answer repeats them', async () => {
+    const echo = new ProviderError('auth', 'key secret-key-of-twilio-main refused', { raw: { body: 'Authorization: secret-key-of-twilio-main' } });
+    const { delivery, context, writes, unit } = setup([scripted('twilio', echo).provider]);
+    await delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' });
+    const recorded = JSON.stringify([writes.details, writes.messages]);
+    expect(recorded).not.toContain('secret-key-of-twilio-main');
+    expect(writes.messages[0].errorText).toBe('key **** refused');
+  });
+
+  it('asks the target to forget itself when the vendor says the recipient is gone', async () => {
+    const forget = jest.fn(async () => ({ token: 'abc…' }));
+    const { delivery, context, unit, details } = setup([scripted('twilio', new ProviderError('invalid_recipient', 'unregistered')).provider]);
+    await delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')], forget)], { content: 'hi' });
+    expect(forget).toHaveBeenCalledTimes(1);
+    expect(details()).toContain('Device token removed from the subscriber: the provider reports it is no longer registered');
+  });
+
+  it('a provider without an adapter fails the hop, and a redelivered job finds a sent message and sends nothing', async () => {
+    const sns = scripted('sns', 'ok');
+    const { delivery, context, unit } = setup([sns.provider]);
+    const chain = [integration('appio-main', 'appio', ['sns-backup']), backup];
+    await expect(delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    await expect(delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    expect(sns.calls).toHaveLength(1);
+  });
+});
