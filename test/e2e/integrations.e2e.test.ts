@@ -55,6 +55,7 @@ describe.each(STORES)('integrations (%s)', (store) => {
       primary: true,
       priority: 1,
       conditions: [],
+      fallbacks: [],
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -111,6 +112,27 @@ describe.each(STORES)('integrations (%s)', (store) => {
     expect(res.body.data.conditions).toEqual([{ isNegated: false, type: 'BOOLEAN', ...conditions[0] }]);
     expect(res.body.data.configurations).toEqual({ inboundWebhookEnabled: false });
     expect((await list()).find((i) => i._id === res.body.data._id).conditions).toEqual(res.body.data.conditions);
+  });
+
+  it('keeps fallbacks: other integrations of the same channel, checked on create and update', async () => {
+    const backup = (await create(sendgrid({ identifier: 'fallback-backup', name: 'Backup' })).expect(201)).body.data;
+    const main = (await create(sendgrid({ identifier: 'fallback-main', fallbacks: ['fallback-backup', 'fallback-backup'] })).expect(201)).body.data;
+    expect(main.fallbacks).toEqual(['fallback-backup']);
+    await create({ providerId: 'discord', channel: 'chat', identifier: 'fallback-chat' }).expect(201);
+
+    const refused = await create(sendgrid({ identifier: 'fallback-bad', fallbacks: ['nope', 'fallback-chat', 'fallback-bad'] })).expect(422);
+    expect(refused.body.errors.fallbacks.messages).toEqual([
+      'no integration nope in this environment',
+      'fallback-chat is a chat integration, not email',
+      'fallback-bad is the integration itself',
+    ]);
+    expect((await list()).map((i) => i.identifier)).not.toContain('fallback-bad');
+
+    await t.api().put(`/v1/integrations/${main._id}`).send({ fallbacks: [main.identifier] }).expect(422);
+    const cleared = await t.api().put(`/v1/integrations/${main._id}`).send({ fallbacks: [] }).expect(200);
+    expect(cleared.body.data.fallbacks).toEqual([]);
+    const cycle = await t.api().put(`/v1/integrations/${backup._id}`).send({ fallbacks: ['fallback-main'] }).expect(200);
+    expect(cycle.body.data.fallbacks).toEqual(['fallback-main']);
   });
 
   describe('update', () => {

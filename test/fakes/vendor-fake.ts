@@ -102,12 +102,12 @@ export abstract class VendorFake {
     const handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
+      req.on('end', async () => {
         const request = toFakeRequest(req, Buffer.concat(chunks));
         this.requests.push(request);
         let reply: FakeReply;
         try {
-          reply = this.handle(request);
+          reply = await this.handle(request);
         } catch (error) {
           if (!(error instanceof Refused)) throw error;
           this.refusals.push({ request, status: error.reply.status, reason: error.reason });
@@ -144,7 +144,7 @@ export abstract class VendorFake {
   }
 
   /** Route, check and answer one request. Call `refuse` for anything the vendor would reject. */
-  protected abstract handle(request: FakeRequest): FakeReply;
+  protected abstract handle(request: FakeRequest): FakeReply | Promise<FakeReply>;
 
   /** The vendor's answer to a scripted failure. */
   protected abstract failure(outcome: VendorOutcome, request: FakeRequest): FakeReply;

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { isProviderError } from '@app/delivery';
 import type { Integration, IntegrationCheckResult, IntegrationChecker } from '@app/integrations';
-import { NodemailerChecker } from './email/nodemailer.checker';
 import { createProviderRegistry, InMemoryProviderRegistry } from './provider.registry';
 
 const CHECK_TIMEOUT_MS = 15_000;
@@ -15,17 +14,14 @@ const CHECK_TIMEOUT_MS = 15_000;
 @Injectable()
 export class ProviderIntegrationChecker implements IntegrationChecker {
   private readonly registry: InMemoryProviderRegistry;
-  private readonly smtp: NodemailerChecker;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.registry = createProviderRegistry({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets });
-    this.smtp = new NodemailerChecker({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets });
   }
 
   async check(integration: Integration): Promise<IntegrationCheckResult> {
     if (integration.channel === 'in_app') return { ok: true };
     const provider = this.registry.get(integration.channel, integration.providerId);
-    if (!provider && integration.providerId === 'nodemailer') return this.smtp.check(integration);
     if (!provider?.check) return { ok: true };
     try {
       return await provider.check(integration.credentials, AbortSignal.timeout(CHECK_TIMEOUT_MS));

@@ -1,4 +1,6 @@
 import { rootCertificates } from 'node:tls';
+import { ChannelProvider, DeliveryChannel } from '@app/delivery';
+import { CredentialSchema } from './http/credential-schema';
 import { VendorHttp } from './http/vendor-http';
 
 export interface ProviderRuntimeOptions {
@@ -27,4 +29,9 @@ export function createProviderRuntime(options: ProviderRuntimeOptions): Provider
   const ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
   const allowPrivateNetworkTargets = options.allowPrivateNetworkTargets;
   return { http: new VendorHttp({ allowPrivateNetworkTargets, timeoutMs, ca }), allowPrivateNetworkTargets, timeoutMs, ca };
+}
+
+/** A provider adapter as this library ships it: the delivery port plus the credential schema it parses. */
+export interface ProviderAdapter<C extends DeliveryChannel = DeliveryChannel> extends ChannelProvider<C> {
+  readonly credentialSchema: CredentialSchema;
 }

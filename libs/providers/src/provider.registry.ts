@@ -1,14 +1,14 @@
-import { ChannelProvider, DeliveryChannel, ProviderRegistry } from '@app/delivery';
+import { DeliveryChannel, ProviderRegistry } from '@app/delivery';
 import { chatProviders } from './chat';
 import { emailProviders } from './email';
-import { ProviderRuntime, ProviderRuntimeOptions, createProviderRuntime } from './provider-runtime';
+import { ProviderAdapter, ProviderRuntime, ProviderRuntimeOptions, createProviderRuntime } from './provider-runtime';
 import { pushProviders } from './push';
 import { smsProviders } from './sms';
 
 export class InMemoryProviderRegistry implements ProviderRegistry {
-  private readonly byKey = new Map<string, ChannelProvider>();
+  private readonly byKey = new Map<string, ProviderAdapter>();
 
-  constructor(providers: ChannelProvider[]) {
+  constructor(providers: ProviderAdapter[]) {
     for (const provider of providers) {
       const key = `${provider.channel}:${provider.id}`;
       if (this.byKey.has(key)) throw new Error(`Provider ${provider.id} is registered twice for ${provider.channel}`);
@@ -16,11 +16,11 @@ export class InMemoryProviderRegistry implements ProviderRegistry {
     }
   }
 
-  get<C extends DeliveryChannel>(channel: C, providerId: string): ChannelProvider<C> | undefined {
-    return this.byKey.get(`${channel}:${providerId}`) as ChannelProvider<C> | undefined;
+  get<C extends DeliveryChannel>(channel: C, providerId: string): ProviderAdapter<C> | undefined {
+    return this.byKey.get(`${channel}:${providerId}`) as ProviderAdapter<C> | undefined;
   }
 
-  list(): ChannelProvider[] {
+  list(): ProviderAdapter[] {
     return [...this.byKey.values()];
   }
 
@@ -38,5 +38,5 @@ export function createProviderRegistry(options: ProviderRuntimeOptions | Provide
     ...smsProviders(runtime),
     ...chatProviders(runtime),
     ...pushProviders(runtime),
-  ] as ChannelProvider[]);
+  ] as ProviderAdapter[]);
 }

@@ -47,29 +47,29 @@ const email = (id: string, name: string, required: string[], optional: string[] 
 const sms = (id: string, name: string, required: string[], optional: string[] = [], needsFrom = true) =>
   provider(id, 'sms', name, needsFrom ? [...required, 'from'] : required, needsFrom ? optional : [...optional, 'from']);
 
-// Slack's OAuth app fields, plus a bot token (`apiToken`) for chat.postMessage to a subscriber's channel.
-const SLACK_OPTIONAL = ['applicationId', 'clientId', 'secretKey', 'redirectUrl', 'hmac', 'apiToken', 'baseUrl'];
+// A bot token (`apiToken`) sends with chat.postMessage to a subscriber's channel; without it, to their webhook.
+const SLACK_OPTIONAL = ['apiToken', 'baseUrl'];
 
 /** The providers of reference/providers.md (email, sms, chat, push and in-app tables). */
 export const PROVIDERS: readonly ProviderDescription[] = [
   email('nodemailer', 'Custom SMTP', ['host', 'port'], ['secure', 'requireTls', 'ignoreTls', 'tlsOptions', 'user', 'password', 'domain', 'accountSid', 'secretKey']),
-  email('sendgrid', 'SendGrid', ['apiKey'], ['ipPoolName']),
+  email('sendgrid', 'SendGrid', ['apiKey'], ['ipPoolName', 'baseUrl']),
   email('mailgun', 'Mailgun', ['apiKey', 'domain'], ['user', 'baseUrl']),
-  email('ses', 'SES', ['apiKey', 'secretKey', 'region']),
-  email('postmark', 'Postmark', ['apiKey']),
-  email('resend', 'Resend', ['apiKey']),
-  email('sendinblue', 'Brevo', ['apiKey']),
-  email('mailjet', 'Mailjet', ['apiKey', 'secretKey']),
+  email('ses', 'SES', ['apiKey', 'secretKey', 'region'], ['baseUrl']),
+  email('postmark', 'Postmark', ['apiKey'], ['baseUrl']),
+  email('resend', 'Resend', ['apiKey'], ['baseUrl']),
+  email('sendinblue', 'Brevo', ['apiKey'], ['baseUrl']),
+  email('mailjet', 'Mailjet', ['apiKey', 'secretKey'], ['baseUrl']),
   email('email-webhook', 'Email Webhook', ['webhookUrl', 'secretKey']),
 
-  sms('twilio', 'Twilio', ['accountSid', 'token']),
-  sms('nexmo', 'Nexmo', ['apiKey', 'secretKey']),
-  sms('plivo', 'Plivo', ['accountSid', 'token']),
-  sms('sns', 'SNS', ['apiKey', 'secretKey', 'region'], [], false),
-  sms('messagebird', 'MessageBird', ['accessKey']),
-  sms('telnyx', 'Telnyx', ['apiKey', 'messageProfileId']),
+  sms('twilio', 'Twilio', ['accountSid', 'token'], ['baseUrl']),
+  sms('nexmo', 'Nexmo', ['apiKey', 'secretKey'], ['baseUrl']),
+  sms('plivo', 'Plivo', ['accountSid', 'token'], ['baseUrl']),
+  sms('sns', 'SNS', ['apiKey', 'secretKey', 'region'], ['baseUrl'], false),
+  sms('messagebird', 'MessageBird', ['accessKey'], ['baseUrl']),
+  sms('telnyx', 'Telnyx', ['apiKey', 'messageProfileId'], ['baseUrl']),
   sms('infobip-sms', 'Infobip', ['baseUrl', 'apiKey']),
-  sms('sms77', 'sms77', ['apiKey']),
+  sms('sms77', 'sms77', ['apiKey'], ['baseUrl']),
   sms('generic-sms', 'Generic SMS', ['baseUrl', 'apiKeyRequestHeader', 'apiKey'], [
     'secretKeyRequestHeader',
     'secretKey',
@@ -102,7 +102,6 @@ export const PROVIDERS: readonly ProviderDescription[] = [
   provider('pushpad', 'push', 'Pushpad', ['apiKey', 'applicationId'], ['baseUrl']),
   provider('push-webhook', 'push', 'Push Webhook', ['webhookUrl', 'secretKey']),
   provider('pusher-beams', 'push', 'Pusher Beams', ['instanceId', 'secretKey'], ['baseUrl']),
-  provider('appio', 'push', 'AppIO', [], ['AppIOBaseUrl']),
 
   provider('novu', 'in_app', 'Novu In-App', [], ['hmac']),
 ];

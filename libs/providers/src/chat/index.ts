@@ -1,5 +1,4 @@
-import { ChannelProvider } from '@app/delivery';
-import { ProviderRuntime } from '../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../provider-runtime';
 import { ChatWebhookProvider } from './chat-webhook/chat-webhook.provider';
 import { DiscordProvider } from './discord/discord.provider';
 import { GetstreamProvider } from './getstream/getstream.provider';
@@ -13,7 +12,7 @@ import { WhatsappBusinessProvider } from './whatsapp-business/whatsapp-business.
 import { ZulipProvider } from './zulip/zulip.provider';
 
 /** Every chat provider, by the ids of the interface. */
-export function chatProviders(runtime: ProviderRuntime): ChannelProvider<'chat'>[] {
+export function chatProviders(runtime: ProviderRuntime): ProviderAdapter<'chat'>[] {
   return [
     new SlackProvider(runtime, 'slack'),
     new SlackProvider(runtime, 'service-slack'),

@@ -1,4 +1,5 @@
 import { EmailMessage, ProviderError } from '@app/delivery';
+import { VendorResponse } from '../http/vendor-http';
 
 /** `Name <address>`, the name quoted when it holds characters that would break the header. */
 export function formatAddress(address: string, name?: string): string {
@@ -13,4 +14,16 @@ export function senderOf(message: EmailMessage, credentials: { from?: string; se
   if (!address) throw new ProviderError('invalid_request', `The ${providerId} integration needs credentials.from (the sender address)`, { raw: { missing: ['from'] } });
   const name = message.senderName ?? credentials.senderName;
   return { address, ...(name ? { name } : {}) };
+}
+
+/** When the vendor took the message: its Date header, else now (ISO-8601). */
+export function answeredAt(response: VendorResponse): string {
+  const header = response.header('date');
+  const at = header ? Date.parse(header) : NaN;
+  return new Date(Number.isNaN(at) ? Date.now() : at).toISOString();
+}
+
+/** Our message id and the message's tags: what vendors echo back in their events. */
+export function eventTags(message: EmailMessage): Record<string, string> {
+  return { ...message.tags, id: message.id };
 }

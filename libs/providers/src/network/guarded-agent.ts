@@ -34,12 +34,12 @@ export interface GuardedAgents {
   https: HttpsAgent;
 }
 
-/** Keep-alive agents whose connections pass the guard; for vendor SDKs that take an agent. */
-export function guardedAgents(allowPrivate: boolean): GuardedAgents {
+/** Keep-alive agents whose connections pass the guard (https trusting `ca` when given); for vendor SDKs that take an agent. */
+export function guardedAgents(allowPrivate: boolean, ca?: string[]): GuardedAgents {
   const lookup = guardedLookup(allowPrivate) as never;
   return {
     http: new HttpAgent({ keepAlive: true, lookup }),
-    https: new HttpsAgent({ keepAlive: true, lookup }),
+    https: new HttpsAgent({ keepAlive: true, lookup, ...(ca ? { ca } : {}) }),
   };
 }
 
@@ -48,9 +48,10 @@ export function guardedAgents(allowPrivate: boolean): GuardedAgents {
  * beyond ours. Check the endpoint itself with `assertVendorEndpoint` before each call, since an
  * IP-literal endpoint is dialled without a lookup.
  */
-export function guardedAwsRequestHandler(allowPrivate: boolean, timeoutMs: number): NodeHttpHandler {
-  const agents = guardedAgents(allowPrivate);
-  return new NodeHttpHandler({ httpAgent: agents.http, httpsAgent: agents.https, requestTimeout: timeoutMs, connectionTimeout: timeoutMs });
+export function guardedAwsRequestHandler(allowPrivate: boolean, timeoutMs: number, ca?: string[]): NodeHttpHandler {
+  const agents = guardedAgents(allowPrivate, ca);
+  // Without throwOnRequestTimeout the handler only warns when a vendor never answers.
+  return new NodeHttpHandler({ httpAgent: agents.http, httpsAgent: agents.https, requestTimeout: timeoutMs, connectionTimeout: timeoutMs, throwOnRequestTimeout: true });
 }
 
 /** The endpoint an SDK will dial passes the guard (literal addresses included). */

@@ -1,5 +1,4 @@
-import { ChannelProvider } from '@app/delivery';
-import { ProviderRuntime } from '../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../provider-runtime';
 import { ApnsProvider } from './apns/apns.provider';
 import { ExpoProvider } from './expo/expo.provider';
 import { FcmProvider } from './fcm/fcm.provider';
@@ -9,6 +8,6 @@ import { PusherBeamsProvider } from './pusher-beams/pusher-beams.provider';
 import { PushWebhookProvider } from './push-webhook/push-webhook.provider';
 
 /** Every push provider, by the ids of the interface. */
-export function pushProviders(runtime: ProviderRuntime): ChannelProvider<'push'>[] {
+export function pushProviders(runtime: ProviderRuntime): ProviderAdapter<'push'>[] {
   return [new FcmProvider(runtime), new ApnsProvider(runtime), new ExpoProvider(runtime), new OneSignalProvider(runtime), new PushpadProvider(runtime), new PusherBeamsProvider(runtime), new PushWebhookProvider(runtime)];
 }

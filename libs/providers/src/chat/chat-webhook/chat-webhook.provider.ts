@@ -1,6 +1,6 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials } from '../../http/credential-schema';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { sendSignedWebhook } from '../../webhooks/signed-webhook.sender';
 
 export const CHAT_WEBHOOK_CREDENTIALS = { secretKey: optional.string };
@@ -9,9 +9,10 @@ export const CHAT_WEBHOOK_CREDENTIALS = { secretKey: optional.string };
  * `chat-webhook`: POSTs `{content, webhookUrl, channel, phoneNumber}` to the subscriber's chat
  * endpoint, signed with the integration's optional `secretKey` (as newer Novu).
  */
-export class ChatWebhookProvider implements ChannelProvider<'chat'> {
+export class ChatWebhookProvider implements ProviderAdapter<'chat'> {
   readonly id = 'chat-webhook';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = CHAT_WEBHOOK_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,7 +1,7 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials } from '../../http/credential-schema';
 import { VendorResponse } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, customDataOf, isoDate, pickOverrides, secondsToMs, subscriberWebhookUrl } from '../chat-http';
 
 export const DISCORD_CREDENTIALS = {};
@@ -21,9 +21,10 @@ const INVALID_WEBHOOK_TOKEN = 50027;
  * DISCORD_OVERRIDE_KEYS and `thread_id`; `customData` is spread into the body last, as Novu does.
  * No check: the integration has no credentials.
  */
-export class DiscordProvider implements ChannelProvider<'chat'> {
+export class DiscordProvider implements ProviderAdapter<'chat'> {
   readonly id = 'discord';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = DISCORD_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,6 +1,6 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials, required } from '../../http/credential-schema';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, responseDate, subscriberWebhookUrl } from '../chat-http';
 
 export const GETSTREAM_CREDENTIALS = { apiKey: required.string };
@@ -11,9 +11,10 @@ export const GETSTREAM_CREDENTIALS = { apiKey: required.string };
  * sent, else ours. A 401/403 is the integration's key (auth); a 404 is the subscriber's URL
  * (invalid_recipient); a 429 waits until `X-RateLimit-Reset`. No overrides read. No check: Stream has no key-only read to call.
  */
-export class GetstreamProvider implements ChannelProvider<'chat'> {
+export class GetstreamProvider implements ProviderAdapter<'chat'> {
   readonly id = 'getstream';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = GETSTREAM_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

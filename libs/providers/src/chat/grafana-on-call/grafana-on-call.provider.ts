@@ -1,6 +1,6 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials } from '../../http/credential-schema';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, responseDate, subscriberWebhookUrl } from '../chat-http';
 
 export const GRAFANA_ON_CALL_CREDENTIALS = {
@@ -19,9 +19,10 @@ export const GRAFANA_ON_CALL_CREDENTIALS = {
  * answers `Ok.` and no id, so the id is ours. No overrides read. No check: the integration's
  * fields are defaults, not credentials.
  */
-export class GrafanaOnCallProvider implements ChannelProvider<'chat'> {
+export class GrafanaOnCallProvider implements ProviderAdapter<'chat'> {
   readonly id = 'grafana-on-call';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = GRAFANA_ON_CALL_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

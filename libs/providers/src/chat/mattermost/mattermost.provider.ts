@@ -1,7 +1,7 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials } from '../../http/credential-schema';
 import { VendorResponse } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, pickOverrides, responseDate, subscriberWebhookUrl } from '../chat-http';
 
 export const MATTERMOST_CREDENTIALS = {};
@@ -25,9 +25,10 @@ const RECIPIENT_ERRORS: Record<string, ProviderErrorKind> = {
  * `web.incoming_webhook.invalid.app_error`: invalid_recipient). Overrides read:
  * MATTERMOST_OVERRIDE_KEYS. No check: the integration has no credentials.
  */
-export class MattermostProvider implements ChannelProvider<'chat'> {
+export class MattermostProvider implements ProviderAdapter<'chat'> {
   readonly id = 'mattermost';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = MATTERMOST_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

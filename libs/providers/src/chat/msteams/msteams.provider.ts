@@ -1,8 +1,8 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials } from '../../http/credential-schema';
 import { VendorResponse } from '../../http/vendor-http';
 import { classifyHttpFailure } from '../../network/failure-classification';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, jsonObjectOf, responseDate, subscriberWebhookUrl } from '../chat-http';
 
 export const MSTEAMS_CREDENTIALS = {};
@@ -21,9 +21,10 @@ const GONE_STATUSES = [401, 403, 404, 410];
  * text ("Webhook message delivery failed with error: … HTTP error 429 …"): that is a failure, of
  * the kind the inner status says. No check: the integration has no credentials.
  */
-export class MsTeamsProvider implements ChannelProvider<'chat'> {
+export class MsTeamsProvider implements ProviderAdapter<'chat'> {
   readonly id = 'msteams';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = MSTEAMS_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,7 +1,7 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials, required } from '../../http/credential-schema';
 import { VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, isoDate, pickOverrides, responseDate, subscriberWebhookUrl } from '../chat-http';
 
 export const ROCKET_CHAT_CREDENTIALS = { token: required.string, user: required.string };
@@ -28,9 +28,10 @@ const ERROR_TYPES: Record<string, ProviderErrorKind> = {
  * until `X-RateLimit-Reset` (epoch ms) when there is no Retry-After. Overrides read:
  * ROCKET_CHAT_OVERRIDE_KEYS. No check: the server URL is the subscriber's, not the integration's.
  */
-export class RocketChatProvider implements ChannelProvider<'chat'> {
+export class RocketChatProvider implements ProviderAdapter<'chat'> {
   readonly id = 'rocket-chat';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = ROCKET_CHAT_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,6 +1,6 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials } from '../../http/credential-schema';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, pickOverrides, responseDate, subscriberWebhookUrl } from '../chat-http';
 
 export const RYVER_CREDENTIALS = {};
@@ -13,9 +13,10 @@ export const RYVER_OVERRIDE_KEYS = ['createSource'] as const;
  * message id, so the id is ours. Overrides read: RYVER_OVERRIDE_KEYS. No check: the integration
  * has no credentials.
  */
-export class RyverProvider implements ChannelProvider<'chat'> {
+export class RyverProvider implements ProviderAdapter<'chat'> {
   readonly id = 'ryver';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = RYVER_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,5 +1,4 @@
 import {
-  ChannelProvider,
   ChatMessage,
   ProviderCheckResult,
   ProviderCredentials,
@@ -10,7 +9,7 @@ import {
 } from '@app/delivery';
 import { optional, parseCredentials } from '../../http/credential-schema';
 import { VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, customDataOf, pickOverrides, responseDate, retryAfterOf, subscriberWebhookUrl } from '../chat-http';
 
 export const SLACK_CREDENTIALS = {
@@ -84,8 +83,9 @@ const API_ERRORS: Record<string, ProviderErrorKind> = {
  * spread into the body last, as Novu does. `check` (bot mode only) calls `POST /api/auth.test`.
  * `service-slack` and `novu-slack` are the same adapter under other ids.
  */
-export class SlackProvider implements ChannelProvider<'chat'> {
+export class SlackProvider implements ProviderAdapter<'chat'> {
   readonly channel = 'chat' as const;
+  readonly credentialSchema = SLACK_CREDENTIALS;
 
   constructor(
     private readonly runtime: ProviderRuntime,

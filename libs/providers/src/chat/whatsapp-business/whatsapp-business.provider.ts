@@ -1,5 +1,4 @@
 import {
-  ChannelProvider,
   ChatMessage,
   ProviderCheckResult,
   ProviderCredentials,
@@ -10,7 +9,7 @@ import {
 } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { isPlainObject, VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, customDataOf, responseDate } from '../chat-http';
 
 export const WHATSAPP_BUSINESS_CREDENTIALS = {
@@ -63,9 +62,10 @@ const ERROR_CODES: Record<number, ProviderErrorKind> = {
  * `messages[0].id`. Errors are `{error:{code, message, error_subcode}}`, mapped by code.
  * `check` reads the phone number: `GET /{apiVersion}/{phoneNumberIdentification}`.
  */
-export class WhatsappBusinessProvider implements ChannelProvider<'chat'> {
+export class WhatsappBusinessProvider implements ProviderAdapter<'chat'> {
   readonly id = 'whatsapp-business';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = WHATSAPP_BUSINESS_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,7 +1,7 @@
-import { ChannelProvider, ChatMessage, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
+import { ChatMessage, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials } from '../../http/credential-schema';
 import { VendorResponse } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { chatFailure, pickOverrides, responseDate, secondsToMs, subscriberWebhookUrl } from '../chat-http';
 
 export const ZULIP_CREDENTIALS = {};
@@ -19,9 +19,10 @@ const RECIPIENT_CODES = new Set(['INVALID_API_KEY', 'UNAUTHORIZED', 'USER_DEACTI
  * code, msg}`; a 429 carries `retry-after` (seconds) in the JSON and the header. Overrides read:
  * ZULIP_OVERRIDE_KEYS. No check: the integration has no credentials.
  */
-export class ZulipProvider implements ChannelProvider<'chat'> {
+export class ZulipProvider implements ProviderAdapter<'chat'> {
   readonly id = 'zulip';
   readonly channel = 'chat' as const;
+  readonly credentialSchema = ZULIP_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,5 +1,4 @@
 import {
-  ChannelProvider,
   EmailMessage,
   ProviderCheckResult,
   ProviderCredentials,
@@ -9,7 +8,7 @@ import {
 } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { senderOf } from '../email-fields';
 
 export const SENDGRID_CREDENTIALS = {
@@ -27,9 +26,10 @@ const ORIGIN = 'https://api.sendgrid.com';
  * the `X-Message-Id` header. Our message id and tags go in `custom_args`, so SendGrid's event
  * webhook can be matched back. A 429 waits until `X-RateLimit-Reset`.
  */
-export class SendgridProvider implements ChannelProvider<'email'> {
+export class SendgridProvider implements ProviderAdapter<'email'> {
   readonly id = 'sendgrid';
   readonly channel = 'email' as const;
+  readonly credentialSchema = SENDGRID_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,9 +1,9 @@
 import { createHash, createPrivateKey, KeyObject } from 'node:crypto';
-import { ChannelProvider, isProviderError, ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { isProviderError, ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, ParsedCredentials, required } from '../../http/credential-schema';
 import { deepMerge, vendorUrl } from '../../http/vendor-http';
 import { classifyHttpFailure } from '../../network/failure-classification';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, deadDeviceToken, deliveryUuid, overrideReader, reclassify, signJwt, vendorDate } from '../push-fields';
 import { Http2Answer, Http2Sessions } from './http2-sessions';
 
@@ -39,9 +39,10 @@ type ApnsConfig = ParsedCredentials<typeof APNS_CREDENTIALS>;
  * seconds), `collapseId`, `badge`, `sound`, `category`, `threadId`, `subtitle`, `mutableContent`,
  * `contentAvailable`, and `payload` (the custom top-level keys; the trigger payload otherwise).
  */
-export class ApnsProvider implements ChannelProvider<'push'> {
+export class ApnsProvider implements ProviderAdapter<'push'> {
   readonly id = 'apns';
   readonly channel = 'push' as const;
+  readonly credentialSchema = APNS_CREDENTIALS;
   private readonly sessions: Http2Sessions;
   private readonly providerTokens = new Map<string, { jwt: string; issuedAt: number }>();
 

@@ -1,7 +1,7 @@
-import { ChannelProvider, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { deepMerge, httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, deadDeviceToken, overrideReader, reclassify, vendorDate } from '../push-fields';
 
 export const EXPO_CREDENTIALS = { apiKey: required.string, baseUrl: optional.url };
@@ -29,9 +29,10 @@ interface ExpoAnswer {
  * Overrides read: `data` (instead of the trigger payload), `sound`, `badge`, `channelId`,
  * `priority`, `ttl`, `expiration`, `subtitle`, `categoryId`, `mutableContent`.
  */
-export class ExpoProvider implements ChannelProvider<'push'> {
+export class ExpoProvider implements ProviderAdapter<'push'> {
   readonly id = 'expo';
   readonly channel = 'push' as const;
+  readonly credentialSchema = EXPO_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,7 +1,7 @@
-import { ChannelProvider, isProviderError, ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { isProviderError, ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, deadDeviceToken, overrideReader, reclassify, stringValues, vendorDate } from '../push-fields';
 import { GoogleAccessTokens, parseServiceAccount } from './google-access-tokens';
 
@@ -25,9 +25,10 @@ const FCM_ORIGIN = 'https://fcm.googleapis.com';
  *   JSON shape; firebase-admin forms Novu users write are converted where v1 would refuse them
  *   (android `ttl` in ms → "Ns", lowercase android `priority`, camelCase aps keys).
  */
-export class FcmProvider implements ChannelProvider<'push'> {
+export class FcmProvider implements ProviderAdapter<'push'> {
   readonly id = 'fcm';
   readonly channel = 'push' as const;
+  readonly credentialSchema = FCM_CREDENTIALS;
   private readonly tokens: GoogleAccessTokens;
 
   constructor(private readonly runtime: ProviderRuntime) {

@@ -1,7 +1,7 @@
-import { ChannelProvider, ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, ParsedCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, deadDeviceToken, deliveryUuid, overrideReader, vendorDate } from '../push-fields';
 
 export const ONE_SIGNAL_CREDENTIALS = {
@@ -50,9 +50,10 @@ function apiOf(config: OneSignalConfig): Api {
  * Android), `badge` (sets the iOS badge; Novu's increment-by-one otherwise), `mutableContent`,
  * `channelId` (Android channel), `icon` (small/large/Chrome/Firefox), `categoryId` (iOS category).
  */
-export class OneSignalProvider implements ChannelProvider<'push'> {
+export class OneSignalProvider implements ProviderAdapter<'push'> {
   readonly id = 'one-signal';
   readonly channel = 'push' as const;
+  readonly credentialSchema = ONE_SIGNAL_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

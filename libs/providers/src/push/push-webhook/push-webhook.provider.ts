@@ -1,6 +1,6 @@
-import { ChannelProvider, ProviderCredentials, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { ProviderCredentials, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { parseCredentials, required } from '../../http/credential-schema';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { sendSignedWebhook } from '../../webhooks/signed-webhook.sender';
 
 export const PUSH_WEBHOOK_CREDENTIALS = { webhookUrl: required.url, secretKey: required.string };
@@ -9,9 +9,10 @@ export const PUSH_WEBHOOK_CREDENTIALS = { webhookUrl: required.url, secretKey: r
  * `push-webhook`: POSTs `{target, title, content, overrides, payload: {...payload, subscriber, step}}`
  * to the integration's `webhookUrl`, signed with its `secretKey` (both required, as Novu).
  */
-export class PushWebhookProvider implements ChannelProvider<'push'> {
+export class PushWebhookProvider implements ProviderAdapter<'push'> {
   readonly id = 'push-webhook';
   readonly channel = 'push' as const;
+  readonly credentialSchema = PUSH_WEBHOOK_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

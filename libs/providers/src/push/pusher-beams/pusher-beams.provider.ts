@@ -1,7 +1,7 @@
-import { ChannelProvider, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, overrideReader, vendorDate } from '../push-fields';
 
 export const PUSHER_BEAMS_CREDENTIALS = { instanceId: required.string, secretKey: required.string, baseUrl: optional.url };
@@ -15,9 +15,10 @@ export const PUSHER_BEAMS_CREDENTIALS = { instanceId: required.string, secretKey
  * Overrides read (Novu's): `data` (instead of the trigger payload), `sound`, `badge`, `categoryId`,
  * `channelId`, `clickAction`, `color`, `icon`, `tag`, `ttl`, `deepLink` (web).
  */
-export class PusherBeamsProvider implements ChannelProvider<'push'> {
+export class PusherBeamsProvider implements ProviderAdapter<'push'> {
   readonly id = 'pusher-beams';
   readonly channel = 'push' as const;
+  readonly credentialSchema = PUSHER_BEAMS_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 

@@ -1,7 +1,7 @@
-import { ChannelProvider, ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
-import { ProviderRuntime } from '../../provider-runtime';
+import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, overrideReader, vendorDate } from '../push-fields';
 
 export const PUSHPAD_CREDENTIALS = {
@@ -25,9 +25,10 @@ const PUSHPAD_ORIGIN = 'https://pushpad.xyz';
  * `badgeUrl`, `imageUrl`, `ttl`, `requireInteraction`, `silent`, `urgent`, `customData`,
  * `actions`, `starred`, `sendAt`, `customMetrics`.
  */
-export class PushpadProvider implements ChannelProvider<'push'> {
+export class PushpadProvider implements ProviderAdapter<'push'> {
   readonly id = 'pushpad';
   readonly channel = 'push' as const;
+  readonly credentialSchema = PUSHPAD_CREDENTIALS;
 
   constructor(private readonly runtime: ProviderRuntime) {}
 
