@@ -89,6 +89,7 @@ export class ServiceHarness {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
   private apiPort?: number;
   private databaseCreated = false;
+  private readonly dataDirs: string[] = [];
 
   private constructor(private readonly buildDir: string, private readonly options: ServiceHarnessOptions) {
     const url = new URL(ADMIN_DATABASE_URL);
@@ -116,8 +117,9 @@ export class ServiceHarness {
     return `http://127.0.0.1:${this.apiPort}`;
   }
 
-  private env(extra: Record<string, string>): NodeJS.ProcessEnv {
-    return {
+  /** The processes' environment; an `undefined` in `extra` removes the variable. */
+  private env(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       DATABASE_URL: this.databaseUrl,
@@ -130,9 +132,11 @@ export class ServiceHarness {
       ...this.options.env,
       ...extra,
     };
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+    return env;
   }
 
-  private spawnProcess(name: string, script: string, args: string[], env: Record<string, string>): ServiceProcess {
+  private spawnProcess(name: string, script: string, args: string[], env: Record<string, string | undefined>): ServiceProcess {
     const child = spawn(process.execPath, [join(this.buildDir, script), ...args], { cwd: this.buildDir, env: this.env(env) });
     liveChildren.add(child);
     let output = '';
@@ -166,11 +170,25 @@ export class ServiceHarness {
   }
 
   /** Starts `main.js --mode=api` and waits for its health check. */
-  async startApi(): Promise<ServiceProcess> {
+  startApi(): Promise<ServiceProcess> {
+    return this.startHttpProcess('api', ['--mode=api'], {});
+  }
+
+  /**
+   * Starts the embedded mode (`main.js`, one process: PGlite in a fresh DATA_DIR, the store's own
+   * queue, no PostgreSQL or Redis) and waits for its health check.
+   */
+  startEmbedded(): Promise<ServiceProcess> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'notify-embedded-'));
+    this.dataDirs.push(dataDir);
+    return this.startHttpProcess('embedded', [], { DATABASE_URL: undefined, REDIS_URL: undefined, STORE_ENCRYPTION_KEY: undefined, DATA_DIR: dataDir });
+  }
+
+  private async startHttpProcess(name: string, args: string[], env: Record<string, string | undefined>): Promise<ServiceProcess> {
     const port = await freePort();
-    const api = this.spawnProcess('api', 'apps/api/src/main.js', ['--mode=api'], { HOST: '127.0.0.1', PORT: String(port) });
+    const api = this.spawnProcess(name, 'apps/api/src/main.js', args, { HOST: '127.0.0.1', PORT: String(port), ...env });
     for (let attempt = 0; attempt < 600; attempt++) {
-      if (api.child.exitCode !== null) throw new Error(`the api exited with ${api.child.exitCode}:\n${api.output()}`);
+      if (api.child.exitCode !== null) throw new Error(`the ${name} process exited with ${api.child.exitCode}:\n${api.output()}`);
       const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then((r) => r.ok, () => false);
       if (healthy) {
         this.apiPort = port;
@@ -179,7 +197,7 @@ export class ServiceHarness {
       await sleep(100);
     }
     await api.kill();
-    throw new Error(`the api did not become healthy within 60 s:\n${api.output()}`);
+    throw new Error(`the ${name} process did not become healthy within 60 s:\n${api.output()}`);
   }
 
   /** Starts a worker process and waits until it consumes the steps queue. */
@@ -252,6 +270,7 @@ export class ServiceHarness {
   /** Kills every process still running, drops the database and deletes the prefix's Redis keys. Never throws. */
   async close(): Promise<void> {
     await Promise.all(this.processes.map((p) => p.kill().catch(() => undefined)));
+    for (const dir of this.dataDirs) rmSync(dir, { recursive: true, force: true });
     this.agent.destroy();
     await this.sql.end().catch(() => undefined);
     await this.deleteRedisKeys().catch(() => undefined);
