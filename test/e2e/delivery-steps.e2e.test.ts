@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { JOB_REPOSITORY, JobRepository, MESSAGE_REPOSITORY, MessageRepository } from '@app/delivery';
 import { verifyWebhookSignature } from '../../libs/providers/src/webhooks/webhook-signature';
 import { LoopbackReceiver, ReceivedRequest } from '../../libs/providers/src/testing/loopback-receiver';
+import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { ApiClient, STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -10,14 +11,16 @@ const WEEK_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satu
 
 /**
  * The step behaviours of the delivery engine end to end in the embedded mode: push and chat
- * targets, delays, digests, filters, stop-on-fail, quiet hours, tenants, actors, rendering and the
- * channels without a provider adapter. Each test that depends on the set of integrations runs in
- * an environment of its own.
+ * targets, delays, digests, filters, stop-on-fail, quiet hours, tenants, actors, rendering, and what
+ * an email step makes of its template and the trigger's overrides. Each test that depends on the set
+ * of integrations runs in an environment of its own.
  */
 describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
   let t: TestApp;
   let receiver: LoopbackReceiver;
+  const sendgrid = new SendgridFake();
   beforeAll(async () => {
+    await sendgrid.start();
     t = await startTestApp({ store });
     receiver = await LoopbackReceiver.start();
     // Paths starting with /fail answer 400 (a permanent provider error); everything else 200.
@@ -28,6 +31,7 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
   });
   afterAll(async () => {
     await receiver.close();
+    await sendgrid.close();
     await t.close();
   });
 
@@ -458,10 +462,89 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
     });
   });
 
-  describe('email without an address', () => {
+  describe('email', () => {
+    const sendgridIntegration = (identifier: string, extra: Record<string, unknown> = {}) => ({
+      providerId: 'sendgrid',
+      channel: 'email',
+      identifier,
+      credentials: { apiKey: sendgrid.apiKey, from: 'no-reply@example.com', senderName: 'Integration Name', baseUrl: sendgrid.origin },
+      ...extra,
+    });
+    const sentFor = (transactionId: string) =>
+      waitFor(async () => sendgrid.accepted.find((request) => request.json().custom_args?.transactionId === transactionId)?.json());
+
+    it('renders subject, preheader and blocks into HTML (values escaped) and a text part; attachments and sender come from payload and overrides', async () => {
+      const e = await environment();
+      await e.integration(sendgridIntegration(uniqueName('sg')));
+      const wf = await e.createWorkflow([
+        {
+          template: {
+            type: 'email',
+            subject: 'Order {{payload.order}} for {{subscriber.firstName}}',
+            preheader: 'Thanks, {{subscriber.firstName}}',
+            senderName: 'Template Name',
+            content: [
+              { type: 'text', content: '<p>{{payload.note}} {{{payload.html}}}</p>{{#each payload.items}}<li>{{name}}: {{numberFormat price}}</li>{{/each}}' },
+              { type: 'button', content: 'Track', url: 'https://example.com/track/{{payload.order}}' },
+            ],
+          },
+        },
+      ]);
+      const subscriberId = await e.subscriber({ email: 'ada@example.com', firstName: 'Ada' });
+      const { transactionId } = await e.trigger({
+        name: wf.identifier,
+        to: subscriberId,
+        payload: {
+          order: 'A-1',
+          note: 'Tom & Jerry <3',
+          html: '<b>bold</b>',
+          items: [{ name: 'Widget', price: 1234.5 }],
+          attachments: [{ name: 'invoice.txt', mime: 'text/plain', file: Buffer.from('invoice A-1').toString('base64') }],
+        },
+        overrides: { email: { replyTo: 'support@example.com', bcc: ['audit@example.com'], to: ['copy@example.com'] } },
+      });
+      const body = await sentFor(transactionId);
+      expect(body).toMatchObject({
+        personalizations: [{ to: [{ email: 'ada@example.com' }, { email: 'copy@example.com' }], bcc: [{ email: 'audit@example.com' }] }],
+        // the step's sender name wins over the integration's; the integration's address is used
+        from: { email: 'no-reply@example.com', name: 'Template Name' },
+        reply_to: { email: 'support@example.com' },
+        subject: 'Order A-1 for Ada',
+        attachments: [{ filename: 'invoice.txt', type: 'text/plain', content: Buffer.from('invoice A-1').toString('base64'), disposition: 'attachment' }],
+      });
+      const [text, html] = body.content;
+      expect(html.type).toBe('text/html');
+      expect(html.value).toContain('<p>Tom &amp; Jerry &lt;3 <b>bold</b></p><li>Widget: 1,234.50</li>');
+      expect(html.value).toContain('href="https://example.com/track/A-1"');
+      expect(html.value).toContain('Thanks, Ada</div>');
+      expect(text).toEqual({ type: 'text/plain', value: 'Tom & Jerry <3 bold\n\nWidget: 1,234.50\n\nTrack [https://example.com/track/A-1]' });
+      const [message] = await e.messagesOf({ transactionId });
+      expect(message).toMatchObject({ channel: 'email', status: 'sent', providerId: 'sendgrid', subject: 'Order A-1 for Ada', email: 'ada@example.com' });
+      expect(message).not.toHaveProperty('errorText');
+    });
+
+    it("an override's sender wins over the step's and the integration's; a conditional integration serves the subscribers it matches", async () => {
+      const e = await environment();
+      await e.integration(sendgridIntegration(uniqueName('sg-main')));
+      await e.integration(
+        sendgridIntegration(uniqueName('sg-vip'), {
+          credentials: { apiKey: sendgrid.apiKey, from: 'vip@example.com', senderName: 'VIP desk', baseUrl: sendgrid.origin },
+          conditions: [{ value: 'AND', children: [{ on: 'subscriber', field: 'data.spend', operator: 'LARGER', value: '1000' }] }],
+        }),
+      );
+      const wf = await e.createWorkflow([{ template: { type: 'email', subject: 'Hi', content: 'Hello', senderName: 'Template Name' } }]);
+      const vip = await e.subscriber({ email: 'vip@example.com', data: { spend: 5000 } });
+      const regular = await e.subscriber({ email: 'regular@example.com', data: { spend: 10 } });
+      const toVip = await e.trigger({ name: wf.identifier, to: vip });
+      const toRegular = await e.trigger({ name: wf.identifier, to: regular, overrides: { email: { from: 'override@example.com', senderName: 'Override Name' } } });
+      expect((await sentFor(toVip.transactionId)).from).toEqual({ email: 'vip@example.com', name: 'Template Name' });
+      expect((await sentFor(toRegular.transactionId)).from).toEqual({ email: 'override@example.com', name: 'Override Name' });
+    });
+
+
     it('writes a warning message and cancels the job for a subscriber without an email address', async () => {
       const e = await environment();
-      await e.integration({ providerId: 'sendgrid', channel: 'email', credentials: { apiKey: 'k', from: 'no-reply@example.com', senderName: 'Us' } });
+      await e.integration(sendgridIntegration(uniqueName('sg')));
       const wf = await e.createWorkflow([{ template: { type: 'email', subject: 'Hello', content: 'Body' } }]);
       const subscriberId = await e.subscriber();
       const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
