@@ -22,6 +22,12 @@ export interface AppConfig {
   recoveryAfterMs: number;
   /** Bull key prefix, also prefixing the Redis idempotency keys: deployments sharing a Redis keep apart by it. */
   queuePrefix: string;
+  /** `pretty`: human-readable lines (a terminal); `json`: one JSON object per line (piped, production). */
+  logFormat: 'pretty' | 'json';
+  /** Triggers one environment may send per window, across every api process; limit 0 turns it off. */
+  triggerRateLimit: { limit: number; windowMs: number };
+  /** Delivery records (triggers, notifications, jobs, messages, execution details) older than this many days are deleted; 0 keeps them. */
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -94,7 +100,7 @@ function resolveEncryptionKey(env: Env, store: AppConfig['store']): Buffer {
   return key;
 }
 
-export function loadConfig(env: Env = process.env): AppConfig {
+export function loadConfig(env: Env = process.env, terminal: boolean = process.stdout.isTTY === true): AppConfig {
   const port = parseInteger(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = parseUrl(env, 'DATABASE_URL', ['postgres', 'postgresql', 'mongodb', 'mongodb+srv']);
   const dataDir = resolve(env.DATA_DIR || './.data');
@@ -113,6 +119,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!/^[\w.:-]{1,100}$/.test(queuePrefix)) {
     throw new ConfigError('QUEUE_PREFIX', 'must be 1 to 100 characters of letters, digits, "_", "-", "." or ":"');
   }
+  const logFormat = env.LOG_FORMAT || (terminal && env.NODE_ENV !== 'production' ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError('LOG_FORMAT', `must be pretty or json, got "${logFormat}"`);
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -126,6 +134,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workerConcurrency: parseInteger(env, 'WORKER_CONCURRENCY', 100, 1, 1000),
     recoveryAfterMs: parseInteger(env, 'RECOVERY_AFTER_SECONDS', 60, 1, 86_400) * 1000,
     queuePrefix,
+    logFormat,
+    triggerRateLimit: {
+      limit: parseInteger(env, 'TRIGGER_RATE_LIMIT', 60_000, 0, 100_000_000),
+      windowMs: parseInteger(env, 'TRIGGER_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+    },
+    retentionDays: parseInteger(env, 'RETENTION_DAYS', 30, 0, 36_500),
   };
 }
 
