@@ -28,6 +28,8 @@ export interface AppConfig {
   triggerRateLimit: { limit: number; windowMs: number };
   /** Delivery records (triggers, notifications, jobs, messages, execution details) older than this many days are deleted; 0 keeps them. */
   retentionDays: number;
+  /** A worker touches this file every few seconds while it is alive and consuming (a liveness signal for containers). */
+  workerHeartbeatFile?: string;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
       windowMs: parseInteger(env, 'TRIGGER_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
     },
     retentionDays: parseInteger(env, 'RETENTION_DAYS', 30, 0, 36_500),
+    workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE || undefined,
   };
 }
 
