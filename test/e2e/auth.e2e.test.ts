@@ -27,6 +27,22 @@ describe.each(STORES)('auth, errors and health (%s)', (store) => {
     expect(res.body.message).toBe('Invalid authentication scheme: "Bearer"');
   });
 
+  it('never echoes a key sent without its scheme', async () => {
+    const res = await request(server()).get('/v1/tenants').set('Authorization', t.apiKey).expect(401);
+    expect(res.body.message).toBe('Invalid authentication scheme: expected "Authorization: ApiKey <key>"');
+    expect(JSON.stringify(res.body)).not.toContain(t.apiKey);
+  });
+
+  it('answers a body that is not JSON with a 415 that says so, and writes nothing', async () => {
+    const plain = await t.api().post('/v1/tenants').set('Content-Type', 'text/plain').send('identifier=acme').expect(415);
+    expect(plain.body).toMatchObject({ statusCode: 415, code: 'unsupported_media_type', message: 'The request body must be JSON sent with Content-Type: application/json (got "text/plain")' });
+    const form = await t.api().post('/v1/tenants').type('form').send({ identifier: 'acme-form', name: 'x' }).expect(415);
+    expect(form.body.message).toContain('application/x-www-form-urlencoded');
+    await t.api().get('/v1/tenants/acme-form').expect(404);
+    // JSON with a charset, and vendor JSON types, are JSON; an empty POST needs no type
+    await t.api().post('/v1/tenants').set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ identifier: 'acme-json', name: 'x' })).expect(201);
+  });
+
   it('rejects an unknown key', async () => {
     const res = await request(server()).get('/v1/tenants').set('Authorization', 'ApiKey nope-nope-nope').expect(401);
     expect(res.body.message).toBe('API Key not found');

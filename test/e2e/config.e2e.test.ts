@@ -129,15 +129,18 @@ describe('configuration of the built service', () => {
     expect(output).toContain(`Invalid configuration: ${variable}`);
   });
 
-  it('starts embedded in a fresh DATA_DIR, prints the Development key, and keeps data and key across a restart', async () => {
+  it('starts embedded in a fresh DATA_DIR, prints the first-start notice (JSON when piped), and keeps data and key across a restart', async () => {
     const dataDir = scratch('notify-data-');
     {
       const first = await startService({ DATA_DIR: dataDir });
       let apiKey: string;
       try {
-        const printed = /Development environment API key: ([\w.~-]+)/.exec(first.output());
-        expect(printed).not.toBeNull();
-        apiKey = printed![1];
+        const line = first.output().split('\n').find((candidate) => candidate.includes('"context":"FirstStart"'));
+        expect(line).toBeDefined();
+        const notice = JSON.parse(line!);
+        expect(notice).toMatchObject({ environment: 'Development', swagger: `http://127.0.0.1:${first.port}/api`, data: expect.stringContaining(dataDir) });
+        apiKey = notice.apiKey;
+        expect(notice.tryIt).toContain(`ApiKey ${apiKey}`);
         const headers = { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' };
         const base = `http://127.0.0.1:${first.port}`;
         const created = await fetch(`${base}/v1/tenants`, {
@@ -153,7 +156,7 @@ describe('configuration of the built service', () => {
       const second = await startService({ DATA_DIR: dataDir });
       try {
         // The key is only printed when it is created.
-        expect(second.output()).not.toContain('environment API key');
+        expect(second.output()).not.toContain('FirstStart');
         const res = await fetch(`http://127.0.0.1:${second.port}/v1/tenants/before-restart`, {
           headers: { Authorization: `ApiKey ${apiKey}` },
         });
@@ -164,6 +167,26 @@ describe('configuration of the built service', () => {
       }
     }
   }, 120_000);
+  it('a first start on a terminal prints a readable block whatever LOG_LEVEL is', async () => {
+    const service = await startService({ DATA_DIR: scratch('notify-first-'), LOG_FORMAT: 'pretty', LOG_LEVEL: 'warn' });
+    const output = service.output();
+    await service.stop();
+    expect(output).toMatch(/First start: created the Development environment\.\n {2}Data {7}.*notify-first-.*\n {2}API key {4}[\w.~-]{16,} {3}\(shown once: keep it\)\n {2}Swagger {4}http:\/\/127\.0\.0\.1:\d+\/api\n {2}Try {8}curl -H "Authorization: ApiKey [\w.~-]+" http:\/\/127\.0\.0\.1:\d+\/v1\/integrations/);
+    // warn hides the info lines (framework chatter is at debug in any case)
+    expect(output).not.toMatch(/Mapped \{|dependencies initialized|Listening on/);
+  }, 60_000);
+
+  it('logs readable lines with LOG_FORMAT=pretty: no framework chatter at info, a line when shutting down', async () => {
+    const service = await startService({ DATA_DIR: scratch('notify-pretty-'), LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' });
+    await service.stop();
+    const output = service.output();
+    expect(output).toMatch(/INFO.*Listening on 127\.0\.0\.1:\d+ \(embedded mode, pglite store\)/);
+    expect(output).toMatch(/Shutting down on SIGTERM: finishing running jobs, then closing connections/);
+    expect(output).toMatch(/Lifecycle: Stopped/);
+    expect(output).not.toMatch(/Mapped \{|dependencies initialized/);
+    expect(output).not.toMatch(/^\{"level"/m);
+  }, 60_000);
+
   it('manages environments and keys with the CLI; a new environment gets its in-app integration and its own data', async () => {
     const dataDir = scratch('notify-cli-');
     const cli = (...args: string[]) =>

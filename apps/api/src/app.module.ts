@@ -1,4 +1,4 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TerminusModule } from '@nestjs/terminus';
@@ -10,6 +10,7 @@ import { AppModuleOptions, CoreModule, queueModule, storeModule } from './core.m
 
 export type { AppModuleOptions } from './core.module';
 import { BootstrapService } from './bootstrap.service';
+import { LifecycleLogger, loggerOptions } from './logging';
 import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiKeyGuard } from './http/api-key.guard';
@@ -31,13 +32,9 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot({
-          pinoHttp: { level: options.config.logLevel },
-          // No per-request child logger (pino-http) and request context (AsyncLocalStorage): they
-          // cost a fifth of the trigger route's throughput, for the one log line a request can
-          // write (an unhandled error), which names its path itself.
-          exclude: [{ path: '*', method: RequestMethod.ALL }],
-        }),
+        // No per-request child logger and request context: the one line a request can write (an
+        // unhandled error) names its path itself.
+        LoggerModule.forRoot(loggerOptions(options.config, { httpRoutes: false })),
         CoreModule.forRoot(options),
         storeModule(options),
         PassportModule,
@@ -59,6 +56,7 @@ export class AppModule {
       providers: [
         ApiKeyStrategy,
         BootstrapService,
+        LifecycleLogger,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         // Registration order is nesting order: idempotency sees the enveloped body.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },

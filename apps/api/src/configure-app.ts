@@ -8,12 +8,32 @@ import { DomainError } from '@app/kernel';
 import { setupSwagger } from './docs/swagger';
 import { toErrorResponse } from './http/error-response';
 import { createValidationPipe } from './http/validation';
+import { ServiceLogger } from './logging';
 
 /** PostgreSQL text and jsonb cannot hold U+0000: input carrying it is refused up front, not failed in the store. */
 export class NulCharacterError extends DomainError {
   constructor(where: 'path or query' | 'body') {
     super('nul_character', `The request ${where} contains the NUL character (U+0000), which no field may hold`, 'invalid');
   }
+}
+
+/** A body sent as anything but JSON would reach validation empty and fail on "missing" fields: say what is wrong instead. */
+export class UnsupportedMediaTypeError extends DomainError {
+  constructor(contentType: string | undefined) {
+    super(
+      'unsupported_media_type',
+      `The request body must be JSON sent with Content-Type: application/json${contentType ? ` (got "${contentType.slice(0, 100)}")` : ' (the header is missing)'}`,
+      'unsupported_media_type',
+    );
+  }
+}
+
+const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+function refuseNonJsonBody(request: Request, _response: Response, next: NextFunction): void {
+  const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+  const contentType = request.headers['content-type'];
+  next(hasBody && !JSON_CONTENT_TYPE.test(contentType ?? '') ? new UnsupportedMediaTypeError(contentType) : undefined);
 }
 
 function refuseNulInUrl(request: Request, _response: Response, next: NextFunction): void {
@@ -57,9 +77,10 @@ function refuseUnstorableJson(_request: Request, _response: Response, body: Buff
 /** Everything the HTTP app needs beyond its modules; shared by main and the tests. */
 export function configureApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
-  express.useLogger(app.get(Logger));
+  express.useLogger(new ServiceLogger(app.get(Logger)));
   express.disable('x-powered-by');
   express.use(refuseNulInUrl);
+  express.use(refuseNonJsonBody);
   express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseUnstorableJson }));
   // Body-parser failures (bad JSON, too large) get the same JSON error body as everything else.
   express.use((error: unknown, request: Request, response: Response, next: NextFunction) => {

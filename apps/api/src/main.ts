@@ -18,7 +18,7 @@ async function main() {
   configureApp(app, config);
   await app.listen(config.port, config.host);
   const mode = apiOnly ? 'api' : 'embedded';
-  app.get(Logger).log(`Listening on ${config.host}:${config.port} (${mode} mode, ${config.store.kind} store); Swagger UI at /api`);
+  app.get(Logger).log(`Listening on ${config.host}:${config.port} (${mode} mode, ${config.store.kind} store); Swagger UI at /api`, 'Main');
 }
 
 main().catch((error) => {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
+import { ServiceLogger } from '../../api/src/logging';
 import { WorkerModule } from './worker.module';
 
 /** Production-mode worker: consumes the queues on Redis; run as many as the load needs. */
@@ -10,9 +11,9 @@ async function main() {
   if (!config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:worker (production mode)');
   if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:worker (production mode)');
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config }), { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new ServiceLogger(app.get(Logger)));
   app.enableShutdownHooks();
-  app.get(Logger).log('Worker started');
+  app.get(Logger).log(`Worker started: consuming the fanout and steps queues, ${config.workerConcurrency} jobs at a time per queue`);
 }
 
 main().catch((error) => {

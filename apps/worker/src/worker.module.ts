@@ -3,7 +3,9 @@ import { LoggerModule } from 'nestjs-pino';
 import { IntegrationsModule } from '@app/integrations';
 import { DeliveryProvidersModule } from '@app/providers';
 import { AppModuleOptions, CoreModule, queueModule, storeModule } from '../../api/src/core.module';
+import { LifecycleLogger, loggerOptions } from '../../api/src/logging';
 import { DeliveryWorkerModule } from './delivery-worker.module';
+import { WorkerHeartbeat } from './worker-heartbeat';
 
 /** Production-mode worker process: queues, store, providers and processors, no HTTP. */
 @Module({})
@@ -12,7 +14,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        LoggerModule.forRoot({ pinoHttp: { level: options.config.logLevel } }),
+        LoggerModule.forRoot(loggerOptions(options.config, { httpRoutes: false })),
         CoreModule.forRoot(options),
         storeModule(options),
         queueModule(options),
@@ -20,6 +22,7 @@ export class WorkerModule {
         IntegrationsModule,
         DeliveryWorkerModule,
       ],
+      providers: [LifecycleLogger, WorkerHeartbeat],
     };
   }
 }

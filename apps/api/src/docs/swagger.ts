@@ -13,7 +13,11 @@ export function setupSwagger(app: INestApplication): void {
         'POST and PATCH accept an `Idempotency-Key` header.',
     )
     .setVersion('1.0')
-    .addApiKey({ type: 'apiKey', name: 'Authorization', in: 'header', description: 'ApiKey <your key>' }, API_KEY_SECURITY)
+    // In the Authorize dialog the value is the whole header; a description in a code span keeps `<key>` visible.
+    .addApiKey(
+      { type: 'apiKey', name: 'Authorization', in: 'header', description: 'The whole header value: `ApiKey <your key>` (the word ApiKey, a space, then the key)' },
+      API_KEY_SECURITY,
+    )
     .addSecurityRequirements(API_KEY_SECURITY)
     .build();
   const document = SwaggerModule.createDocument(app, config);

@@ -21,7 +21,7 @@ export class ApiKeyGuard extends AuthGuard(API_KEY_STRATEGY) {
     const header: string | undefined = context.switchToHttp().getRequest().headers.authorization;
     if (!header) throw new UnauthorizedException('Missing authorization header');
     const [scheme, key] = header.split(' ');
-    if (scheme !== 'ApiKey') throw new UnauthorizedException(`Invalid authentication scheme: "${scheme}"`);
+    if (scheme !== 'ApiKey') throw new UnauthorizedException(invalidSchemeMessage(scheme));
     if (!key?.trim()) throw new UnauthorizedException('Unauthorized');
     return super.canActivate(context);
   }
@@ -32,6 +32,16 @@ export class ApiKeyGuard extends AuthGuard(API_KEY_STRATEGY) {
     if (!scope) throw new UnauthorizedException('API Key not found');
     return scope;
   }
+}
+
+/**
+ * Novu's 401 text names the scheme it got; a bare key sent without `ApiKey ` would be that "scheme",
+ * so only a word that looks like a scheme (`Bearer`, `Basic`) is echoed, never a credential.
+ */
+function invalidSchemeMessage(scheme: string): string {
+  return /^[A-Za-z][A-Za-z-]{0,19}$/.test(scheme)
+    ? `Invalid authentication scheme: "${scheme}"`
+    : 'Invalid authentication scheme: expected "Authorization: ApiKey <key>"';
 }
 
 /** The caller's organization and environment, as resolved from the API key. */

@@ -15,7 +15,9 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   invalid: 400,
   unprocessable: 422,
   too_large: 413,
+  unsupported_media_type: 415,
   unauthorized: 401,
+  rate_limited: 429,
   unavailable: 503,
 };
 

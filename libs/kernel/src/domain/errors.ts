@@ -6,7 +6,9 @@ export type ErrorKind =
   | 'invalid' // 400: the request is understood but not allowed
   | 'unprocessable' // 422: the body fails validation
   | 'too_large'
+  | 'unsupported_media_type' // 415: a body that is not JSON
   | 'unauthorized'
+  | 'rate_limited' // 429
   | 'unavailable';
 
 export class DomainError extends Error {
