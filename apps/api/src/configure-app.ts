@@ -4,7 +4,7 @@ import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@app/config';
-import { DomainError } from '@app/kernel';
+import { DomainError, UnprocessableError, findUnstorableString } from '@app/kernel';
 import { setupSwagger } from './docs/swagger';
 import { toErrorResponse } from './http/error-response';
 import { createValidationPipe } from './http/validation';
@@ -12,7 +12,7 @@ import { ServiceLogger } from './logging';
 
 /** PostgreSQL text and jsonb cannot hold U+0000: input carrying it is refused up front, not failed in the store. */
 export class NulCharacterError extends DomainError {
-  constructor(where: 'path or query' | 'body') {
+  constructor(where: 'path or query') {
     super('nul_character', `The request ${where} contains the NUL character (U+0000), which no field may hold`, 'invalid');
   }
 }
@@ -40,8 +40,17 @@ function refuseNulInUrl(request: Request, _response: Response, next: NextFunctio
   next(/%00/i.test(request.url) ? new NulCharacterError('path or query') : undefined);
 }
 
-// A JSON string can only carry NUL escaped, as \u0000 preceded by an even number of backslashes.
-const ESCAPED_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+// JSON can only carry NUL or a lone surrogate as an escape (raw bytes would be invalid UTF-8, read
+// as U+FFFD): look for the escapes first, and walk the parsed body only when one is there.
+const SUSPECT_ESCAPE = /\\u(0000|[dD][89a-fA-F])/;
+
+/** A body string no store can hold (NUL, lone surrogate): 422 naming the field, as a validation error. */
+export class UnstorableStringError extends UnprocessableError {
+  constructor(path: string, problem: string) {
+    const field = path || 'body';
+    super('invalid_string', 'Validation Error', { errors: { [field]: { messages: [`${field} ${problem}`], value: '[not shown]' } } });
+  }
+}
 
 /** Deeper bodies would overflow the stack of the validation (class-transformer recurses); no real payload nests this deep. */
 export const MAX_BODY_DEPTH = 64;
@@ -70,8 +79,18 @@ function exceedsDepth(body: Buffer, limit: number): boolean {
 }
 
 function refuseUnstorableJson(_request: Request, _response: Response, body: Buffer): void {
-  if (body.includes('\\u0000') && ESCAPED_NUL.test(body.toString('utf8'))) throw new NulCharacterError('body');
   if (exceedsDepth(body, MAX_BODY_DEPTH)) throw new BodyTooDeepError();
+  if (!body.includes('\\u')) return;
+  const text = body.toString('utf8');
+  if (!SUSPECT_ESCAPE.test(text)) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return; // body-parser reports the syntax error
+  }
+  const found = findUnstorableString(parsed);
+  if (found) throw new UnstorableStringError(found.path, found.problem);
 }
 
 /** Everything the HTTP app needs beyond its modules; shared by main and the tests. */

@@ -1,4 +1,5 @@
 export * from './domain/ids';
+export * from './domain/identifiers';
 export * from './domain/errors';
 export * from './domain/channel';
 export * from './domain/scope';

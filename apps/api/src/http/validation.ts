@@ -1,5 +1,6 @@
 import { ArgumentMetadata, UnprocessableEntityException, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 
 // class-transformer's own @Type registry (the package exports no accessor for it, only this module)
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
@@ -36,9 +37,19 @@ export function arraysForObjects(dto: Function, plain: unknown, prefix = '', int
   return into;
 }
 
-/** The pipe of every route; its 422 is `{message: "Validation Error", errors: {<field path>: {messages, value}}}` as behaviour.md sets. */
+/**
+ * The pipe of every route; its 422 is `{message: "Validation Error", errors: {<field path>: {messages, value}}}` as behaviour.md sets.
+ * Path parameters are identifiers: none may be longer than IDENTIFIER_MAX_LENGTH (no store index could hold it).
+ */
 class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata) {
+    if (metadata.type === 'param' && typeof value === 'string' && value.length > IDENTIFIER_MAX_LENGTH) {
+      const name = metadata.data ?? 'path';
+      throw new UnprocessableEntityException({
+        message: 'Validation Error',
+        errors: { [name]: { messages: [`${name} must be at most ${IDENTIFIER_MAX_LENGTH} characters (got ${value.length})`], value: `${value.slice(0, 32)}…` } },
+      });
+    }
     const dto = metadata.metatype;
     if (dto && metadata.type === 'body') {
       const misplaced = arraysForObjects(dto, value);

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { CHANNELS, Channel, ConditionOperator } from '@app/kernel';
+import { CHANNELS, Channel, ConditionOperator, IDENTIFIER_MAX_LENGTH } from '@app/kernel';
+import { IsIdentifier } from '../http/identifier';
 
 const NAME_MAX = 256;
-const IDENTIFIER_MAX = 256;
 const CREDENTIAL_MAX = 64 * 1024;
 
 const OPERATORS: ConditionOperator[] = [
@@ -362,9 +362,7 @@ export class CreateIntegrationRequestDto {
     example: 'sendgrid-main',
   })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(IDENTIFIER_MAX)
+  @IsIdentifier()
   identifier?: string;
 
   @ApiPropertyOptional({ description: "The environment; when given it must be the API key's environment" })
@@ -424,7 +422,7 @@ export class CreateIntegrationRequestDto {
   @IsArray()
   @ArrayMaxSize(5)
   @IsString({ each: true })
-  @MaxLength(IDENTIFIER_MAX, { each: true })
+  @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
   fallbacks?: string[];
 }
 
@@ -438,9 +436,7 @@ export class UpdateIntegrationRequestDto {
 
   @ApiPropertyOptional({ description: 'New identifier; must be free in the environment (409 otherwise)' })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(IDENTIFIER_MAX)
+  @IsIdentifier()
   identifier?: string;
 
   @ApiPropertyOptional({ description: "When given it must be the API key's environment" })
@@ -494,7 +490,7 @@ export class UpdateIntegrationRequestDto {
   @IsArray()
   @ArrayMaxSize(5)
   @IsString({ each: true })
-  @MaxLength(IDENTIFIER_MAX, { each: true })
+  @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
   fallbacks?: string[];
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsLocale, IsNotEmpty, IsObject, IsOptional, IsString, IsTimeZone, MaxLength } from 'class-validator';
+import { IsEmail, IsLocale, IsObject, IsOptional, IsString, IsTimeZone } from 'class-validator';
 import { CursorQueryDto } from './cursor-query.dto';
+import { IsIdentifier } from '../http/identifier';
 
 export class ChannelCredentialsResponseDto {
   @ApiPropertyOptional({ description: 'Webhook URL used by chat integrations' })
@@ -155,9 +156,7 @@ export class SubscriberProfileDto {
 
 export class CreateSubscriberRequestDto extends SubscriberProfileDto {
   @ApiProperty({ description: "Your own identifier of the subscriber, unique in the environment", example: 'user-123' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @IsIdentifier()
   subscriberId: string;
 }
 

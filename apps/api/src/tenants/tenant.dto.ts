@@ -1,15 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../http/page-query.dto';
+import { IsIdentifier } from '../http/identifier';
 
-const IDENTIFIER_MAX = 256;
 const NAME_MAX = 256;
 
 export class CreateTenantRequestDto {
   @ApiProperty({ description: 'Your own id for the tenant, unique in the environment', example: 'acme' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(IDENTIFIER_MAX)
+  @IsIdentifier()
   identifier: string;
 
   @ApiPropertyOptional({ description: 'Display name', example: 'Acme Inc.', type: String })
@@ -32,9 +30,7 @@ export class CreateTenantRequestDto {
 export class UpdateTenantRequestDto {
   @ApiPropertyOptional({ description: 'A new identifier; must be free in the environment', example: 'acme-corp' })
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(IDENTIFIER_MAX)
+  @IsIdentifier()
   identifier?: string;
 
   @ApiPropertyOptional({ description: 'New display name; null removes it', example: 'Acme Corporation', nullable: true, type: String })

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { TOPIC_KEY_PATTERN } from '@app/subscribers';
 import { CursorQueryDto } from '../subscribers/cursor-query.dto';
+import { IsIdentifier } from '../http/identifier';
 
 export class TopicResponseDto {
   @ApiProperty({ description: 'Internal id of the topic' })
@@ -137,9 +138,7 @@ export class ListTopicSubscriptionsQueryDto extends CursorQueryDto {
 
 export class CreateUpdateTopicRequestDto {
   @ApiProperty({ description: 'Key of the topic: letters, digits, and _ : . -', example: 'product-updates' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
+  @IsIdentifier()
   @Matches(TOPIC_KEY_PATTERN, { message: 'key may only contain letters, digits, underscores, colons, periods and hyphens' })
   key: string;
 
@@ -170,7 +169,7 @@ export class TopicSubscriptionsRequestDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
-  @IsString({ each: true })
+  @IsIdentifier({ each: true })
   subscriberIds: string[];
 }
 

@@ -1,3 +1,4 @@
+import { identifierProblem } from '@app/kernel';
 /** The recipients of a trigger, parsed from Novu's `to` union. */
 export interface InlineSubscriber {
   subscriberId: string;
@@ -43,15 +44,18 @@ export function parseRecipients(to: unknown): { recipients: ParsedRecipients; pr
   items.forEach((item, index) => {
     const path = Array.isArray(to) ? `to.${index}` : 'to';
     if (typeof item === 'string') {
-      if (!item.trim()) return problem(path, 'a subscriberId must not be empty');
+      const invalid = identifierProblem(item, 'a subscriberId');
+      if (invalid) return problem(path, invalid);
       subscribers.set(item, { ...subscribers.get(item), subscriberId: item });
       return;
     }
     if (!isObject(item)) return problem(path, 'must be a subscriberId string, a subscriber object or a topic');
     if (item.type === 'Topic') {
       if (typeof item.topicKey !== 'string' || !item.topicKey) return problem(`${path}.topicKey`, 'topicKey must be a non-empty string');
+      const invalidKey = identifierProblem(item.topicKey, 'topicKey');
+      if (invalidKey) return problem(`${path}.topicKey`, invalidKey);
       const exclude = item.exclude ?? [];
-      if (!Array.isArray(exclude) || exclude.some((id) => typeof id !== 'string') || exclude.length > MAX_RECIPIENTS) {
+      if (!Array.isArray(exclude) || exclude.some((id) => typeof id !== 'string' || identifierProblem(id, 'subscriberId')) || exclude.length > MAX_RECIPIENTS) {
         return problem(`${path}.exclude`, `exclude must be an array of at most ${MAX_RECIPIENTS} subscriberIds`);
       }
       topics.push({ topicKey: item.topicKey, exclude: exclude as string[] });
@@ -60,6 +64,8 @@ export function parseRecipients(to: unknown): { recipients: ParsedRecipients; pr
     if (typeof item.subscriberId !== 'string' || !item.subscriberId.trim()) {
       return problem(`${path}.subscriberId`, 'subscriberId must be a non-empty string (topics need type: "Topic")');
     }
+    const invalidId = identifierProblem(item.subscriberId, 'subscriberId');
+    if (invalidId) return problem(`${path}.subscriberId`, invalidId);
     const subscriber: InlineSubscriber = { subscriberId: item.subscriberId };
     for (const field of SUBSCRIBER_FIELDS) {
       const value = item[field];
@@ -85,7 +91,10 @@ export function parseRecipients(to: unknown): { recipients: ParsedRecipients; pr
 /** `actor`: a subscriberId or a subscriber object. */
 export function parseActor(actor: unknown): { actor?: InlineSubscriber; problems: RecipientProblems } {
   if (actor === undefined || actor === null) return { problems: {} };
-  if (typeof actor === 'string') return actor.trim() ? { actor: { subscriberId: actor }, problems: {} } : { problems: { actor: ['actor must not be empty'] } };
+  if (typeof actor === 'string') {
+    const invalid = identifierProblem(actor, 'actor');
+    return invalid ? { problems: { actor: [invalid] } } : { actor: { subscriberId: actor }, problems: {} };
+  }
   const { recipients, problems } = parseRecipients(actor);
   const renamed: RecipientProblems = {};
   for (const [path, messages] of Object.entries(problems)) renamed[path.replace(/^to/, 'actor')] = messages;
@@ -96,10 +105,15 @@ export function parseActor(actor: unknown): { actor?: InlineSubscriber; problems
 /** `tenant`: an identifier or `{identifier, name?, data?}`. */
 export function parseTenant(tenant: unknown): { tenant?: { identifier: string; name?: string; data?: Record<string, unknown> }; problems: RecipientProblems } {
   if (tenant === undefined || tenant === null) return { problems: {} };
-  if (typeof tenant === 'string') return tenant ? { tenant: { identifier: tenant }, problems: {} } : { problems: { tenant: ['tenant must not be empty'] } };
+  if (typeof tenant === 'string') {
+    const invalid = identifierProblem(tenant, 'tenant');
+    return invalid ? { problems: { tenant: [invalid] } } : { tenant: { identifier: tenant }, problems: {} };
+  }
   if (!isObject(tenant) || typeof tenant.identifier !== 'string' || !tenant.identifier) {
     return { problems: { 'tenant.identifier': ['tenant must be an identifier or an object with a non-empty identifier'] } };
   }
+  const invalidIdentifier = identifierProblem(tenant.identifier, 'tenant.identifier');
+  if (invalidIdentifier) return { problems: { 'tenant.identifier': [invalidIdentifier] } };
   if (tenant.name !== undefined && typeof tenant.name !== 'string') return { problems: { 'tenant.name': ['name must be a string'] } };
   if (tenant.data !== undefined && !isObject(tenant.data)) return { problems: { 'tenant.data': ['data must be an object'] } };
   return { tenant: { identifier: tenant.identifier, name: tenant.name as string | undefined, data: tenant.data as Record<string, unknown> | undefined }, problems: {} };

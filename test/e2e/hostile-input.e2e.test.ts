@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { SQL_CLIENT, SqlClient } from '@app/store-sql';
+import { STORES, TestApp, startTestApp } from '../support/test-app';
+
+/**
+ * Property-based: generated hostile strings (lone surrogates, NUL, control characters, 10,000
+ * characters, right-to-left marks, `..`, `%2F`, any Unicode) thrown into every route's body fields
+ * and path parameters. Whatever arrives, the answer is a JSON 4xx or a success — never a 5xx — and
+ * a refused request leaves no row behind. Seeded, so a failure reproduces.
+ */
+const HOSTILE = fc.oneof(
+  fc.constantFrom('\ud800', 'a\udfffb', '\udc00\ud800', 'x\u0000y', '\u0000', '\u202eevil\u202c', '..', '../..', '%2F', 'a/b', '\u0001\u0007\u001b[31m', '💥'.repeat(50), ' ', ''),
+  fc.string({ unit: 'binary', maxLength: 40 }), // any UTF-16 code units, lone surrogates included
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.integer({ min: 257, max: 12_000 }).map((length) => 'x'.repeat(length)),
+);
+
+type Body = (s: string) => Record<string, unknown>;
+const BODY_ROUTES: [method: 'post' | 'put' | 'patch', path: string, body: Body][] = [
+  ['post', '/v1/events/trigger', (s) => ({ name: 'hi-wf', to: s })],
+  ['post', '/v1/events/trigger', (s) => ({ name: 'hi-wf', to: [{ subscriberId: s, email: 'a@example.com' }] })],
+  ['post', '/v1/events/trigger', (s) => ({ name: 'hi-wf', to: { type: 'Topic', topicKey: s } })],
+  ['post', '/v1/events/trigger', (s) => ({ name: 'hi-wf', to: 'hi', payload: { text: s, [s]: 1 } })],
+  ['post', '/v1/events/trigger', (s) => ({ name: 'hi-wf', to: 'hi', transactionId: s })],
+  ['post', '/v1/events/trigger', (s) => ({ name: 'hi-wf', to: 'hi', tenant: s, actor: s })],
+  ['post', '/v1/events/trigger', (s) => ({ name: s, to: 'hi' })],
+  ['post', '/v2/subscribers', (s) => ({ subscriberId: s })],
+  ['post', '/v2/subscribers', (s) => ({ subscriberId: 'hi-2', firstName: s, data: { note: s } })],
+  ['patch', '/v2/subscribers/hi', (s) => ({ lastName: s, data: { [s]: s } })],
+  ['put', '/v1/subscribers/hi/credentials', (s) => ({ providerId: 'slack', credentials: { webhookUrl: s } })],
+  ['post', '/v1/workflows', (s) => ({ name: s, steps: [{ template: { type: 'in_app', content: s } }] })],
+  ['post', '/v1/workflows', (s) => ({ name: 'wf', identifier: s, steps: [] })],
+  ['post', '/v1/integrations', (s) => ({ providerId: 'sendgrid', channel: 'email', identifier: s, credentials: { apiKey: s } })],
+  ['post', '/v2/topics', (s) => ({ key: s, name: s })],
+  ['post', '/v2/topics/hi-topic/subscriptions', (s) => ({ subscriberIds: [s] })],
+  ['post', '/v1/tenants', (s) => ({ identifier: s, name: s, data: { s } })],
+];
+const PATH_ROUTES: [method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: Record<string, unknown>][] = [
+  ['get', '/v2/subscribers/{}'],
+  ['patch', '/v2/subscribers/{}', { firstName: 'x' }],
+  ['delete', '/v2/subscribers/{}'],
+  ['get', '/v2/subscribers/{}/preferences'],
+  ['patch', '/v2/topics/{}', { name: 'x' }],
+  ['get', '/v2/topics/{}'],
+  ['post', '/v2/topics/{}/subscriptions', { subscriberIds: ['hi'] }],
+  ['get', '/v1/tenants/{}'],
+  ['delete', '/v1/tenants/{}'],
+  ['get', '/v1/workflows/{}'],
+  ['delete', '/v1/integrations/{}'],
+  ['delete', '/v1/events/trigger/{}'],
+  ['delete', '/v1/messages/transaction/{}'],
+  ['get', '/v1/notifications/{}'],
+];
+const TABLES = ['subscribers', 'topics', 'topic_subscriptions', 'tenants', 'workflows', 'integrations', 'triggers'];
+
+/** A path segment for a generated string: percent-encoded, or raw bytes for what UTF-8 cannot carry. */
+function segment(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return '%ED%A0%80'; // a lone surrogate as CESU-8: invalid UTF-8 on the wire
+  }
+}
+
+describe.each(STORES)('hostile input on every route (%s)', (store) => {
+  let t: TestApp;
+  let sql: SqlClient;
+  beforeAll(async () => {
+    t = await startTestApp({ store, worker: false });
+    sql = t.app.get(SQL_CLIENT);
+    await t.api().post('/v2/subscribers').send({ subscriberId: 'hi' }).expect(201);
+    await t.api().post('/v2/topics').send({ key: 'hi-topic', name: 'Hostile' }).expect(201);
+    await t.api().post('/v1/workflows').send({ name: 'hi-wf', identifier: 'hi-wf', active: true, steps: [{ template: { type: 'in_app', content: 'x' } }] }).expect(201);
+    await t.api().post('/v1/integrations').send({ providerId: 'slack', channel: 'chat', active: true }).expect(201);
+  });
+  afterAll(() => t.close());
+
+  const rows = async () => Object.fromEntries(await Promise.all(TABLES.map(async (table) => [table, Number((await sql.query(`SELECT count(*) AS n FROM ${table}`))[0].n)])));
+
+  it('body fields: never a 5xx, and a refused request writes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...BODY_ROUTES), HOSTILE, async ([method, path, body], s) => {
+        const before = await rows();
+        const res = await t.api()[method](path).set('Content-Type', 'application/json').send(JSON.stringify(body(s)));
+        expect({ status: res.status < 500 ? 'not 5xx' : res.status, json: typeof res.body }).toEqual({ status: 'not 5xx', json: 'object' });
+        if (res.status >= 400) {
+          expect(res.body).toMatchObject({ statusCode: res.status, message: expect.anything() });
+          expect(await rows()).toEqual(before);
+        }
+      }),
+      { seed: 20261123, numRuns: 300 },
+    );
+  });
+
+  it('path parameters: never a 5xx, and a refused request writes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...PATH_ROUTES), HOSTILE, async ([method, path, body], s) => {
+        const before = await rows();
+        const request = t.api()[method](path.replace('{}', segment(s) || '%20'));
+        const res = await (body ? request.send(body) : request);
+        expect({ status: res.status < 500 ? 'not 5xx' : res.status }).toEqual({ status: 'not 5xx' });
+        if (res.status >= 400) expect(await rows()).toEqual(before);
+      }),
+      { seed: 20261124, numRuns: 300 },
+    );
+  });
+
+  it('names the field that holds an unstorable string, and the limit an identifier passed', async () => {
+    const surrogate = await t.api().post('/v1/events/trigger').set('Content-Type', 'application/json').send('{"name":"hi-wf","to":"hi","payload":{"a":{"b":"\\ud800"}}}').expect(422);
+    expect(surrogate.body).toMatchObject({ code: 'invalid_string', errors: { 'payload.a.b': { messages: ['payload.a.b must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)'] } } });
+    const nul = await t.api().post('/v1/tenants').set('Content-Type', 'application/json').send('{"identifier":"t","data":{"x":"a\\u0000"}}').expect(422);
+    expect(nul.body.errors).toHaveProperty(['data.x']);
+    const long = await t.api().post('/v1/events/trigger').send({ name: 'hi-wf', to: 'x'.repeat(10_000) }).expect(422);
+    expect(long.body.errors.to.messages).toEqual(['a subscriberId must be at most 256 characters (got 10000)']);
+    const topic = await t.api().post(`/v2/topics/${'k'.repeat(10_000)}/subscriptions`).send({ subscriberIds: ['hi'] }).expect(422);
+    expect(topic.body.errors.topicKey.messages).toEqual(['topicKey must be at most 256 characters (got 10000)']);
+  });
+});
