@@ -12,7 +12,13 @@ const FRAMEWORK_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterE
  * leaves out the per-request logger (the api's trigger route pays a fifth of its throughput for it).
  */
 export function loggerOptions(config: AppConfig, { httpRoutes }: { httpRoutes: boolean }): Params {
-  const options = { level: config.logLevel };
+  const options = {
+    level: config.logLevel,
+    // An error logged as an object shows what it is, never the values it carried (a store error's
+    // parameters can be another integration's credentials).
+    serializers: { err: errorSummary },
+    redact: { paths: REDACTED_PATHS, censor: '****' },
+  };
   return {
     // Pretty lines are written synchronously, so the last ones before exit (shutdown) are not lost.
     pinoHttp:
@@ -24,6 +30,32 @@ export function loggerOptions(config: AppConfig, { httpRoutes }: { httpRoutes: b
         : options,
     ...(httpRoutes ? {} : { exclude: [{ path: '*', method: RequestMethod.ALL }] }),
   };
+}
+
+/** Values a log line must never carry, wherever they appear in a logged object. */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  '*.authorization',
+  'credentials',
+  '*.credentials',
+  '*.apiKey',
+  '*.apiToken',
+  '*.secretKey',
+  '*.token',
+  '*.password',
+  '*.serviceAccount',
+  '*.accessKey',
+  '*.tlsOptions',
+  '*.inboundWebhookSigningKey',
+];
+
+/** An error as logs show it: its kind, message, code and stack, and none of its other fields (query parameters, details). */
+export function errorSummary(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return { type: error.name, message: error.message, ...(code !== undefined ? { code } : {}), stack: error.stack };
 }
 
 /** The process logger with Nest's framework lines moved to debug. */

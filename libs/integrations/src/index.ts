@@ -1,6 +1,7 @@
 export * from './domain/integration';
 export * from './domain/errors';
 export * from './domain/credentials';
+export * from './domain/secrets';
 export * from './domain/identifier';
 export * from './domain/primary-rules';
 export * from './domain/provider-catalogue';

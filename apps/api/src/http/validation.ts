@@ -1,5 +1,6 @@
 import { ArgumentMetadata, UnprocessableEntityException, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import { isSecretCredential, maskSecret, maskUrl } from '@app/integrations';
 import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 
 // class-transformer's own @Type registry (the package exports no accessor for it, only this module)
@@ -7,11 +8,19 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
 
 type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
 
+/** An error body never repeats a secret: values of secret fields are shown masked. */
+function shownValue(path: string, value: unknown): unknown {
+  if (value === undefined) return 'No Value Recorded';
+  const field = path.split('.').pop() ?? '';
+  if (isSecretCredential(field) || /tlsOptions|SigningKey/.test(path)) return typeof value === 'string' ? maskSecret(value) : '****';
+  return typeof value === 'string' && path.startsWith('credentials.') ? maskUrl(value) : value;
+}
+
 function collect(errors: ValidationError[], prefix: string, into: FieldErrors): FieldErrors {
   for (const error of errors) {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
     if (error.constraints) {
-      into[path] = { messages: Object.values(error.constraints), value: error.value === undefined ? 'No Value Recorded' : error.value };
+      into[path] = { messages: Object.values(error.constraints), value: shownValue(path, error.value) };
     }
     if (error.children?.length) collect(error.children, path, into);
   }

@@ -1,5 +1,5 @@
 import { Condition } from '@app/kernel';
-import { Integration, IntegrationCredentials, maskCredentials } from '@app/integrations';
+import { Integration, IntegrationCredentials, maskConfigurations, maskCredentials } from '@app/integrations';
 import { ConditionDto, IntegrationResponseDto } from './integration.dto';
 
 /** Domain → wire: secrets masked, dates as ISO strings, optional fields left out rather than null. */
@@ -13,7 +13,7 @@ export function toIntegrationResponse(integration: Integration): IntegrationResp
     providerId: integration.providerId,
     channel: integration.channel,
     credentials: maskCredentials(integration.credentials),
-    configurations: integration.configurations,
+    configurations: maskConfigurations(integration.configurations),
     active: integration.active,
     deleted: integration.deleted,
     ...(integration.deletedAt ? { deletedAt: integration.deletedAt.toISOString() } : {}),

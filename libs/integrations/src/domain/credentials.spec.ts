@@ -1,4 +1,5 @@
-import { cleanCredentials, maskCredentials, maskSecret, mergeCredentials, missingCredentials } from './credentials';
+import { cleanCredentials, missingCredentials } from './credentials';
+import { maskConfigurations, maskCredentials, maskSecret, mergeConfigurations, mergeCredentials, secretValues } from './secrets';
 import { findProvider } from './provider-catalogue';
 
 describe('credentials', () => {
@@ -34,6 +35,34 @@ describe('credentials', () => {
     const stored = { apiKey: 'SG.abcdefghijkl', password: 'pw' };
     expect(mergeCredentials(stored, { apiKey: 'SG.a****', password: '****' })).toEqual(stored);
     expect(mergeCredentials(stored, { apiKey: 'SG.new-key-value' })).toEqual({ ...stored, apiKey: 'SG.new-key-value' });
+  });
+
+  it('masks the password and secret query values of any URL credential, and keeps them when sent back as shown', () => {
+    const stored = { webhookUrl: 'https://alice:s3cret@hooks.example.com/in?token=abc123&channel=ops', baseUrl: 'https://api.example.com/v1?sig=xyz' };
+    const shown = maskCredentials(stored);
+    expect(shown).toEqual({ webhookUrl: 'https://alice:****@hooks.example.com/in?token=****&channel=ops', baseUrl: 'https://api.example.com/v1?sig=****' });
+    expect(maskCredentials({ webhookUrl: 'https://hooks.example.com/plain?channel=ops' })).toEqual({ webhookUrl: 'https://hooks.example.com/plain?channel=ops' });
+    expect(mergeCredentials(stored, shown)).toEqual(stored);
+    expect(mergeCredentials(stored, { webhookUrl: 'https://hooks.example.com/new' }).webhookUrl).toBe('https://hooks.example.com/new');
+  });
+
+  it('masks the private key, passphrase and certificates of tlsOptions, key by key on the way back', () => {
+    const stored = { tlsOptions: { key: '-----BEGIN PRIVATE KEY-----x', passphrase: 'pw', cert: 'c', rejectUnauthorized: false } };
+    const shown = maskCredentials(stored);
+    expect(shown).toEqual({ tlsOptions: { key: '****', passphrase: '****', cert: '****', rejectUnauthorized: false } });
+    expect(mergeCredentials(stored, { tlsOptions: { ...(shown.tlsOptions as object), passphrase: 'new' } })).toEqual({ tlsOptions: { ...stored.tlsOptions, passphrase: 'new' } });
+  });
+
+  it('masks the inbound webhook signing key and keeps it when sent back', () => {
+    const stored = { inboundWebhookEnabled: true, inboundWebhookSigningKey: 'whsec_0123456789' };
+    expect(maskConfigurations(stored)).toEqual({ inboundWebhookEnabled: true, inboundWebhookSigningKey: 'whse****' });
+    expect(mergeConfigurations(stored, maskConfigurations(stored))).toEqual(stored);
+  });
+
+  it('lists every secret value, for masking text that may repeat them', () => {
+    expect(secretValues({ apiKey: 'k1', webhookUrl: 'https://u:p@x.example/?token=t', from: 'a@b.c', tlsOptions: { key: 'pem' } }, { inboundWebhookSigningKey: 'sk' }).sort()).toEqual(
+      ['https://u:p@x.example/?token=t', 'k1', 'pem', 'sk'].sort(),
+    );
   });
 
   it('drops unset keys on create', () => {

@@ -2,7 +2,8 @@ import { CHANNELS } from '@app/kernel';
 import { generateIdentifier, slugify } from './identifier';
 import { MissingCredentialsError, ProviderChannelMismatchError, UnknownProviderError } from './errors';
 import { assertCredentialsForActive, normalizeConditions, resolveProvider } from './integration-validation';
-import { PROVIDERS, findProvider, isSecretCredential } from './provider-catalogue';
+import { PROVIDERS, findProvider } from './provider-catalogue';
+import { isSecretCredential } from './secrets';
 
 describe('provider catalogue', () => {
   it('knows the providers of every channel, each id once', () => {

@@ -11,26 +11,6 @@ export interface ProviderDescription {
   optionalCredentials: readonly string[];
 }
 
-/**
- * Credential keys that hold secrets: never echoed back (masked), encrypted at rest with the rest.
- * Novu treats apiKey, apiToken, secretKey, token, password and serviceAccount as secret; accessKey
- * (MessageBird) and signingSecret are secrets by any reading too.
- */
-export const SECRET_CREDENTIAL_KEYS: readonly string[] = [
-  'apiKey',
-  'apiToken',
-  'secretKey',
-  'token',
-  'password',
-  'serviceAccount',
-  'accessKey',
-  'signingSecret',
-];
-
-export function isSecretCredential(key: string): boolean {
-  return SECRET_CREDENTIAL_KEYS.includes(key);
-}
-
 const provider = (
   id: string,
   channel: Channel,

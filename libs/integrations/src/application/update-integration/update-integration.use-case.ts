@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, Clock, Condition, EnvironmentScope, isId } from '@app/kernel';
-import { mergeCredentials } from '../../domain/credentials';
+import { mergeConfigurations, mergeCredentials } from '../../domain/secrets';
 import {
   EnvironmentMismatchError,
   IntegrationCheckFailedError,
@@ -93,7 +93,7 @@ export class UpdateIntegration {
       active: changes.active ?? existing.active,
       credentials: changes.credentials ? mergeCredentials(existing.credentials, changes.credentials) : existing.credentials,
       conditions: changes.conditions ? normalizeConditions(changes.conditions) : existing.conditions,
-      configurations: changes.configurations ?? existing.configurations,
+      configurations: changes.configurations ? mergeConfigurations(existing.configurations, changes.configurations) : existing.configurations,
       fallbacks: changes.fallbacks ? validateFallbacks(changes.fallbacks, { identifier: changes.identifier ?? existing.identifier, channel: existing.channel }, await this.integrations.list(scope)) : existing.fallbacks,
       // Strictly later than what was read, so the compare-and-set always sees the change.
       updatedAt: new Date(Math.max(now.getTime(), existing.updatedAt.getTime() + 1)),
