@@ -47,3 +47,24 @@ export class UnprocessableError extends DomainError {
     super(code, message, 'unprocessable', details);
   }
 }
+
+/**
+ * The store refused the data itself (a value or row it cannot hold, a constraint it breaks): the
+ * same write will fail again, so retrying it is pointless. Store adapters throw it; a transient
+ * failure (connection lost, timeout) is any other error.
+ */
+export class StoreRejectedError extends Error {
+  constructor(
+    message: string,
+    /** The store's own code (SQLSTATE for PostgreSQL). */
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'StoreRejectedError';
+  }
+}
+
+/** Errors no retry will fix: bad input the domain refused, or data the store refused. */
+export function isPermanentFailure(error: unknown): boolean {
+  return error instanceof DomainError || error instanceof StoreRejectedError;
+}

@@ -1,4 +1,4 @@
-import { JobQueue, NewJob, RetryableJobError, systemClock } from '@app/kernel';
+import { JobQueue, NewJob, RetryableJobError, StoreRejectedError, systemClock } from '@app/kernel';
 import { Subscriber, SubscriberRepository, TopicRepository, UpdateSubscriberCredentials, UpsertSubscribers } from '@app/subscribers';
 import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
@@ -157,6 +157,19 @@ describe('FanOut', () => {
     };
     await expect(failing.useCase.execute({ triggerIds: [trigger.id, 'broken'] })).rejects.toThrow('store hiccup');
     expect(failing.marked).toEqual([trigger.id]); // the other trigger still went through
+  });
+
+  it('marks a trigger the store refuses as failed, for good, without failing the others of its job', async () => {
+    const poisoned = fanOut(async () => undefined);
+    const statuses: string[] = [];
+    const triggers = (poisoned.useCase as unknown as { triggers: { findById: (id: string) => Promise<unknown>; markStatus: (id: string, from: string[], to: string) => Promise<boolean> } }).triggers;
+    triggers.findById = async (id: string) => {
+      if (id === 'poison') throw new StoreRejectedError('index row size 10016 exceeds btree version 4 maximum 2704', '54000');
+      return trigger;
+    };
+    triggers.markStatus = async (id: string, _from: string[], to: string) => statuses.push(`${id}:${to}`) > 0;
+    await expect(poisoned.useCase.execute({ triggerIds: [trigger.id, 'poison'] })).resolves.toBeUndefined();
+    expect(statuses.sort()).toEqual(['poison:failed', `${trigger.id}:processed`].sort());
   });
 
   it('shrinks its batches as the payload grows, so a worker never holds hundreds of copies of a large one', () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue, RetryableJobError, TtlCache } from '@app/kernel';
+import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue, RetryableJobError, TtlCache, isPermanentFailure } from '@app/kernel';
 import {
   SUBSCRIBER_REPOSITORY,
   Subscriber,
@@ -62,12 +62,27 @@ export class FanOut {
     private readonly runStep: RunStep,
   ) {}
 
-  /** The triggers of one fan-out job, all at once; a failure of one fails the job, whose retry skips the triggers already processed. */
+  /**
+   * The triggers of one fan-out job, each on its own: one that fails for good (data the store
+   * refuses) is marked `failed` and logged once, and never holds up the others; one that fails for
+   * a passing reason fails the job, whose retry skips the triggers already done.
+   */
   async execute(data: FanOutJobData): Promise<void> {
     // `triggerId`: a job enqueued by a version that gave each trigger its own job
     const ids = data.triggerIds ?? [(data as unknown as { triggerId: string }).triggerId];
-    const failed = (await Promise.allSettled(ids.map((id) => this.fanOutTrigger(id)))).find((outcome) => outcome.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const outcomes = await Promise.allSettled(ids.map((id) => this.fanOutTrigger(id)));
+    let retry: unknown;
+    for (const [index, outcome] of outcomes.entries()) {
+      if (outcome.status === 'fulfilled') continue;
+      if (!isPermanentFailure(outcome.reason)) {
+        retry ??= outcome.reason;
+        continue;
+      }
+      if (await this.triggers.markStatus(ids[index], ['accepted', 'enqueued'], 'failed')) {
+        this.logger.warn(`Trigger ${ids[index]} failed for good and will not be retried: ${(outcome.reason as Error).message}`);
+      }
+    }
+    if (retry) throw retry;
   }
 
   private async fanOutTrigger(triggerId: string): Promise<void> {
