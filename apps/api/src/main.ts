@@ -14,9 +14,16 @@ async function main() {
   const apiOnly = process.argv.includes('--mode=api');
   if (apiOnly && !config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:api (production mode)');
   if (apiOnly && !config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:api (production mode)');
-  const app = await NestFactory.create(AppModule.forRoot({ config, runWorker: !apiOnly }), { bodyParser: false, bufferLogs: true });
+  // A failure while starting (DATA_DIR in use, database unreachable) reaches the catch below and is printed once there.
+  const app = await NestFactory.create(AppModule.forRoot({ config, runWorker: !apiOnly }), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+    autoFlushLogs: false,
+  });
   configureApp(app, config);
   await app.listen(config.port, config.host);
+  app.flushLogs();
   const mode = apiOnly ? 'api' : 'embedded';
   app.get(Logger).log(`Listening on ${config.host}:${config.port} (${mode} mode, ${config.store.kind} store); Swagger UI at /api`, 'Main');
 }

@@ -98,7 +98,13 @@ function resolveEncryptionKey(env: Env, store: AppConfig['store']): Buffer {
     return key;
   }
   const key = randomBytes(32);
-  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  try {
+    // `wx`: two first starts at once must not each write a key; the loser reads the winner's.
+    writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return resolveEncryptionKey(env, store);
+  }
   return key;
 }
 

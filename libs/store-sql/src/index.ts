@@ -1,4 +1,5 @@
 export * from './sql-client';
+export * from './data-dir-lock';
 export * from './migrator';
 export * from './store-sql.module';
 export * from './environments';

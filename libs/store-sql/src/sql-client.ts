@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Pool, types } from 'pg';
+import { DataDirLock } from './data-dir-lock';
 
 // int8 (COUNT(*), bigserial) as JS numbers, never strings; our counts stay far below 2^53.
 types.setTypeParser(20, (value) => Number(value));
@@ -19,7 +20,7 @@ export const SQL_CLIENT = Symbol('SqlClient');
 export interface SqlClientOptions {
   /** postgres://… ; when absent an embedded PGlite is used. */
   url?: string;
-  /** PGlite data directory; absent means in memory. */
+  /** PGlite data directory, locked to this process until close(); absent means in memory. */
   dataDir?: string;
   /** PostgreSQL schema to work in (tests isolate themselves this way). */
   schema?: string;
@@ -57,7 +58,7 @@ class PostgresClient implements SqlClient {
 
 class PgliteClient implements SqlClient {
   readonly dialect = 'pglite' as const;
-  constructor(private readonly db: PGlite) {}
+  constructor(private readonly db: PGlite, private readonly lock?: DataDirLock) {}
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     return (await this.db.query<T>(sql, params as any[])).rows;
   }
@@ -68,7 +69,11 @@ class PgliteClient implements SqlClient {
     return work(this); // one connection already
   }
   async close(): Promise<void> {
-    if (!this.db.closed) await this.db.close();
+    try {
+      if (!this.db.closed) await this.db.close();
+    } finally {
+      this.lock?.release();
+    }
   }
 }
 
@@ -86,7 +91,19 @@ export async function createSqlClient(options: SqlClientOptions): Promise<SqlCli
     }
     return new PostgresClient(pool);
   }
-  const db = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
-  await db.waitReady;
-  return new PgliteClient(db);
+  if (!options.dataDir) {
+    const db = new PGlite();
+    await db.waitReady;
+    return new PgliteClient(db);
+  }
+  // Two processes on one PGlite directory lose each other's writes: the second is refused before it reads anything.
+  const lock = DataDirLock.acquire(options.dataDir);
+  try {
+    const db = new PGlite(options.dataDir);
+    await db.waitReady;
+    return new PgliteClient(db, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }

@@ -35,7 +35,12 @@ export class StoreSqlModule {
       provide: SQL_CLIENT,
       useFactory: async () => {
         const sql = await createSqlClient(options);
-        await migrate(sql);
+        try {
+          await migrate(sql);
+        } catch (error) {
+          await sql.close(); // frees an embedded DATA_DIR for the next start
+          throw error;
+        }
         return sql;
       },
     };
