@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Pool, types } from 'pg';
+import { StoreRejectedError } from '@app/kernel';
 import { DataDirLock } from './data-dir-lock';
 
 // int8 (COUNT(*), bigserial) as JS numbers, never strings; our counts stay far below 2^53.
@@ -27,21 +28,49 @@ export interface SqlClientOptions {
   poolSize?: number;
 }
 
+// SQLSTATE classes of data the store refuses (22 data exception, 23 constraint, 54 program limit
+// such as an index row too large): the same statement will fail again.
+const REJECTED_CLASSES = new Set(['22', '23', '54']);
+
+/**
+ * A driver error as the rest of the service sees it: the statement it came from (its first words,
+ * never its parameters), the message and the SQLSTATE code, and nothing else — PGlite and pg attach
+ * the query, its parameters and row details, which could be anyone's credentials, and logs print
+ * what an error carries. Refused data becomes a StoreRejectedError (no retry will help).
+ */
+export function storeError(error: unknown, sql: string): Error {
+  const code = (error as { code?: unknown })?.code;
+  const statement = sql.trim().split(/\s+/).slice(0, 3).join(' ');
+  // PostgreSQL quotes the offending value at the end of some messages (`invalid input syntax for type json: "…"`).
+  const driverMessage = ((error as Error)?.message ?? String(error)).replace(/:\s*"[\s\S]*"\s*$/, '');
+  const message = `${statement}: ${driverMessage}`;
+  if (typeof code === 'string' && REJECTED_CLASSES.has(code.slice(0, 2)) && /^[0-9A-Z]{5}$/.test(code)) return new StoreRejectedError(message, code);
+  return Object.assign(new Error(message), typeof code === 'string' ? { code } : {});
+}
+
+async function guarded<T>(sql: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw storeError(error, sql);
+  }
+}
+
 class PostgresClient implements SqlClient {
   readonly dialect = 'postgres' as const;
   constructor(private readonly pool: Pool) {}
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.pool.query(sql, params as any[])).rows as T[];
+    return guarded(sql, async () => (await this.pool.query(sql, params as any[])).rows as T[]);
   }
   async exec(sql: string): Promise<void> {
-    await this.pool.query(sql);
+    await guarded(sql, () => this.pool.query(sql));
   }
   async session<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
     const connection = await this.pool.connect();
     const single: SqlClient = {
       dialect: 'postgres',
-      query: async <R>(sql: string, params: unknown[] = []) => (await connection.query(sql, params as any[])).rows as R[],
-      exec: async (sql: string) => void (await connection.query(sql)),
+      query: <R>(sql: string, params: unknown[] = []) => guarded(sql, async () => (await connection.query(sql, params as any[])).rows as R[]),
+      exec: (sql: string) => guarded(sql, async () => void (await connection.query(sql))),
       session: (inner) => inner(single),
       close: async () => undefined,
     };
@@ -60,10 +89,10 @@ class PgliteClient implements SqlClient {
   readonly dialect = 'pglite' as const;
   constructor(private readonly db: PGlite, private readonly lock?: DataDirLock) {}
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.db.query<T>(sql, params as any[])).rows;
+    return guarded(sql, async () => (await this.db.query<T>(sql, params as any[])).rows);
   }
   async exec(sql: string): Promise<void> {
-    await this.db.exec(sql);
+    await guarded(sql, () => this.db.exec(sql));
   }
   session<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
     return work(this); // one connection already
