@@ -75,6 +75,16 @@ export interface ServiceHarnessOptions {
   env?: Record<string, string>;
   /** A Redis of the test's own (e.g. one it restarts); default the shared one. */
   redisUrl?: string;
+  /**
+   * Run the api and the worker as their containers do, in place of the build's scripts: each its own
+   * command line (`node …`, meaning this Node) from `cwd`, with its environment over the harness's.
+   */
+  containers?: { cwd: string; api?: ContainerCommand; worker?: ContainerCommand };
+}
+
+export interface ContainerCommand {
+  argv: string[];
+  env?: Record<string, string | undefined>;
 }
 
 export class ServiceHarness {
@@ -137,7 +147,11 @@ export class ServiceHarness {
   }
 
   private spawnProcess(name: string, script: string, args: string[], env: Record<string, string | undefined>): ServiceProcess {
-    const child = spawn(process.execPath, [join(this.buildDir, script), ...args], { cwd: this.buildDir, env: this.env(env) });
+    const container = this.options.containers?.[name as 'api' | 'worker'];
+    if (container && container.argv[0] !== 'node') throw new Error(`the ${name} command must start with node: ${container.argv.join(' ')}`);
+    const argv = container ? container.argv.slice(1) : [join(this.buildDir, script), ...args];
+    const cwd = container ? this.options.containers!.cwd : this.buildDir;
+    const child = spawn(process.execPath, argv, { cwd, env: this.env({ ...container?.env, ...env }) });
     liveChildren.add(child);
     let output = '';
     const keep = (chunk: Buffer) => {
