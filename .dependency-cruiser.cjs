@@ -1,8 +1,8 @@
 // The hexagon as a checked rule (run by `npm test`): domain code is plain TypeScript, use cases
 // depend on ports, adapters depend on ports, and nothing in libs depends on an app.
 const CONTEXTS = '(kernel|environments|subscribers|tenants|integrations|workflows|delivery)';
-const ADAPTERS = '^libs/(store-sql|store-mongo|queue|providers|redis)/';
-const IO_MODULES = '^(fs|node:fs|net|node:net|http|node:http|https|node:https|http2|node:http2|dgram|node:dgram|child_process|node:child_process|pg|@electric-sql/pglite|mongoose|bull|ioredis|nodemailer|express)$';
+const ADAPTERS = '^libs/(store-sql|store-mongo|queue|providers|redis|metrics)/';
+const IO_MODULES = '^(fs|node:fs|net|node:net|http|node:http|https|node:https|http2|node:http2|dgram|node:dgram|child_process|node:child_process|pg|@electric-sql/pglite|mongoose|bull|ioredis|nodemailer|express|prom-client)$';
 
 module.exports = {
   forbidden: [

@@ -1,4 +1,4 @@
-import { ExecutionDetailRepository, JOB_STATUSES, Job, JobRepository, MessageRepository, Notification, NotificationRecords, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
+import { ExecutionDetailRepository, JOB_STATUSES, Job, JobRepository, JobStatus, MessageRepository, Notification, NotificationRecords, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
 import { SqlClient } from '@app/store-sql';
 import { SqlExecutionDetailRepository, SqlJobRepository, SqlMessageRepository, SqlNotificationRepository } from '../../libs/store-sql/src/delivery';
@@ -351,6 +351,89 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(both[3]).not.toHaveProperty('providerId');
       expect(await details.listByJobIds(scope, [])).toEqual([]);
       expect(await details.listByJobIds(newScope(), [a.id, b.id])).toEqual([]);
+    });
+  });
+
+  /** Each purge deletes across environments, so these run on a store of their own, each test in an era of its own. */
+  describe('retention: deleteOlderThan on NotificationRepository, JobRepository, ExecutionDetailRepository and MessageRepository', () => {
+    let store: Repositories;
+    beforeAll(async () => (store = await open()));
+    afterAll(() => store.close());
+
+    /** A notification created at `at` with a chain of jobs in these statuses, the first job's message and detail. */
+    const records = (at: Date, statuses: JobStatus[], times: { messageAt?: Date; detailAt?: Date } = {}): NotificationRecords => {
+      const n = notification(newScope(), { createdAt: at, updatedAt: at });
+      const chain = jobChain(n, statuses.map(() => 'in_app')).map((j, index) => ({ ...j, status: statuses[index] }));
+      const messageAt = times.messageAt ?? at;
+      return {
+        notification: n,
+        jobs: chain,
+        messages: [message(chain[0], { createdAt: messageAt, updatedAt: messageAt })],
+        details: [executionDetail(chain[0], { createdAt: times.detailAt ?? at })],
+      };
+    };
+    const scopeOf = (r: NotificationRecords) => ({ organizationId: r.notification.organizationId, environmentId: r.notification.environmentId });
+    /** What is left of a notification's rows. */
+    const left = async (r: NotificationRecords) => ({
+      notification: (await store.notifications.findById(scopeOf(r), r.notification.id)) !== null,
+      jobs: (await store.jobs.findByNotificationIds(scopeOf(r), [r.notification.id])).length,
+      messages: (await store.messages.findByJobId(r.jobs[0].id)).length,
+      details: (await store.details.listByJobIds(scopeOf(r), [r.jobs[0].id])).length,
+    });
+    const purge = async (before: Date, limit = 100) => ({
+      details: await store.details.deleteOlderThan(before, limit),
+      messages: await store.messages.deleteOlderThan(before, limit),
+      jobs: await store.jobs.deleteOlderThan(before, limit),
+      notifications: await store.notifications.deleteOlderThan(before, limit),
+    });
+
+    it('deletes the old rows of finished notifications, and nothing of a notification with an unfinished job until it finishes', async () => {
+      const cutoff = new Date('2001-01-01T00:00:00Z');
+      const old = new Date('2000-06-01T00:00:00Z');
+      const young = new Date('2001-02-01T00:00:00Z');
+      const done = records(old, ['completed', 'failed']);
+      const unfinished = (['pending', 'queued', 'delayed', 'running'] as const).map((status) => records(old, ['completed', status]));
+      const recent = records(young, ['completed', 'canceled']);
+      // an old notification whose message was written after the cutoff (a late step): the message stays
+      const lateMessage = records(old, ['skipped', 'merged'], { messageAt: young });
+      await store.notifications.insertWithRecords([done, ...unfinished, recent, lateMessage]);
+
+      expect(await purge(cutoff)).toEqual({ details: 2, messages: 1, jobs: 4, notifications: 2 });
+      expect(await purge(cutoff)).toEqual({ details: 0, messages: 0, jobs: 0, notifications: 0 });
+      expect(await left(done)).toEqual({ notification: false, jobs: 0, messages: 0, details: 0 });
+      for (const r of unfinished) expect(await left(r)).toEqual({ notification: true, jobs: 2, messages: 1, details: 1 });
+      expect(await left(recent)).toEqual({ notification: true, jobs: 2, messages: 1, details: 1 });
+      expect(await left(lateMessage)).toEqual({ notification: false, jobs: 0, messages: 1, details: 0 });
+
+      // once their last jobs finish, the next purge takes them
+      for (const r of unfinished) expect(await store.jobs.transition(r.jobs[1].id, 'completed')).toBe(true);
+      expect(await purge(cutoff)).toEqual({ details: 4, messages: 4, jobs: 8, notifications: 4 });
+      for (const r of unfinished) expect(await left(r)).toEqual({ notification: false, jobs: 0, messages: 0, details: 0 });
+      expect(await left(recent)).toEqual({ notification: true, jobs: 2, messages: 1, details: 1 });
+    });
+
+    it('deletes at most `limit` rows per call, oldest first', async () => {
+      const cutoff = new Date('1991-01-01T00:00:00Z');
+      const all = [5, 1, 4, 2, 3].map((month) => records(new Date(Date.UTC(1990, month, 1)), ['completed']));
+      const byAge = [...all].sort((a, b) => a.notification.createdAt.getTime() - b.notification.createdAt.getTime());
+      await store.notifications.insertWithRecords(all);
+
+      expect(await purge(cutoff, 2)).toEqual({ details: 2, messages: 2, jobs: 2, notifications: 2 });
+      for (const r of byAge.slice(0, 2)) expect(await left(r)).toEqual({ notification: false, jobs: 0, messages: 0, details: 0 });
+      for (const r of byAge.slice(2)) expect(await left(r)).toEqual({ notification: true, jobs: 1, messages: 1, details: 1 });
+      expect(await purge(cutoff, 0)).toEqual({ details: 0, messages: 0, jobs: 0, notifications: 0 });
+      expect(await purge(cutoff, 10)).toEqual({ details: 3, messages: 3, jobs: 3, notifications: 3 });
+      for (const r of all) expect(await left(r)).toEqual({ notification: false, jobs: 0, messages: 0, details: 0 });
+    });
+
+    it('lets concurrent purgers share the work: each row deleted once', async () => {
+      const cutoff = new Date('1981-01-01T00:00:00Z');
+      const all = Array.from({ length: 30 }, (_, index) => records(new Date(Date.UTC(1980, 0, index + 1)), ['completed', 'failed']));
+      await store.notifications.insertWithRecords(all);
+      const counts = await Promise.all([1, 2, 3].map(() => store.jobs.deleteOlderThan(cutoff, 7)));
+      const more = await Promise.all([1, 2, 3].map(() => store.jobs.deleteOlderThan(cutoff, 100)));
+      expect([...counts, ...more].reduce((a, b) => a + b)).toBe(60);
+      expect(await store.jobs.deleteOlderThan(cutoff, 100)).toBe(0);
     });
   });
 

@@ -1,4 +1,4 @@
-import { TriggerRepository } from '@app/delivery';
+import { TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SqlClient } from '@app/store-sql';
 import { SqlTriggerRepository } from '../../libs/store-sql/src/delivery';
 import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
@@ -80,6 +80,36 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     expect(await repository.findByTransactionId(scope, record.transactionId)).toMatchObject({ status: 'canceled' });
     // a canceled trigger is not picked up again by a fan-out
     expect(await repository.markStatus(record.id, ['accepted', 'enqueued'], 'processed')).toBe(false);
+  });
+
+  /** A purge deletes across environments, so it runs on a store of its own. */
+  describe('retention: deleteOlderThan', () => {
+    let store: { repository: TriggerRepository; close(): Promise<void> };
+    beforeAll(async () => (store = await open()));
+    afterAll(() => store.close());
+
+    it('deletes old triggers whose fan-out is over, keeps those not fanned out yet, and frees their transactionIds', async () => {
+      const cutoff = new Date('2001-01-01T00:00:00Z');
+      const old = (status: TriggerStatus, day: number) => {
+        const at = new Date(Date.UTC(2000, 5, day));
+        return triggerRecord(newScope(), { status, createdAt: at, updatedAt: at });
+      };
+      const over = [old('processed', 1), old('canceled', 2), old('failed', 3)];
+      const waiting = [old('accepted', 4), old('enqueued', 5)];
+      const young = triggerRecord(newScope(), { status: 'processed', createdAt: new Date('2001-02-01T00:00:00Z') });
+      for (const r of [...over, ...waiting, young]) expect(await store.repository.insertIfAbsent(r)).toBe(true);
+
+      expect(await store.repository.deleteOlderThan(cutoff, 2)).toBe(2);
+      expect(await store.repository.findById(over[0].id)).toBeNull();
+      expect(await store.repository.findById(over[1].id)).toBeNull();
+      expect(await store.repository.findById(over[2].id)).not.toBeNull();
+      expect(await store.repository.deleteOlderThan(cutoff, 0)).toBe(0);
+      expect(await store.repository.deleteOlderThan(cutoff, 100)).toBe(1);
+      expect(await store.repository.deleteOlderThan(cutoff, 100)).toBe(0);
+      for (const r of [...waiting, young]) expect(await store.repository.findById(r.id)).toEqual(r);
+      const { organizationId, environmentId, transactionId } = over[0];
+      expect(await store.repository.insertIfAbsent(triggerRecord({ organizationId, environmentId }, { transactionId }))).toBe(true);
+    });
   });
 
   it('never shows a trigger to another environment', async () => {

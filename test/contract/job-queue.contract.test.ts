@@ -177,6 +177,51 @@ describe.each(BACKENDS)('JobQueue contract: $name', (backend) => {
     expect(runs[1].at - addedAt).toBeGreaterThanOrEqual(300 - CLOCK_SLACK_MS);
   });
 
+  it('reports how long the job next in line has waited; undefined while none waits', async () => {
+    const ageNow = () => queue.getOldestWaitingAgeMs(queueName);
+    expect(await ageNow()).toBeUndefined();
+    await queue.add(queueName, { id: 'not-yet', data: {}, delayMs: 60_000 });
+    expect(await ageNow()).toBeUndefined(); // a delayed job is not waiting
+    const addStart = Date.now();
+    await queue.add(queueName, { id: 'first', data: {} });
+    const addEnd = Date.now();
+    await sleep(300);
+    await queue.add(queueName, { id: 'second', data: {} });
+    const askStart = Date.now();
+    const age = (await ageNow())!;
+    const askEnd = Date.now();
+    // The older of the two counts: it has waited from its add until the question.
+    expect(age).toBeGreaterThanOrEqual(askStart - addEnd - CLOCK_SLACK_MS);
+    expect(age).toBeLessThanOrEqual(askEnd - addStart + CLOCK_SLACK_MS);
+    consume();
+    await untilState('second', 'completed');
+    expect(await ageNow()).toBeUndefined();
+    expect(await queue.remove(queueName, 'not-yet')).toBe(true);
+  });
+
+  it('counts a delayed job as waiting from when its delay ended, not from its add', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    consume(async (job) => {
+      if (job.id === 'blocker') await released;
+    });
+    await queue.add(queueName, { id: 'blocker', data: {} });
+    await untilState('blocker', 'active'); // the only consumer slot is taken: what comes due waits
+    const addStart = Date.now();
+    await queue.add(queueName, { id: 'later', data: {}, delayMs: 300 });
+    const addEnd = Date.now();
+    await untilState('later', 'waiting');
+    await sleep(200);
+    const askStart = Date.now();
+    const age = (await queue.getOldestWaitingAgeMs(queueName))!;
+    const askEnd = Date.now();
+    expect(age).toBeGreaterThanOrEqual(askStart - (addEnd + 300) - CLOCK_SLACK_MS);
+    expect(age).toBeLessThanOrEqual(askEnd - (addStart + 300) + CLOCK_SLACK_MS);
+    release();
+    await untilState('later', 'completed');
+    expect(await queue.getOldestWaitingAgeMs(queueName)).toBeUndefined();
+  });
+
   it('retries a RetryableJobError with exponential backoff, then succeeds', async () => {
     await queue.add(queueName, { id: 'flaky', data: {}, attempts: 3, backoff: { type: 'exponential', delayMs: 100 } });
     const runs = consume(async (job) => {

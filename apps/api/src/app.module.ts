@@ -3,7 +3,9 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { EnvironmentsModule } from '@app/environments';
+import { MetricsModule } from '@app/metrics';
 import { DeliveryProvidersModule } from '@app/providers';
 import { DeliveryWorkerModule } from '../../worker/src/delivery-worker.module';
 import { AppModuleOptions, CoreModule, queueModule, storeModule } from './core.module';
@@ -12,11 +14,13 @@ export type { AppModuleOptions } from './core.module';
 import { BootstrapService } from './bootstrap.service';
 import { LifecycleLogger, loggerOptions } from './logging';
 import { HealthController } from './health/health.controller';
+import { MetricsController } from './metrics/metrics.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiKeyGuard } from './http/api-key.guard';
 import { ApiKeyStrategy } from './http/api-key.strategy';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
+import { TriggerRateLimitModule } from './http/trigger-rate-limit.module';
 import { IntegrationsHttpModule } from './integrations/integrations.http.module';
 import { SubscribersHttpModule } from './subscribers/subscribers.http.module';
 import { TopicsHttpModule } from './topics/topics.http.module';
@@ -45,14 +49,17 @@ export class AppModule {
         TopicsHttpModule,
         TenantsHttpModule,
         WorkflowsHttpModule,
+        TriggerRateLimitModule.forRoot(options),
         EventsHttpModule,
         MessagesHttpModule,
         NotificationsHttpModule,
         queueModule(options),
+        // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
+        MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE] }),
         DeliveryProvidersModule,
         ...(options.runWorker ? [DeliveryWorkerModule] : []),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         ApiKeyStrategy,
         BootstrapService,

@@ -4,9 +4,11 @@ import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@app/config';
+import { PromMetrics } from '@app/metrics';
 import { DomainError, UnprocessableError, findUnstorableString } from '@app/kernel';
 import { setupSwagger } from './docs/swagger';
 import { toErrorResponse } from './http/error-response';
+import { httpMetrics } from './metrics/http-metrics.middleware';
 import { createValidationPipe } from './http/validation';
 import { ServiceLogger } from './logging';
 
@@ -98,6 +100,7 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
   express.useLogger(new ServiceLogger(app.get(Logger)));
   express.disable('x-powered-by');
+  express.use(httpMetrics(app.get(PromMetrics)));
   express.use(refuseNulInUrl);
   express.use(refuseNonJsonBody);
   express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseUnstorableJson }));

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { FANOUT_QUEUE, FanOut, FanOutJobData, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE, StepJobData } from '@app/delivery';
-import { JOB_QUEUE, JobQueue, QueuedJob, RetryableJobError } from '@app/kernel';
+import { JOB_QUEUE, JobQueue, METRICS, Metrics, QueuedJob, RetryableJobError, noopMetrics } from '@app/kernel';
 
 const RECONCILE_EVERY_MS = 10_000;
 
@@ -21,6 +21,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
     private readonly runStep: RunStep,
     private readonly reconcile: ReconcileTriggers,
     private readonly recoverSteps: RecoverSteps,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -37,11 +38,17 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
     });
     this.reconcileTimer = setInterval(() => {
       this.reconcile.execute(500, this.config.recoveryAfterMs).then(
-        (count) => count && this.logger.warn(`Re-enqueued ${count} accepted trigger(s) that had not reached the queue`),
+        (count) => {
+          this.metrics.reconciled('triggers', count);
+          if (count) this.logger.warn(`Re-enqueued ${count} accepted trigger(s) that had not reached the queue`);
+        },
         (error) => this.logger.error(`Reconciler failed: ${error.message}`),
       );
       this.recoverSteps.execute(500, this.config.recoveryAfterMs).then(
-        (count) => count && this.logger.warn(`Re-enqueued ${count} step job(s) the queue had lost`),
+        (count) => {
+          this.metrics.reconciled('steps', count);
+          if (count) this.logger.warn(`Re-enqueued ${count} step job(s) the queue had lost`);
+        },
         (error) => this.logger.error(`Step recovery failed: ${error.message}`),
       );
     }, RECONCILE_EVERY_MS);

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { IntegrationsModule } from '@app/integrations';
+import { MetricsModule } from '@app/metrics';
 import { DeliveryProvidersModule } from '@app/providers';
 import { AppModuleOptions, CoreModule, queueModule, storeModule } from '../../api/src/core.module';
 import { LifecycleLogger, loggerOptions } from '../../api/src/logging';
@@ -20,6 +21,8 @@ export class WorkerModule {
         queueModule(options),
         DeliveryProvidersModule,
         IntegrationsModule,
+        // Deliveries and reconciler counts of this process; queue depth is the api's to report.
+        ...(options.config.metricsPort !== undefined ? [MetricsModule.forRoot({ port: options.config.metricsPort, host: options.config.host })] : []),
         DeliveryWorkerModule,
       ],
       providers: [LifecycleLogger, WorkerHeartbeat],

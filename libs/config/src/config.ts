@@ -30,6 +30,8 @@ export interface AppConfig {
   retentionDays: number;
   /** A worker touches this file every few seconds while it is alive and consuming (a liveness signal for containers). */
   workerHeartbeatFile?: string;
+  /** A worker serves GET /metrics (Prometheus) on this port; unset: no metrics server in the worker. */
+  metricsPort?: number;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     },
     retentionDays: parseInteger(env, 'RETENTION_DAYS', 30, 0, 36_500),
     workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE || undefined,
+    metricsPort: env.METRICS_PORT ? parseInteger(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };
 }
 

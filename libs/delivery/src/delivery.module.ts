@@ -6,6 +6,7 @@ import { FanOut } from './application/fan-out/fan-out.use-case';
 import { GetNotificationActivity } from './application/get-notification/get-notification.use-case';
 import { ListMessages } from './application/list-messages/list-messages.use-case';
 import { ListNotifications } from './application/list-notifications/list-notifications.use-case';
+import { PurgeExpiredRecords } from './application/purge-expired-records/purge-expired-records.use-case';
 import { ReconcileTriggers } from './application/reconcile-triggers/reconcile-triggers.use-case';
 import { RecoverSteps } from './application/recover-steps/recover-steps.use-case';
 import { RunStep } from './application/run-step/run-step.use-case';
@@ -34,6 +35,7 @@ const useCases = [
   DeleteMessagesByTransaction,
   GetNotificationActivity,
   ListNotifications,
+  PurgeExpiredRecords,
 ];
 
 /** The per-channel senders behind SendChannelStep. */

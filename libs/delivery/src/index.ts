@@ -32,3 +32,4 @@ export * from './application/get-notification/get-notification.use-case';
 export * from './application/list-notifications/list-notifications.use-case';
 export * from './delivery.module';
 export * from './application/recover-steps/recover-steps.use-case';
+export * from './application/purge-expired-records/purge-expired-records.use-case';

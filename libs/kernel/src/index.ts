@@ -11,3 +11,5 @@ export * from './domain/evaluate-conditions';
 export * from './ports/job-queue.port';
 export * from './domain/ttl-cache';
 export * from './domain/call-batcher';
+export * from './ports/metrics.port';
+export * from './ports/rate-limit-store.port';

@@ -1,1 +1,2 @@
 export * from './redis-idempotency.store';
+export * from './redis-rate-limit.store';

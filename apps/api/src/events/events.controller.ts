@@ -1,9 +1,19 @@
-import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
 import { CancelTrigger, TriggerEvent } from '@app/delivery';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto, ValidationErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
+import { TriggerRateLimitGuard } from '../http/trigger-rate-limit.guard';
 import { TriggerEventRequestDto, TriggerEventResponseDto } from './trigger-event.dto';
 import { toTriggerEventCommand, toTriggerEventResponse } from './trigger-event.mapper';
 
@@ -18,6 +28,7 @@ export class EventsController {
 
   @Post('trigger')
   @HttpCode(201)
+  @UseGuards(TriggerRateLimitGuard)
   @ApiOperation({
     summary: 'Trigger a workflow for one or more recipients',
     description:
@@ -32,6 +43,13 @@ export class EventsController {
     description: 'Invalid body or recipients ("Validation Error"), or no workflow with that trigger identifier ("workflow_not_found")',
   })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'payload larger than 512 KB' })
+  @ApiTooManyRequestsResponse({
+    type: ErrorResponseDto,
+    description:
+      'The environment sent more than TRIGGER_RATE_LIMIT triggers in the current window (code rate_limited); nothing was stored. ' +
+      'Every answer of this route carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds) while the limit is on.',
+    headers: { 'Retry-After': { description: 'Seconds until the window ends', schema: { type: 'integer' } } },
+  })
   async trigger(@CurrentScope() scope: AuthenticatedScope, @Body() body: TriggerEventRequestDto): Promise<TriggerEventResponseDto> {
     return toTriggerEventResponse(await this.triggerEvent.execute(toTriggerEventCommand(scope, body)));
   }

@@ -46,5 +46,14 @@ export interface JobRepository {
    * given) and returns it; null when there is none or it has already moved. One atomic step.
    */
   queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null>;
+  /**
+   * Retention (any environment): deletes up to `limit` jobs created before `before`, oldest first,
+   * in one statement; returns how many. Only jobs whose whole notification is finished: never an
+   * unfinished job (pending, queued, delayed, running) nor a finished one beside it, so a chain
+   * still under way keeps its history. That condition only ever turns false to true (a finished
+   * job never changes, and a notification gets no job after it is written), so an adapter may
+   * select then delete.
+   */
+  deleteOlderThan(before: Date, limit: number): Promise<number>;
 }
 export const JOB_REPOSITORY = Symbol('JobRepository');

@@ -44,5 +44,13 @@ export interface MessageRepository {
   markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
   /** In-app feed: marks the subscriber's messages read (and seen); returns how many changed. */
   markRead(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
+  /**
+   * Retention (any environment): deletes up to `limit` messages created before `before`, oldest
+   * first, in one statement; returns how many.
+   * Never one that belongs to a notification with an unfinished job (pending, queued, delayed,
+   * running): that condition only ever turns false to true (a finished job never changes, and a
+   * notification gets no job after it is written), so an adapter may select then delete.
+   */
+  deleteOlderThan(before: Date, limit: number): Promise<number>;
 }
 export const MESSAGE_REPOSITORY = Symbol('MessageRepository');

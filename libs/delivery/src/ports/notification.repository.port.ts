@@ -34,5 +34,13 @@ export interface NotificationRepository {
   list(scope: EnvironmentScope, query: NotificationListQuery): Promise<Page<Notification>>;
   /** Records that this notification's digest merged into the master's notification; false when there is no such notification. */
   setDigestedNotification(id: string, masterNotificationId: string): Promise<boolean>;
+  /**
+   * Retention (any environment): deletes up to `limit` notifications created before `before`,
+   * oldest first, in one statement; returns how many.
+   * Never a notification with an unfinished job (pending, queued, delayed,
+   * running): that condition only ever turns false to true (a finished job never changes, and a
+   * notification gets no job after it is written), so an adapter may select then delete.
+   */
+  deleteOlderThan(before: Date, limit: number): Promise<number>;
 }
 export const NOTIFICATION_REPOSITORY = Symbol('NotificationRepository');

@@ -17,5 +17,12 @@ export interface TriggerRepository {
    * already canceled. A `processed` trigger is marked too: its pending jobs are canceled separately.
    */
   cancel(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<boolean>;
+  /**
+   * Retention (any environment): deletes up to `limit` triggers created before `before` whose
+   * fan-out is over (`processed`, `canceled`, `failed`), oldest first, in one statement; returns
+   * how many. An `accepted` or `enqueued` trigger stays for the reconciler. Its transactionId is
+   * free again once it is deleted.
+   */
+  deleteOlderThan(before: Date, limit: number): Promise<number>;
 }
 export const TRIGGER_REPOSITORY = Symbol('TriggerRepository');

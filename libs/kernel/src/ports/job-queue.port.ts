@@ -60,6 +60,11 @@ export interface JobQueue {
   remove(queueName: string, jobId: string): Promise<boolean>;
   getJobState(queueName: string, jobId: string): Promise<JobState | undefined>;
   getCounts(queueName: string): Promise<JobCounts>;
+  /**
+   * Milliseconds the job next in line has waited since it was due (added, or its delay over);
+   * undefined when no job waits. Queue latency, for monitoring.
+   */
+  getOldestWaitingAgeMs(queueName: string): Promise<number | undefined>;
   /** Stops this process taking new jobs from the queue; running ones finish. */
   pause(queueName: string): Promise<void>;
   resume(queueName: string): Promise<void>;

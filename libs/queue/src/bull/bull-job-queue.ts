@@ -137,6 +137,16 @@ export class BullJobQueue implements JobQueue {
     };
   }
 
+  async getOldestWaitingAgeMs(queueName: string): Promise<number | undefined> {
+    // The job next in line is the last of the wait list (of `paused` while the queue is paused globally).
+    const jobs = (await this.queue(queueName).getWaiting(0, 0)).filter(Boolean);
+    if (!jobs.length) return undefined;
+    // Bull records no time a job became due: added + delay, or for a job that ran before (retried,
+    // or back from a dead consumer) the start of its last run, which counts that run and its backoff too.
+    const dueAt = Math.min(...jobs.map((job) => Math.max(job.timestamp + (job.opts.delay ?? 0), job.processedOn ?? 0)));
+    return Math.max(0, Date.now() - dueAt);
+  }
+
   async pause(queueName: string): Promise<void> {
     await this.queue(queueName).pause(true);
   }

@@ -102,6 +102,10 @@ export class EmbeddedJobQueue implements JobQueue {
     return this.store.counts(queueName);
   }
 
+  getOldestWaitingAgeMs(queueName: string): Promise<number | undefined> {
+    return this.store.oldestWaitingAgeMs(queueName);
+  }
+
   async pause(queueName: string): Promise<void> {
     if (!this.paused.has(queueName)) this.paused.set(queueName, () => undefined);
     const consumer = this.consumers.get(queueName);

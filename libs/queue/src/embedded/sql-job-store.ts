@@ -138,6 +138,15 @@ export class SqlJobStore {
     return counts;
   }
 
+  /** Milliseconds since the longest-due waiting job was due; undefined when none is due. */
+  async oldestWaitingAgeMs(queue: string): Promise<number | undefined> {
+    const [row] = await this.sql.query<{ ms: number | null }>(
+      `SELECT (EXTRACT(EPOCH FROM (now() - min(run_at))) * 1000)::float8 AS ms FROM queue_jobs WHERE queue = $1 AND state = 'pending' AND run_at <= now()`,
+      [queue],
+    );
+    return row?.ms ?? undefined;
+  }
+
   /** Milliseconds until the next pending job is due (≤ 0: due now); undefined when none waits. */
   async msUntilNextDue(queue: string): Promise<number | undefined> {
     const [row] = await this.sql.query<{ ms: number | null }>(

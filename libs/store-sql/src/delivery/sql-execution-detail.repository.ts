@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, batchedInsertManyIfAbsent, setPresent } from './sql-rows';
 
 export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
@@ -88,5 +89,9 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
       [jobIds, scope.environmentId, scope.organizationId],
     );
     return rows.map(toExecutionDetail);
+  }
+
+  deleteOlderThan(before: Date, limit: number): Promise<number> {
+    return deleteOldest(this.sql, 'execution_details', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, present, setPresent } from './sql-rows';
 
 export const JOB_COLUMNS: readonly ColumnSpec[] = [
@@ -248,5 +249,9 @@ export class SqlJobRepository implements JobRepository {
   async findNextJob(parentId: string): Promise<Job | null> {
     const [row] = await this.sql.query('SELECT * FROM jobs WHERE parent_id = $1 ORDER BY created_at, id LIMIT 1', [parentId]);
     return row ? toJob(row) : null;
+  }
+
+  deleteOlderThan(before: Date, limit: number): Promise<number> {
+    return deleteOldest(this.sql, 'jobs', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, Channel, EnvironmentScope, Page } from '@app/kernel';
 import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, insertFromJsonSql, setPresent } from './sql-rows';
 
 export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
@@ -246,5 +247,9 @@ export class SqlMessageRepository implements MessageRepository {
       [scope.environmentId, scope.organizationId, subscriberId, ids, at],
     );
     return rows.length;
+  }
+
+  deleteOlderThan(before: Date, limit: number): Promise<number> {
+    return deleteOldest(this.sql, 'messages', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope, Page } from '@app/kernel';
 import { Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow } from './sql-execution-detail.repository';
 import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
@@ -153,5 +154,9 @@ export class SqlNotificationRepository implements NotificationRepository {
       masterNotificationId,
     ]);
     return rows.length === 1;
+  }
+
+  deleteOlderThan(before: Date, limit: number): Promise<number> {
+    return deleteOldest(this.sql, 'notifications', before, limit, notificationFinishedSql('id', 3), [UNFINISHED_JOB_STATUSES]);
   }
 }

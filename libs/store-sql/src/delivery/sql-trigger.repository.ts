@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { deleteOldest } from './sql-retention';
 import { ColumnSpec, insertManyIfAbsent, setPresent } from './sql-rows';
 
 export function toTriggerRecord(row: any): TriggerRecord {
@@ -26,6 +27,9 @@ export function toTriggerRecord(row: any): TriggerRecord {
 
 /** Statuses a cancel may still move (a canceled trigger stays as it is). */
 const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'enqueued', 'processed'];
+
+/** Statuses after which nothing reads a trigger again (retention may delete it). */
+const FINISHED_TRIGGER_STATUSES: TriggerStatus[] = ['processed', 'canceled', 'failed'];
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -125,5 +129,9 @@ export class SqlTriggerRepository implements TriggerRepository {
       [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_TRIGGER_STATUSES, at ?? null],
     );
     return rows.length === 1;
+  }
+
+  deleteOlderThan(before: Date, limit: number): Promise<number> {
+    return deleteOldest(this.sql, 'triggers', before, limit, 'r.status = ANY($3::text[])', [FINISHED_TRIGGER_STATUSES]);
   }
 }

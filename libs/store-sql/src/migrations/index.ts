@@ -11,6 +11,7 @@ import { jobRecoveryMigration } from './0010_job_recovery';
 import { queueMigration } from './0009_queue';
 import { triggerFanOutJobMigration } from './0011_trigger_fanout_job';
 import { integrationFallbacksMigration } from './0012_integration_fallbacks';
+import { retentionMigration } from './0013_retention';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: Migration[] = [
   jobRecoveryMigration,
   triggerFanOutJobMigration,
   integrationFallbacksMigration,
+  retentionMigration,
 ];

@@ -1,5 +1,19 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, CallBatcher, Clock, DomainError, EnvironmentScope, JOB_QUEUE, JobQueue, TtlCache, UnprocessableError, newId } from '@app/kernel';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import {
+  CLOCK,
+  CallBatcher,
+  Clock,
+  DomainError,
+  EnvironmentScope,
+  JOB_QUEUE,
+  JobQueue,
+  METRICS,
+  Metrics,
+  TtlCache,
+  UnprocessableError,
+  newId,
+  noopMetrics,
+} from '@app/kernel';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
@@ -76,6 +90,7 @@ export class TriggerEvent {
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
     @Inject(JOB_QUEUE) private readonly queue: JobQueue,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
 
   async execute(command: TriggerEventCommand): Promise<TriggerEventResult> {
@@ -92,7 +107,10 @@ export class TriggerEvent {
     const workflow = await this.findWorkflow(scope, command.name);
     if (!workflow) throw new WorkflowNotFoundError(command.name);
     const transactionId = command.transactionId || `txn_${newId()}`;
-    const answer = (status: TriggerResultStatus): TriggerEventResult => ({ acknowledged: true, status, transactionId });
+    const answer = (status: TriggerResultStatus): TriggerEventResult => {
+      this.metrics.triggerAccepted(status);
+      return { acknowledged: true, status, transactionId };
+    };
 
     if (tenant.tenant && !(await this.tenants.findByIdentifier(scope, tenant.tenant.identifier))) return answer('no_tenant_found');
     if (!workflow.active) return answer('trigger_not_active');

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { METRICS, Metrics, noopMetrics } from '@app/kernel';
 import { DETAIL } from '../../../domain/execution-detail';
 import { MessageCta } from '../../../domain/message';
 import { selectIntegration } from '../../../domain/select-integration';
@@ -9,7 +10,10 @@ import { ChannelSupport } from './channel-support';
 /** In-app: the message is the delivery (stored for the subscriber's feed); no provider call. */
 @Injectable()
 export class InAppSender {
-  constructor(private readonly support: ChannelSupport) {}
+  constructor(
+    private readonly support: ChannelSupport,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
+  ) {}
 
   async execute(context: StepContext): Promise<StepOutcome> {
     const { job, step } = context;
@@ -26,7 +30,10 @@ export class InAppSender {
     const integration = selectIntegration(active, 'in_app', job.overrides, this.support.selection(context));
     if (!integration) return this.support.noIntegration(context);
     const { created } = await context.writes.insertMessage(this.support.recorder.message(context, { id: job.id, providerId: integration.providerId, rendered, status: 'sent' }));
-    if (created) await this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });
+    if (created) {
+      this.metrics.delivery('in_app', integration.providerId, 'sent');
+      await this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });
+    }
     return { kind: 'completed', providerId: integration.providerId };
   }
 }

@@ -1,5 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { Integration } from '@app/integrations';
-import { RetryableJobError, systemClock } from '@app/kernel';
+import { DeliveryOutcome, Metrics, RetryableJobError, noopMetrics, systemClock } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
 import { Job } from '../../../domain/job';
@@ -33,10 +34,10 @@ function scripted(id: string, ...outcomes: (ProviderError | 'ok')[]) {
   return { provider, calls };
 }
 
-function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }) {
+function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }, metrics: Metrics = noopMetrics) {
   const writes = new UnwrittenChain([job], systemClock);
   const registry: ProviderRegistry = { get: ((_channel: string, providerId: string) => providers.find((p) => p.id === providerId)) as ProviderRegistry['get'], list: () => providers };
-  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock));
+  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics);
   const context = { scope, job, workflow, step, subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber, writes, attemptsMade: attempt.made, attempts: attempt.of, now: new Date() } as StepContext;
   const unit = (chain: Integration[], forget?: () => Promise<Record<string, unknown> | undefined>): DeliveryUnit<'sms'> => ({
     chain,
@@ -47,6 +48,12 @@ function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }
 }
 
 describe('ProviderDelivery', () => {
+  let warnings: string[];
+  beforeEach(() => {
+    warnings = [];
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation((message) => void warnings.push(String(message)));
+  });
+  afterEach(() => jest.restoreAllMocks());
   const primary = integration('twilio-main', 'twilio', ['sns-backup']);
   const backup = integration('sns-backup', 'sns');
 
@@ -131,5 +138,49 @@ describe('ProviderDelivery', () => {
     await expect(delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
     await expect(delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
     expect(sns.calls).toHaveLength(1);
+  });
+
+  describe('metrics and logs', () => {
+    let counted: { channel: string; provider: string; outcome: DeliveryOutcome; timed: boolean }[];
+    const metrics: Metrics = { ...noopMetrics, delivery: (channel, provider, outcome, durationMs) => void counted.push({ channel, provider, outcome, timed: durationMs !== undefined && durationMs >= 0 }) };
+    beforeEach(() => (counted = []));
+
+    it('counts each attempt with its outcome and send latency, and logs each one that did not succeed at warn', async () => {
+      const twilio = scripted('twilio', new ProviderError('rate_limited', 'slow down'), new ProviderError('auth', 'bad token'));
+      const sns = scripted('sns', 'ok');
+      const { delivery, context, unit } = setup([twilio.provider, sns.provider], { made: 0, of: 6 }, metrics);
+      await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
+      await delivery.deliver({ ...context, attemptsMade: 1 }, 'sms', [unit([primary, backup])], { content: 'hi' });
+      expect(counted).toEqual([
+        { channel: 'sms', provider: 'twilio', outcome: 'retried', timed: true },
+        { channel: 'sms', provider: 'twilio', outcome: 'failed_over', timed: true },
+        { channel: 'sms', provider: 'sns', outcome: 'sent', timed: true },
+      ]);
+      expect(warnings).toEqual([
+        'Delivery retried: job job-1, sms through twilio (integration twilio-main), attempt 1 of 6: slow down',
+        'Delivery failed_over: job job-1, sms through twilio (integration twilio-main, next sns-backup), attempt 2 of 6: bad token',
+      ]);
+    });
+
+    it('counts a failure with no integration left as failed, with the secrets masked in the log line', async () => {
+      const echo = new ProviderError('retryable', 'key secret-key-of-twilio-main timed out');
+      const { delivery, context, unit } = setup([scripted('twilio', echo).provider], { made: 5, of: 6 }, metrics);
+      await expect(delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' })).resolves.toMatchObject({ kind: 'failed' });
+      expect(counted).toEqual([{ channel: 'sms', provider: 'twilio', outcome: 'failed', timed: true }]);
+      expect(warnings).toEqual(['Delivery failed: job job-1, sms through twilio (integration twilio-main), attempt 6 of 6: key **** timed out']);
+    });
+
+    it('an attempt with no adapter to call is counted untimed; outcomes an earlier run recorded are not counted again', async () => {
+      const sns = scripted('sns', 'ok');
+      const { delivery, context, unit } = setup([sns.provider], { made: 0, of: 6 }, metrics);
+      const chain = [integration('appio-main', 'appio', ['sns-backup']), backup];
+      await delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' });
+      await delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' });
+      expect(counted).toEqual([
+        { channel: 'sms', provider: 'appio', outcome: 'failed_over', timed: false },
+        { channel: 'sms', provider: 'sns', outcome: 'sent', timed: true },
+      ]);
+      expect(warnings).toHaveLength(1);
+    });
   });
 });

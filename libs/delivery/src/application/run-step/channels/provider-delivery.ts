@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Integration, isSecretCredential } from '@app/integrations';
-import { RetryableJobError, deterministicId } from '@app/kernel';
+import { DeliveryOutcome, METRICS, Metrics, RetryableJobError, deterministicId, noopMetrics } from '@app/kernel';
 import { DETAIL, providerSelectedDetail } from '../../../domain/execution-detail';
 import { MESSAGE_ERROR_IDS } from '../../../domain/message';
 import { ProviderOverrides, providerOverrides } from '../../../domain/provider-overrides';
@@ -41,11 +41,16 @@ export interface DeliveryUnit<C extends DeliveryChannel> {
   targets(integration: Integration): DeliveryTarget<C>[];
 }
 
-type AttemptResult =
+type AttemptResult = (
   | { kind: 'sent'; providerId: string }
   /** Failed for good; `exhausted` when it was retryable but this was the last attempt; `earlier` when a previous run recorded it. */
   | { kind: 'final'; reason: string; exhausted: boolean; earlier: boolean }
-  | { kind: 'retry'; error: ProviderError };
+  /** `reason`: the error message, secrets masked. */
+  | { kind: 'retry'; error: ProviderError; reason: string }
+) & {
+  /** Set when this run made the attempt (not when it found an earlier run's outcome): what metrics and logs report. */
+  made?: { providerId: string; durationMs?: number };
+};
 
 type UnitResult =
   | { kind: 'delivered'; providerId: string }
@@ -62,9 +67,12 @@ type UnitResult =
  */
 @Injectable()
 export class ProviderDelivery {
+  private readonly logger = new Logger(ProviderDelivery.name);
+
   constructor(
     @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
     private readonly recorder: StepRecorder,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
 
   async deliver<C extends DeliveryChannel>(context: StepContext, channel: C, units: DeliveryUnit<C>[], rendered: RenderedMessage): Promise<StepOutcome> {
@@ -98,13 +106,14 @@ export class ProviderDelivery {
       for (const target of targets) results.push(await this.attempt(context, channel, integration, target, rendered));
 
       const sent = results.find((result): result is Extract<AttemptResult, { kind: 'sent' }> => result.kind === 'sent');
-      if (sent) return { kind: 'delivered', providerId: sent.providerId };
       const retries = results.filter((result): result is Extract<AttemptResult, { kind: 'retry' }> => result.kind === 'retry');
+      const next: Integration | undefined = unit.chain[hop + 1];
+      this.report(context, channel, integration, results, sent || retries.length ? undefined : next);
+      if (sent) return { kind: 'delivered', providerId: sent.providerId };
       if (retries.length) return { kind: 'retry', retryAfterMs: Math.max(0, ...retries.map((retry) => retry.error.retryAfterMs ?? 0)) || undefined };
 
       const finals = results as Extract<AttemptResult, { kind: 'final' }>[];
       reason = finals[0].reason;
-      const next = unit.chain[hop + 1];
       if (!next) break;
       if (finals.every((final) => final.earlier)) continue; // a previous run already moved on
       await this.recorder.detail(context, 'Pending', DETAIL.FALLBACK_INTEGRATION_SELECTED, {
@@ -137,13 +146,14 @@ export class ProviderDelivery {
       const reason = `Provider ${integration.providerId} cannot deliver ${channel} messages`;
       await context.writes.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
       await this.recorder.detail(context, 'Failed', reason, { providerId: integration.providerId });
-      return { kind: 'final', reason, exhausted: false, earlier: false };
+      return { kind: 'final', reason, exhausted: false, earlier: false, made: { providerId: integration.providerId } };
     }
 
     const secrets = [...secretValues(integration), ...(target.secrets ?? [])];
     const overrides = providerOverrides(job.overrides, channel, provider.id, [step.id, step.uuid, step.name].filter(Boolean));
     await this.recorder.detail(context, 'Pending', providerSelectedDetail(provider.id), { providerId: provider.id });
     let result: SendResult;
+    const started = performance.now();
     try {
       result = await provider.send(target.build(messageId, overrides), integration.credentials, {
         idempotencyKey: messageId,
@@ -152,12 +162,31 @@ export class ProviderDelivery {
         ...(overrides.passthrough ? { passthrough: overrides.passthrough } : {}),
       });
     } catch (thrown) {
+      const made = { providerId: provider.id, durationMs: performance.now() - started };
       const error = isProviderError(thrown) ? thrown : new ProviderError('retryable', (thrown as Error).message, { cause: thrown });
-      return this.failed(context, provider.id, messageId, target, error, secrets);
+      return { ...(await this.failed(context, provider.id, messageId, target, error, secrets)), made };
     }
+    const made = { providerId: provider.id, durationMs: performance.now() - started };
     await context.writes.updateMessage(messageId, { status: 'sent', identifier: result.id, deliveredAt: this.recorder.now() });
     await this.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { raw: redactSecrets(result, secrets), providerId: provider.id });
-    return { kind: 'sent', providerId: provider.id };
+    return { kind: 'sent', providerId: provider.id, made };
+  }
+
+  /**
+   * Counts the attempts this run made through one integration and logs each that did not succeed;
+   * `movingTo` is the fallback the delivery moves on to when it does.
+   */
+  private report(context: StepContext, channel: DeliveryChannel, integration: Integration, results: AttemptResult[], movingTo: Integration | undefined): void {
+    for (const result of results) {
+      if (!result.made) continue;
+      const outcome: DeliveryOutcome = result.kind === 'sent' ? 'sent' : result.kind === 'retry' ? 'retried' : movingTo ? 'failed_over' : 'failed';
+      this.metrics.delivery(channel, result.made.providerId, outcome, result.made.durationMs);
+      if (result.kind === 'sent') continue;
+      this.logger.warn(
+        `Delivery ${outcome}: job ${context.job.id}, ${channel} through ${result.made.providerId} (integration ${integration.identifier}` +
+          `${movingTo ? `, next ${movingTo.identifier}` : ''}), attempt ${context.attemptsMade + 1} of ${context.attempts}: ${result.reason}`,
+      );
+    }
   }
 
   private async failed(
@@ -185,7 +214,7 @@ export class ProviderDelivery {
       const forgotten = await target.forget();
       if (forgotten) await this.recorder.detail(context, 'Warning', DETAIL.DEVICE_TOKEN_REMOVED, { raw: forgotten, providerId, source: 'Credentials' });
     }
-    if (willRetry) return { kind: 'retry', error };
+    if (willRetry) return { kind: 'retry', error, reason: message };
     await context.writes.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: message });
     return { kind: 'final', reason: message, exhausted: error.retryable, earlier: false };
   }

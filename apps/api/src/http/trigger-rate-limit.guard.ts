@@ -1,0 +1,77 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { AuthenticatedScope } from '@app/environments';
+import { DomainError, RATE_LIMIT_STORE, RateLimitStore } from '@app/kernel';
+
+/** An environment sent more triggers than TRIGGER_RATE_LIMIT allows in the current window. */
+export class TriggerRateLimitedError extends DomainError {
+  constructor(limit: number, windowSeconds: number, retryAfterSeconds: number) {
+    super(
+      'rate_limited',
+      `Too many triggers: this environment may send ${limit} per ${windowSeconds} seconds; retry after ${retryAfterSeconds} seconds`,
+      'rate_limited',
+    );
+  }
+}
+
+/** The environment's counter of trigger requests (all trigger routes share it). */
+export const triggerRateLimitKey = (environmentId: string) => `trigger:${environmentId}`;
+
+const STORE_ERROR_LOG_EVERY_MS = 60_000;
+
+/**
+ * Counts trigger requests per environment (the API key's) in fixed windows of
+ * TRIGGER_RATE_LIMIT_WINDOW_SECONDS and refuses those over TRIGGER_RATE_LIMIT with 429. Every
+ * answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429
+ * also `Retry-After`. A guard runs before the idempotency interceptor, the pipes and the handler,
+ * so a refused request stores nothing. With TRIGGER_RATE_LIMIT=0 it does nothing at all.
+ */
+@Injectable()
+export class TriggerRateLimitGuard implements CanActivate {
+  private readonly logger = new Logger('RateLimit');
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private lastStoreErrorLoggedAt = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+  ) {
+    ({ limit: this.limit, windowMs: this.windowMs } = config.triggerRateLimit);
+  }
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.limit === 0) return true;
+    const http = context.switchToHttp();
+    // ApiKeyGuard (global, so it ran first) has put the scope there
+    const scope = http.getRequest<Request & { user?: AuthenticatedScope }>().user;
+    if (!scope) return true;
+    return this.count(scope.environmentId, http.getResponse<Response>());
+  }
+
+  private async count(environmentId: string, response: Response): Promise<boolean> {
+    let hit;
+    try {
+      hit = await this.store.hit(triggerRateLimitKey(environmentId), this.windowMs);
+    } catch (error) {
+      // The limit protects the service; a counter that cannot be reached must not stop deliveries.
+      this.logStoreError(error);
+      return true;
+    }
+    const resetSeconds = Math.max(1, Math.ceil(hit.resetInMs / 1000));
+    response.setHeader('RateLimit-Limit', String(this.limit));
+    response.setHeader('RateLimit-Remaining', String(Math.max(0, this.limit - hit.count)));
+    response.setHeader('RateLimit-Reset', String(resetSeconds));
+    if (hit.count <= this.limit) return true;
+    response.setHeader('Retry-After', String(resetSeconds));
+    throw new TriggerRateLimitedError(this.limit, this.windowMs / 1000, resetSeconds);
+  }
+
+  private logStoreError(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastStoreErrorLoggedAt < STORE_ERROR_LOG_EVERY_MS) return;
+    this.lastStoreErrorLoggedAt = now;
+    this.logger.warn(`Trigger rate limit not applied, its counter is unavailable: ${(error as Error)?.message}`);
+  }
+}

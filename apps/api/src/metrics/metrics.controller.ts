@@ -1,0 +1,31 @@
+import { Controller, Get, Res, VERSION_NEUTRAL } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { METRICS_CONTENT_TYPE, PromMetrics } from '@app/metrics';
+import { PublicRoute } from '../http/api-key.guard';
+import { RawResponse } from '../http/envelope.interceptor';
+
+/** Prometheus scrapes this process here; like the health check it needs no API key (keep it off the public internet). */
+@ApiTags('Metrics')
+@Controller({ path: 'metrics', version: VERSION_NEUTRAL })
+@PublicRoute()
+export class MetricsController {
+  constructor(private readonly metrics: PromMetrics) {}
+
+  @Get()
+  @RawResponse()
+  @ApiOperation({
+    summary: 'Prometheus metrics of this process (no API key)',
+    description:
+      'Prometheus text format: HTTP requests by route pattern, triggers by status, deliveries by channel, provider and outcome, ' +
+      'provider send latency, queue depth and oldest waiting job, reconciler re-enqueues, Node process metrics.',
+    security: [],
+  })
+  @ApiProduces(METRICS_CONTENT_TYPE)
+  @ApiOkResponse({ description: 'The metrics, in the Prometheus text exposition format', schema: { type: 'string' } })
+  async scrape(@Res() response: Response): Promise<void> {
+    const text = await this.metrics.metrics();
+    // Written as is: Express's send() would reorder the media type's parameters.
+    response.status(200).set({ 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }).end(text);
+  }
+}

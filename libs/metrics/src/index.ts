@@ -1,0 +1,3 @@
+export * from './prom-metrics';
+export * from './metrics-server';
+export * from './metrics.module';
