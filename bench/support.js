@@ -241,12 +241,13 @@ async function deleteRedisKeys(pattern) {
 // e.g. BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the api and worker.
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS || '').split(' ').filter(Boolean);
 
-function startApi(sandbox, port) {
-  return new Child('api', path.join(DIST, 'apps/api/src/main.js'), ['--mode=api'], sandbox.env({ PORT: String(port) }), SERVICE_NODE_ARGS);
+/** `extra`: more environment for this api process only (e.g. a trigger rate limit). */
+function startApi(sandbox, port, extra = {}) {
+  return new Child('api', path.join(DIST, 'apps/api/src/main.js'), ['--mode=api'], sandbox.env({ ...extra, PORT: String(port) }), SERVICE_NODE_ARGS);
 }
 
-function startWorker(sandbox) {
-  return new Child('worker', path.join(DIST, 'apps/worker/src/main.js'), [], sandbox.env(), SERVICE_NODE_ARGS);
+function startWorker(sandbox, extra = {}) {
+  return new Child('worker', path.join(DIST, 'apps/worker/src/main.js'), [], sandbox.env(extra), SERVICE_NODE_ARGS);
 }
 
 /** Minimal client of the service's REST API. */

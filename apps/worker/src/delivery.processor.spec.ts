@@ -1,6 +1,6 @@
 import { AppConfig } from '@app/config';
 import { FANOUT_QUEUE, FanOut, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE } from '@app/delivery';
-import { JobHandler, JobQueue, QueuedJob, RetryableJobError } from '@app/kernel';
+import { JobHandler, JobQueue, QueuedJob, RetryableJobError, StoreRejectedError } from '@app/kernel';
 import { DeliveryProcessor } from './delivery.processor';
 
 describe('DeliveryProcessor', () => {
@@ -51,5 +51,17 @@ describe('DeliveryProcessor', () => {
     await expect(handler(stepJob({ jobId: 'early', priorAttempts: 1 }, 3, 5))).rejects.toBeInstanceOf(RetryableJobError);
     await expect(handler(stepJob({ jobId: 'last', priorAttempts: 1 }, 4, 5))).rejects.toBeInstanceOf(RetryableJobError);
     expect(gaveUp).toEqual(['last']);
+  });
+
+  it('ends a step the store refuses at once: failed where the API shows it, no retry', async () => {
+    const gaveUp: string[] = [];
+    const handlers = processor({
+      execute: async () => {
+        throw new StoreRejectedError('INSERT INTO messages: value too long', '22001');
+      },
+      giveUp: async (jobId: string, reason: string) => void gaveUp.push(`${jobId}: ${reason}`),
+    });
+    await expect(handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'poison' }, 0, 6))).resolves.toBeUndefined();
+    expect(gaveUp).toEqual(['poison: INSERT INTO messages: value too long']);
   });
 });

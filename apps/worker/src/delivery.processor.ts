@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { FANOUT_QUEUE, FanOut, FanOutJobData, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE, StepJobData } from '@app/delivery';
-import { JOB_QUEUE, JobQueue, METRICS, Metrics, QueuedJob, RetryableJobError, noopMetrics } from '@app/kernel';
+import { JOB_QUEUE, JobQueue, isPermanentFailure, METRICS, Metrics, QueuedJob, RetryableJobError, noopMetrics } from '@app/kernel';
 
 const RECONCILE_EVERY_MS = 10_000;
 
@@ -65,6 +65,12 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
     try {
       await work();
     } catch (error) {
+      // Data the store refuses, or input the domain refuses, fails the same way every time: end it now, once.
+      if (onLastFailure && isPermanentFailure(error)) {
+        this.logger.warn(`${job.queueName} job ${job.id} failed for good, not retried: ${(error as Error).message}`);
+        await onLastFailure((error as Error).message);
+        return;
+      }
       const last = job.attemptsMade + 1 >= job.attempts;
       if (last && onLastFailure) await onLastFailure((error as Error).message).catch(() => undefined);
       if (error instanceof RetryableJobError) throw error;

@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { DomainError, ErrorKind } from '@app/kernel';
+import { DomainError, ErrorKind, StoreRejectedError } from '@app/kernel';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 
@@ -50,6 +50,10 @@ export function toErrorResponse(error: unknown, path: string): ErrorResponse {
   if (error instanceof DomainError) {
     const status = STATUS_BY_KIND[error.kind];
     return base(status, error.message, { ...(error.details ?? {}), code: error.code });
+  }
+  // Data validation let through but the store cannot hold: the request's fault, never a 500.
+  if (error instanceof StoreRejectedError) {
+    return base(HttpStatus.UNPROCESSABLE_ENTITY, 'The request holds a value the store cannot keep', { code: 'unstorable_value' });
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();

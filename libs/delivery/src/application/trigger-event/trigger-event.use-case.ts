@@ -82,7 +82,7 @@ export class TriggerEvent {
   private readonly logger = new Logger(TriggerEvent.name);
   private readonly workflowCache = new TtlCache<Workflow | null>(WORKFLOW_CACHE_MS);
   /** The triggers accepted in one turn of the event loop are persisted and enqueued together. */
-  private readonly accepts = new CallBatcher<TriggerRecord, boolean>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
+  private readonly accepts = new CallBatcher<TriggerRecord, boolean | { error: unknown }>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
 
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
@@ -135,7 +135,8 @@ export class TriggerEvent {
       updatedAt: now,
     };
     // A repeated transactionId is acknowledged the same way and delivers nothing.
-    await this.accepts.run('', record);
+    const accepted = await this.accepts.run('', record);
+    if (typeof accepted !== 'boolean') throw accepted.error;
     return answer('processed');
   }
 
@@ -144,10 +145,14 @@ export class TriggerEvent {
    * (a queue job per trigger would cost the worker more than many of the deliveries). Each record
    * names that job, so the reconciler can tell whether the queue still holds it.
    */
-  private async accept(records: TriggerRecord[]): Promise<boolean[]> {
+  private async accept(records: TriggerRecord[]): Promise<(boolean | { error: unknown })[]> {
     const fanOutJobId = records.length === 1 ? records[0].id : newId();
-    const inserted = await Promise.all(records.map((record) => this.triggers.insertIfAbsent({ ...record, fanOutJobId })));
-    const triggerIds = records.filter((_, index) => inserted[index]).map((record) => record.id);
+    // Each record on its own: one the store refuses fails alone, and the others still reach the
+    // queue now, in this job, rather than waiting for the reconciler.
+    const inserted = await Promise.all(
+      records.map((record) => this.triggers.insertIfAbsent({ ...record, fanOutJobId }).catch((error: unknown) => ({ error }))),
+    );
+    const triggerIds = records.filter((_, index) => inserted[index] === true).map((record) => record.id);
     if (triggerIds.length) {
       try {
         await this.queue.add<FanOutJobData>(FANOUT_QUEUE, { id: fanOutJobId, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS });

@@ -1,0 +1,39 @@
+import { JobQueue, NewJob, StoreRejectedError, systemClock } from '@app/kernel';
+import { TenantRepository } from '@app/tenants';
+import { Workflow, WorkflowRepository } from '@app/workflows';
+import { TriggerRecord } from '../../domain/trigger';
+import { TriggerRepository } from '../../ports/trigger.repository.port';
+import { FANOUT_QUEUE } from '../queues';
+import { TriggerEvent } from './trigger-event.use-case';
+
+const workflow = { id: 'wf-1', active: true, trigger: { identifier: 'welcome' }, steps: [{ active: true }] } as unknown as Workflow;
+
+describe('TriggerEvent', () => {
+  it('triggers accepted together: one the store refuses fails alone, the others reach the queue at once in one job', async () => {
+    const stored: TriggerRecord[] = [];
+    const added: { queue: string; job: NewJob }[] = [];
+    const useCase = new TriggerEvent(
+      { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
+      {} as TenantRepository,
+      {
+        insertIfAbsent: async (record: TriggerRecord) => {
+          if (record.transactionId === 'poison') throw new StoreRejectedError('INSERT INTO triggers: refused', '54000');
+          stored.push(record);
+          return true;
+        },
+      } as unknown as TriggerRepository,
+      { add: async (queue: string, job: NewJob) => void added.push({ queue, job }) } as unknown as JobQueue,
+      systemClock,
+    );
+    const scope = { organizationId: 'org', environmentId: 'env' };
+    const results = await Promise.allSettled(
+      ['good-1', 'poison', 'good-2'].map((transactionId) => useCase.execute({ scope, name: 'welcome', to: 'ada', transactionId })),
+    );
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(StoreRejectedError);
+    expect(added).toHaveLength(1);
+    expect(added[0].queue).toBe(FANOUT_QUEUE);
+    expect((added[0].job.data as { triggerIds: string[] }).triggerIds).toEqual(stored.map((record) => record.id));
+    expect(stored.map((record) => record.transactionId)).toEqual(['good-1', 'good-2']);
+  });
+});
