@@ -10,7 +10,8 @@ export function setupSwagger(app: INestApplication): void {
     .setDescription(
       'Self-hostable notification delivery, wire-compatible with the Novu v1/v2 REST API. ' +
         'Authenticate with `Authorization: ApiKey <key>`; the key selects the environment. ' +
-        'POST and PATCH accept an `Idempotency-Key` header.',
+        'POST and PATCH accept an `Idempotency-Key` header. Identifiers (subscriberId, topic key, tenant and integration identifiers, ' +
+        'every path parameter) are at most 256 characters; strings must be well-formed Unicode without NUL (422 naming the field).',
     )
     .setVersion('1.0')
     // In the Authorize dialog the value is the whole header; a description in a code span keeps `<key>` visible.

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import {
+  ApiBody,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
@@ -37,6 +38,13 @@ export class EventsController {
       'no_workflow_active_steps_defined.',
   })
   @ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' })
+  // Succeeds on a fresh start once the example workflow of POST /v1/workflows exists.
+  @ApiBody({
+    type: TriggerEventRequestDto,
+    examples: {
+      subscriber: { summary: 'One subscriber (created if unknown)', value: { name: 'order-shipped', to: { subscriberId: 'user-123', email: 'ada@example.com' }, payload: { orderId: 'A-1001' } } },
+    },
+  })
   @ApiDataResponse(TriggerEventResponseDto, { status: 201, description: 'The trigger was acknowledged' })
   @ApiUnprocessableEntityResponse({
     type: ValidationErrorResponseDto,

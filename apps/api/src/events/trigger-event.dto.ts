@@ -63,7 +63,7 @@ const recipient = { oneOf: [subscriberIdString, { $ref: getSchemaPath(Subscriber
 
 @ApiExtraModels(SubscriberPayloadDto, TopicPayloadDto, TenantPayloadDto)
 export class TriggerEventRequestDto {
-  @ApiProperty({ description: 'Trigger identifier of the workflow to run', example: 'welcome' })
+  @ApiProperty({ description: 'Trigger identifier of the workflow to run', example: 'order-shipped' })
   @IsString()
   @IsNotEmpty()
   name: string;

@@ -359,8 +359,7 @@ export class CreateIntegrationRequestDto {
 
   @ApiPropertyOptional({
     description: 'Unique in the environment (409 when taken); defaults to the slug of the name plus a short random suffix',
-    example: 'sendgrid-main',
-  })
+    example: 'sendgrid-main', maxLength: IDENTIFIER_MAX_LENGTH })
   @IsOptional()
   @IsIdentifier()
   identifier?: string;
@@ -434,7 +433,7 @@ export class UpdateIntegrationRequestDto {
   @MaxLength(NAME_MAX)
   name?: string;
 
-  @ApiPropertyOptional({ description: 'New identifier; must be free in the environment (409 otherwise)' })
+  @ApiPropertyOptional({ description: 'New identifier; must be free in the environment (409 otherwise)', maxLength: IDENTIFIER_MAX_LENGTH })
   @IsOptional()
   @IsIdentifier()
   identifier?: string;

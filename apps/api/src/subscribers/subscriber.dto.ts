@@ -1,3 +1,4 @@
+import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsLocale, IsObject, IsOptional, IsString, IsTimeZone } from 'class-validator';
 import { CursorQueryDto } from './cursor-query.dto';
@@ -155,7 +156,7 @@ export class SubscriberProfileDto {
 }
 
 export class CreateSubscriberRequestDto extends SubscriberProfileDto {
-  @ApiProperty({ description: "Your own identifier of the subscriber, unique in the environment", example: 'user-123' })
+  @ApiProperty({ description: "Your own identifier of the subscriber, unique in the environment", example: 'user-123', maxLength: IDENTIFIER_MAX_LENGTH })
   @IsIdentifier()
   subscriberId: string;
 }

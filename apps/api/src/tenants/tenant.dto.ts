@@ -1,3 +1,4 @@
+import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../http/page-query.dto';
@@ -6,7 +7,7 @@ import { IsIdentifier } from '../http/identifier';
 const NAME_MAX = 256;
 
 export class CreateTenantRequestDto {
-  @ApiProperty({ description: 'Your own id for the tenant, unique in the environment', example: 'acme' })
+  @ApiProperty({ description: 'Your own id for the tenant, unique in the environment', example: 'acme', maxLength: IDENTIFIER_MAX_LENGTH })
   @IsIdentifier()
   identifier: string;
 
@@ -28,7 +29,7 @@ export class CreateTenantRequestDto {
 }
 
 export class UpdateTenantRequestDto {
-  @ApiPropertyOptional({ description: 'A new identifier; must be free in the environment', example: 'acme-corp' })
+  @ApiPropertyOptional({ description: 'A new identifier; must be free in the environment', example: 'acme-corp', maxLength: IDENTIFIER_MAX_LENGTH })
   @IsOptional()
   @IsIdentifier()
   identifier?: string;

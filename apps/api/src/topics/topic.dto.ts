@@ -1,3 +1,4 @@
+import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { TOPIC_KEY_PATTERN } from '@app/subscribers';
@@ -137,7 +138,7 @@ export class ListTopicSubscriptionsQueryDto extends CursorQueryDto {
 }
 
 export class CreateUpdateTopicRequestDto {
-  @ApiProperty({ description: 'Key of the topic: letters, digits, and _ : . -', example: 'product-updates' })
+  @ApiProperty({ description: 'Key of the topic: letters, digits, and _ : . -', example: 'product-updates', maxLength: IDENTIFIER_MAX_LENGTH })
   @IsIdentifier()
   @Matches(TOPIC_KEY_PATTERN, { message: 'key may only contain letters, digits, underscores, colons, periods and hyphens' })
   key: string;
@@ -165,7 +166,7 @@ export class UpdateTopicRequestDto {
 }
 
 export class TopicSubscriptionsRequestDto {
-  @ApiProperty({ description: 'subscriberIds to subscribe or unsubscribe, 1 to 100', type: [String], example: ['user-1', 'user-2'] })
+  @ApiProperty({ description: 'subscriberIds to subscribe or unsubscribe, 1 to 100, each at most 256 characters', type: [String], example: ['user-1', 'user-2'] })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
 import { CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, UpdateWorkflow } from '@app/workflows';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
@@ -39,6 +39,16 @@ export class WorkflowsController {
       'As in Novu, a workflow is inactive (a draft) unless `active: true` is sent.',
   })
   @IdempotencyKeyHeader()
+  // Distinct from the README's `welcome`, so trying both on a fresh start never collides.
+  @ApiBody({
+    type: CreateWorkflowRequestDto,
+    examples: {
+      inApp: {
+        summary: 'An active workflow with one in-app step',
+        value: { name: 'Order shipped', identifier: 'order-shipped', active: true, steps: [{ template: { type: 'in_app', content: 'Order {{payload.orderId}} has shipped' } }] },
+      },
+    },
+  })
   @ApiDataResponse(WorkflowResponseDto, { status: 201, description: 'The created workflow' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The trigger identifier is taken' })
   async create(@CurrentScope() scope: AuthenticatedScope, @Body() body: CreateWorkflowRequestDto): Promise<WorkflowResponseDto> {

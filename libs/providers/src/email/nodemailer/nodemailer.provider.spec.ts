@@ -99,6 +99,14 @@ describe('NodemailerProvider against a plain SMTP server with AUTH', () => {
     expect(refused.message).toContain('non-public address 127.0.0.1');
     const metadata = await providerFailure(provider.send(message, { ...smtp.credentials(), host: '169.254.169.254' }, sendContext()));
     expect(metadata.message).toContain('cloud metadata address 169.254.169.254');
+    // a name that resolves to loopback is checked after resolution, like an address
+    const byName = await providerFailure(strict.send(message, { ...smtp.credentials(), host: 'localhost' }, sendContext()));
+    expect(byName.message).toMatch(/non-public address (127\.0\.0\.1|::1)/);
+    // tlsOptions cannot point the connection elsewhere (a unix socket, another host or port)
+    const redirected = await providerFailure(
+      strict.send(message, { ...smtp.credentials(), host: '169.254.169.254', tlsOptions: { path: '/var/run/docker.sock', host: '8.8.8.8', port: 25, socket: 'x' } }, sendContext()),
+    );
+    expect(redirected.message).toContain('cloud metadata address 169.254.169.254');
     expect(smtp.received).toHaveLength(0);
   });
 
