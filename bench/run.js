@@ -4,8 +4,10 @@
 // machine is noisy: compare ratios, not absolute numbers. stdout carries one JSON line per
 // benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
 //
-// Knobs (environment): BENCH_ONLY=http,deliveries,fanout  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
+// Knobs (environment): BENCH_ONLY=http,deliveries,fanout,neighbour  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
 // BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SUBSCRIBERS=10000
+// BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
+// BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
 // BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" (extra env for api/worker)  BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
 const path = require('node:path');
@@ -30,9 +32,10 @@ const {
   waitUntil,
   withTimeout,
 } = require('./support');
+const { benchNoisyNeighbour } = require('./noisy-neighbour');
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
-const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout,neighbour').split(',').map((s) => s.trim()));
 const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 10);
 const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -44,7 +47,7 @@ const WORKER_CONCURRENCY = 100;
 const SUBSCRIBER_SET = 10;
 const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
 
-const AIMS = { trigger_vs_bare: 0.5, deliveries_vs_noop: 0.5, fanout_deliveries_per_s: 2000, fanout_peak_rss_mb: 512 };
+const AIMS = { trigger_vs_bare: 0.5, deliveries_vs_noop: 0.5, fanout_deliveries_per_s: 2000, fanout_peak_rss_mb: 512, neighbour_p99_vs_quiet: 2 };
 const summary = {};
 const sandboxes = [];
 
@@ -57,10 +60,10 @@ async function newSandbox(phase) {
   return sandbox;
 }
 
-/** An api process on a fresh port, healthy, with a client using the bootstrap key. */
-async function apiFor(sandbox) {
+/** An api process on a fresh port, healthy, with a client using the bootstrap key; `extra`: more environment. */
+async function apiFor(sandbox, extra) {
   const port = await freePort();
-  const child = startApi(sandbox, port);
+  const child = startApi(sandbox, port, extra);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealthy(child, baseUrl);
   return { child, baseUrl, client: new ApiClient(baseUrl, sandbox.apiKey) };
@@ -329,6 +332,14 @@ async function benchTopicFanout() {
   }
 }
 
+// ---------------------------------------------------------------- 4. noisy neighbour
+
+async function benchNeighbour() {
+  const line = await benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, rounds: ROUNDS, connections: CONNECTIONS });
+  result(line);
+  summary.noisy_neighbour = line;
+}
+
 // ---------------------------------------------------------------- main
 
 function printSummary() {
@@ -338,6 +349,12 @@ function printSummary() {
   if (summary.topic_fanout) {
     aims.fanout_ge_2000_per_s = summary.topic_fanout.deliveries_per_s >= AIMS.fanout_deliveries_per_s;
     aims.fanout_under_512_mb = summary.topic_fanout.worker_peak_rss_mb < AIMS.fanout_peak_rss_mb;
+  }
+  if (summary.noisy_neighbour) {
+    aims.neighbour_burst_p99_le_2x_quiet = summary.noisy_neighbour.burst_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
+    aims.neighbour_flood_p99_le_2x_quiet = summary.noisy_neighbour.flood_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
+    if ('burst_limited_vs_quiet' in summary.noisy_neighbour) aims.neighbour_burst_limited_p99_le_2x_quiet = summary.noisy_neighbour.burst_limited_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
+    if ('stalled_vs_quiet' in summary.noisy_neighbour) aims.neighbour_stalled_p99_le_2x_quiet = summary.noisy_neighbour.stalled_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
   }
   result({ bench: 'summary', date: new Date().toISOString(), node: process.version, cpus: require('node:os').cpus().length, aims_met: aims });
 }
@@ -352,6 +369,7 @@ async function main() {
     ['http', benchHttp],
     ['deliveries', benchDeliveries],
     ['fanout', benchTopicFanout],
+    ['neighbour', benchNeighbour],
   ];
   for (const [name, phase] of phases) {
     if (!ONLY.has(name)) continue;
