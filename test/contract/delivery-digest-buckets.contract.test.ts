@@ -1,8 +1,6 @@
 import { DigestBucketRepository, DigestEvent, digestBucketKey } from '@app/delivery';
 import { EnvironmentScope, newId } from '@app/kernel';
-import { SqlClient } from '@app/store-sql';
-import { SqlDigestBucketRepository } from '../../libs/store-sql/src/delivery';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 import { newScope, tick } from './delivery-fixtures';
 
 /** The DigestBucketRepository contract; every store adapter must pass it. */
@@ -135,11 +133,8 @@ function digestBucketRepositoryContract(open: () => Promise<{ repository: Digest
   });
 }
 
-describe.each(SQL_STORES)('DigestBucketRepository on $name', (store) => {
-  digestBucketRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlDigestBucketRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('DigestBucketRepository on $name', (store) => {
+  digestBucketRepositoryContract(openRepository(store, (r) => r.digestBuckets));
 });
 
 describeMongoContract('DigestBucketRepository', () => {

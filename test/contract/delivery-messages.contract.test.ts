@@ -1,8 +1,6 @@
 import { MessageRepository } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
-import { SqlClient } from '@app/store-sql';
-import { SqlMessageRepository } from '../../libs/store-sql/src/delivery';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 import { job, message, newScope, notification, tick } from './delivery-fixtures';
 
 /** The MessageRepository contract; every store adapter must pass it. */
@@ -72,6 +70,19 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     expect(sent).not.toHaveProperty('errorId');
     expect(sent).not.toHaveProperty('errorText');
     expect(await repository.updateDelivery(newId(), { status: 'sent' })).toBe(false);
+  });
+
+  it('keeps what it stored apart from the objects callers pass and get back', async () => {
+    const scope = newScope();
+    const given = message(job(notification(scope), 'in-app'), { deliveredAt: [tick()], tags: ['a'] });
+    const kept = structuredClone(given);
+    const { message: returned } = await repository.insertIfAbsent(given);
+    given.tags!.push('changed by the caller');
+    given.deliveredAt.push(tick());
+    returned.payload.name = 'changed by the caller';
+    const found = (await repository.findById(scope, given.id))!;
+    found.deliveredAt.length = 0;
+    expect(await repository.findById(scope, given.id)).toEqual(kept);
   });
 
   it('finds the messages of a job (one per target for fan-out)', async () => {
@@ -172,11 +183,8 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
   });
 }
 
-describe.each(SQL_STORES)('MessageRepository on $name', (store) => {
-  messageRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlMessageRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('MessageRepository on $name', (store) => {
+  messageRepositoryContract(openRepository(store, (r) => r.messages));
 });
 
 describeMongoContract('MessageRepository', () => {

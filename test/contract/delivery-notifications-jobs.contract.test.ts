@@ -1,8 +1,6 @@
 import { ExecutionDetailRepository, JOB_STATUSES, Job, JobRepository, JobStatus, MessageRepository, Notification, NotificationRecords, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
-import { SqlClient } from '@app/store-sql';
-import { SqlExecutionDetailRepository, SqlJobRepository, SqlMessageRepository, SqlNotificationRepository } from '../../libs/store-sql/src/delivery';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract } from '../support/sql-stores';
 import { executionDetail, job, jobChain, message, newScope, notification, tick } from './delivery-fixtures';
 
 interface Repositories {
@@ -195,11 +193,12 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(counts[2].size).toBe(0);
       const found = await Promise.all([chains[0][0].id, newId(), chains[2][0].id].map((id) => jobs.findById(id)));
       expect(found.map((j) => j?.id ?? null)).toEqual([chains[0][0].id, null, chains[2][0].id]);
-      // the same job raced by two callers moves once; the others move independently
+      // the same job raced by two callers moves once (queued → queued is no move; running → running would be,
+      // a redelivery); the others move independently
       const moved = await Promise.all([
-        jobs.transition(chains[0][0].id, 'running'),
-        jobs.transition(chains[0][0].id, 'running'),
-        jobs.transition(chains[1][0].id, 'running'),
+        jobs.transition(chains[0][0].id, 'queued'),
+        jobs.transition(chains[0][0].id, 'queued'),
+        jobs.transition(chains[1][0].id, 'queued'),
         jobs.transition(chains[2][0].id, 'completed', { providerId: 'novu' }),
       ]);
       expect(moved.filter(Boolean)).toHaveLength(3);
@@ -444,16 +443,11 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
   });
 }
 
-describe.each(SQL_STORES)('Delivery records on $name', (store) => {
+describe.each(REPOSITORY_STORES)('Delivery records on $name', (store) => {
   deliveryRecordsContract(async () => {
-    const sql: SqlClient = await store.open();
-    return {
-      notifications: new SqlNotificationRepository(sql),
-      jobs: new SqlJobRepository(sql),
-      details: new SqlExecutionDetailRepository(sql),
-      messages: new SqlMessageRepository(sql),
-      close: () => sql.close(),
-    };
+    const { repositories, close } = await store.open();
+    const { notifications, jobs, executionDetails: details, messages } = repositories;
+    return { notifications, jobs, details, messages, close };
   });
 });
 

@@ -1,7 +1,5 @@
 import { TriggerRepository, TriggerStatus } from '@app/delivery';
-import { SqlClient } from '@app/store-sql';
-import { SqlTriggerRepository } from '../../libs/store-sql/src/delivery';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 import { newScope, tick, triggerRecord } from './delivery-fixtures';
 
 /** The TriggerRepository contract; every store adapter must pass it. */
@@ -121,11 +119,8 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
   });
 }
 
-describe.each(SQL_STORES)('TriggerRepository on $name', (store) => {
-  triggerRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlTriggerRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('TriggerRepository on $name', (store) => {
+  triggerRepositoryContract(openRepository(store, (r) => r.triggers));
 });
 
 describeMongoContract('TriggerRepository', () => {

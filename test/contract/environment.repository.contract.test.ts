@@ -1,7 +1,6 @@
 import { ApiKey, Environment, EnvironmentRepository } from '@app/environments';
 import { newId } from '@app/kernel';
-import { SqlClient, SqlEnvironmentRepository } from '@app/store-sql';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
 /** The EnvironmentRepository contract; every store adapter must pass it. */
 function environmentRepositoryContract(open: () => Promise<{ repository: EnvironmentRepository; close(): Promise<void> }>) {
@@ -50,11 +49,8 @@ function environmentRepositoryContract(open: () => Promise<{ repository: Environ
   });
 }
 
-describe.each(SQL_STORES)('EnvironmentRepository on $name', (store) => {
-  environmentRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlEnvironmentRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('EnvironmentRepository on $name', (store) => {
+  environmentRepositoryContract(openRepository(store, (r) => r.environments));
 });
 
 describeMongoContract('EnvironmentRepository', () => {

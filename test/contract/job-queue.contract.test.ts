@@ -1,10 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { JobQueue, QueuedJob, RetryableJobError } from '@app/kernel';
+import { JobQueue, QueueJobStore, QueuedJob, RetryableJobError } from '@app/kernel';
 import { BullJobQueue, EmbeddedJobQueue } from '@app/queue';
-import { SqlClient } from '@app/store-sql';
-import { SQL_STORES } from '../support/sql-stores';
+import { OpenedStore, REPOSITORY_STORES, RepositoryStoreFixture } from '../support/sql-stores';
 import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
 
 /** One queue backend under test: consumers on it, and a way to kill a consumer mid-job. */
@@ -59,20 +58,22 @@ function bullBackend(): QueueBackend {
   };
 }
 
-function embeddedBackend(store: (typeof SQL_STORES)[number]): QueueBackend {
-  let sql: SqlClient;
+function embeddedBackend(store: RepositoryStoreFixture): QueueBackend {
+  let opened: OpenedStore;
+  let jobs: QueueJobStore;
   return {
     name: `embedded on ${store.name}`,
     async setUp() {
-      sql = await store.open();
+      opened = await store.open();
+      jobs = opened.repositories.queueJobs;
     },
     async tearDown() {
-      await sql.close();
+      await opened.close();
     },
-    connect: () => new EmbeddedJobQueue(sql, { pollIntervalMs: 50, leaseMs: LOCK_MS }),
+    connect: () => new EmbeddedJobQueue(jobs, { pollIntervalMs: 50, leaseMs: LOCK_MS }),
     async crashMidJob(queueName, jobId) {
       // A consumer that stops dead (no lease renewal, no outcome), as its process would on SIGKILL.
-      const doomed = new EmbeddedJobQueue(sql, { pollIntervalMs: 50, leaseMs: LOCK_MS });
+      const doomed = new EmbeddedJobQueue(jobs, { pollIntervalMs: 50, leaseMs: LOCK_MS });
       let taken!: () => void;
       const holding = new Promise<void>((resolve) => (taken = resolve));
       doomed.process(queueName, { concurrency: 1 }, async (job) => {
@@ -85,7 +86,7 @@ function embeddedBackend(store: (typeof SQL_STORES)[number]): QueueBackend {
   };
 }
 
-const BACKENDS: QueueBackend[] = [bullBackend(), ...SQL_STORES.map(embeddedBackend)];
+const BACKENDS: QueueBackend[] = [bullBackend(), ...REPOSITORY_STORES.map(embeddedBackend)];
 
 async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,8 +1,6 @@
 import { EnvironmentScope, newId } from '@app/kernel';
 import { PreferenceRepository, Schedule } from '@app/subscribers';
-import { SqlClient } from '@app/store-sql';
-import { SqlPreferenceRepository } from '../../libs/store-sql/src/subscribers/sql-preference.repository';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
 /** The PreferenceRepository contract; every store adapter must pass it. */
 function preferenceRepositoryContract(open: () => Promise<{ repository: PreferenceRepository; close(): Promise<void> }>) {
@@ -95,11 +93,8 @@ function preferenceRepositoryContract(open: () => Promise<{ repository: Preferen
   });
 }
 
-describe.each(SQL_STORES)('PreferenceRepository on $name', (store) => {
-  preferenceRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlPreferenceRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('PreferenceRepository on $name', (store) => {
+  preferenceRepositoryContract(openRepository(store, (r) => r.preferences));
 });
 
 describeMongoContract('PreferenceRepository', () => {

@@ -1,8 +1,6 @@
 import { CursorRequest, EnvironmentScope, newId } from '@app/kernel';
-import { SqlClient } from '@app/store-sql';
 import { Subscriber, SubscriberRepository, SubscriberSearch } from '@app/subscribers';
-import { SqlSubscriberRepository } from '../../libs/store-sql/src/subscribers';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
 /** The SubscriberRepository contract; every store adapter must pass it. */
 function subscriberRepositoryContract(open: () => Promise<{ repository: SubscriberRepository; close(): Promise<void> }>) {
@@ -106,6 +104,24 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
     expect(attempts.filter(Boolean)).toHaveLength(1);
   });
 
+  it('keeps what it stored apart from the objects callers pass and get back', async () => {
+    const env = scope();
+    const channels = [{ providerId: 'fcm', integrationId: 'i1', credentials: { deviceTokens: ['a'] } }];
+    const changes = { firstName: 'Ada', data: { tags: ['x'] } };
+    const { subscriber } = await upsert(env, 'isolated', changes);
+    changes.data.tags.push('changed by the caller');
+    subscriber.data!.tags = 'changed by the caller';
+    subscriber.channels.push(channels[0]);
+    const saved = (await repository.replaceChannels(env, 'isolated', [], channels, tick()))!;
+    channels[0].credentials.deviceTokens.push('changed by the caller');
+    saved.channels[0].integrationId = 'changed by the caller';
+    expect(await repository.findBySubscriberId(env, 'isolated')).toMatchObject({
+      firstName: 'Ada',
+      data: { tags: ['x'] },
+      channels: [{ providerId: 'fcm', integrationId: 'i1', credentials: { deviceTokens: ['a'] } }],
+    });
+  });
+
   it('deletes, and finds many by subscriberId', async () => {
     const env = scope();
     await upsert(env, 'a');
@@ -196,11 +212,8 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
   });
 }
 
-describe.each(SQL_STORES)('SubscriberRepository on $name', (store) => {
-  subscriberRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlSubscriberRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('SubscriberRepository on $name', (store) => {
+  subscriberRepositoryContract(openRepository(store, (r) => r.subscribers));
 });
 
 describeMongoContract('SubscriberRepository', () => {

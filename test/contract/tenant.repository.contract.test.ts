@@ -1,8 +1,6 @@
-import { EnvironmentScope, newId } from '@app/kernel';
-import { SqlClient } from '@app/store-sql';
+import { EnvironmentScope, StoreRejectedError, newId } from '@app/kernel';
 import { Tenant, TenantRepository } from '@app/tenants';
-import { SqlTenantRepository } from '../../libs/store-sql/src/tenants';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
 /** The TenantRepository contract; every store adapter must pass it. */
 function tenantRepositoryContract(open: () => Promise<{ repository: TenantRepository; close(): Promise<void> }>) {
@@ -118,6 +116,17 @@ function tenantRepositoryContract(open: () => Promise<{ repository: TenantReposi
     expect((await repository.list(s, { page: 0, limit: 10 })).items).toHaveLength(1);
   });
 
+  it('refuses what the store cannot hold (the NUL character) as StoreRejectedError, writing nothing', async () => {
+    const s = scope();
+    await expect(repository.insert(tenant(s, 'nul', { data: { note: 'a\u0000b' } }))).rejects.toBeInstanceOf(StoreRejectedError);
+    expect(await repository.findByIdentifier(s, 'nul')).toBeNull();
+    await repository.insert(tenant(s, 'kept', { name: 'Kept' }));
+    await expect(repository.update(s, 'kept', { name: 'a\u0000b' }, new Date())).rejects.toBeInstanceOf(StoreRejectedError);
+    await expect(repository.upsert(s, 'kept', { data: { note: '\u0000' } }, { newId: newId(), now: new Date() })).rejects.toBeInstanceOf(StoreRejectedError);
+    expect(await repository.findByIdentifier(s, 'kept')).toMatchObject({ name: 'Kept' });
+    expect(await repository.findByIdentifier(s, 'kept')).not.toHaveProperty('data');
+  });
+
   it('deletes within its environment only', async () => {
     const a = scope();
     const b = scope();
@@ -130,11 +139,8 @@ function tenantRepositoryContract(open: () => Promise<{ repository: TenantReposi
   });
 }
 
-describe.each(SQL_STORES)('TenantRepository on $name', (store) => {
-  tenantRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlTenantRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('TenantRepository on $name', (store) => {
+  tenantRepositoryContract(openRepository(store, (r) => r.tenants));
 });
 
 describeMongoContract('TenantRepository', () => {

@@ -1,8 +1,6 @@
 import { EnvironmentScope, newId } from '@app/kernel';
-import { SqlClient } from '@app/store-sql';
 import { Topic, TopicRepository, TopicSearch, TopicSubscriptionSearch } from '@app/subscribers';
-import { SqlTopicRepository } from '../../libs/store-sql/src/topics';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
 /** The TopicRepository contract; every store adapter must pass it. */
 function topicRepositoryContract(open: () => Promise<{ repository: TopicRepository; close(): Promise<void> }>) {
@@ -155,11 +153,8 @@ function topicRepositoryContract(open: () => Promise<{ repository: TopicReposito
   });
 }
 
-describe.each(SQL_STORES)('TopicRepository on $name', (store) => {
-  topicRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlTopicRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('TopicRepository on $name', (store) => {
+  topicRepositoryContract(openRepository(store, (r) => r.topics));
 });
 
 describeMongoContract('TopicRepository', () => {

@@ -1,8 +1,6 @@
 import { EnvironmentScope, newId } from '@app/kernel';
 import { Workflow, WorkflowRepository, applyWorkflowFields, blankWorkflow } from '@app/workflows';
-import { SqlClient } from '@app/store-sql';
-import { SqlWorkflowRepository } from '../../libs/store-sql/src/workflows/sql-workflow.repository';
-import { SQL_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
 /** The WorkflowRepository contract; every store adapter must pass it. */
 function workflowRepositoryContract(open: () => Promise<{ repository: WorkflowRepository; close(): Promise<void> }>) {
@@ -130,11 +128,8 @@ function workflowRepositoryContract(open: () => Promise<{ repository: WorkflowRe
   });
 }
 
-describe.each(SQL_STORES)('WorkflowRepository on $name', (store) => {
-  workflowRepositoryContract(async () => {
-    const sql: SqlClient = await store.open();
-    return { repository: new SqlWorkflowRepository(sql), close: () => sql.close() };
-  });
+describe.each(REPOSITORY_STORES)('WorkflowRepository on $name', (store) => {
+  workflowRepositoryContract(openRepository(store, (r) => r.workflows));
 });
 
 describeMongoContract('WorkflowRepository', () => {

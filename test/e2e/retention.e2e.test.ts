@@ -14,8 +14,8 @@ import {
   TriggerRepository,
   TriggerStatus,
 } from '@app/delivery';
+import { RetentionScheduler } from '@app/bootstrap';
 import { EnvironmentScope } from '@app/kernel';
-import { RetentionScheduler } from '../../apps/worker/src/retention.scheduler';
 import { executionDetail, jobChain, message, notification, triggerRecord } from '../contract/delivery-fixtures';
 import { TestApp, startTestApp, uniqueName } from '../support/test-app';
 

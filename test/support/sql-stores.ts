@@ -1,4 +1,27 @@
-import { SqlClient, createSqlClient, migrate } from '@app/store-sql';
+import { randomBytes } from 'node:crypto';
+import { AesGcmCredentialCipher } from '@app/integrations';
+import {
+  SqlClient,
+  SqlEnvironmentRepository,
+  SqlIdempotencyStore,
+  SqlIntegrationRepository,
+  SqlQueueJobStore,
+  createSqlClient,
+  migrate,
+} from '@app/store-sql';
+import {
+  SqlDigestBucketRepository,
+  SqlExecutionDetailRepository,
+  SqlJobRepository,
+  SqlMessageRepository,
+  SqlNotificationRepository,
+  SqlTriggerRepository,
+} from '../../libs/store-sql/src/delivery';
+import { SqlPreferenceRepository, SqlSubscriberRepository } from '../../libs/store-sql/src/subscribers';
+import { SqlTenantRepository } from '../../libs/store-sql/src/tenants';
+import { SqlTopicRepository } from '../../libs/store-sql/src/topics';
+import { SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
+import { Repositories, createMemoryStore } from '../fakes/memory';
 import { TEST_DATABASE_URL, uniqueName } from './test-app';
 
 export interface StoreFixture {
@@ -26,6 +49,69 @@ export const SQL_STORES: StoreFixture[] = [
     },
   },
 ];
+
+/** One opened store with an adapter of every store-backed port. */
+export interface OpenedStore {
+  repositories: Repositories;
+  close(): Promise<void>;
+}
+
+export interface RepositoryStoreFixture {
+  name: string;
+  /** A fresh, empty store for one suite. */
+  open(): Promise<OpenedStore>;
+}
+
+/** Every SQL adapter on one client (integration credentials under a random key). */
+export function sqlRepositories(sql: SqlClient): Repositories {
+  return {
+    environments: new SqlEnvironmentRepository(sql),
+    idempotency: new SqlIdempotencyStore(sql),
+    subscribers: new SqlSubscriberRepository(sql),
+    preferences: new SqlPreferenceRepository(sql),
+    topics: new SqlTopicRepository(sql),
+    tenants: new SqlTenantRepository(sql),
+    integrations: new SqlIntegrationRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
+    workflows: new SqlWorkflowRepository(sql),
+    triggers: new SqlTriggerRepository(sql),
+    notifications: new SqlNotificationRepository(sql),
+    jobs: new SqlJobRepository(sql),
+    messages: new SqlMessageRepository(sql),
+    executionDetails: new SqlExecutionDetailRepository(sql),
+    digestBuckets: new SqlDigestBucketRepository(sql),
+    queueJobs: new SqlQueueJobStore(sql),
+  };
+}
+
+/** The in-memory fakes (test/fakes/memory), held to the same contract suites as the SQL adapters. */
+export const MEMORY_STORE: RepositoryStoreFixture = {
+  name: 'memory',
+  async open() {
+    return { repositories: createMemoryStore(), close: async () => undefined };
+  },
+};
+
+/** The stores every repository contract suite runs against: PGlite, PostgreSQL and memory. */
+export const REPOSITORY_STORES: RepositoryStoreFixture[] = [
+  ...SQL_STORES.map(
+    (store): RepositoryStoreFixture => ({
+      name: store.name,
+      async open() {
+        const sql = await store.open();
+        return { repositories: sqlRepositories(sql), close: () => sql.close() };
+      },
+    }),
+  ),
+  MEMORY_STORE,
+];
+
+/** A suite's `open`: a fresh store of `fixture`, narrowed to the one repository the suite tests. */
+export function openRepository<T>(fixture: RepositoryStoreFixture, pick: (repositories: Repositories) => T) {
+  return async (): Promise<{ repository: T; close(): Promise<void> }> => {
+    const opened = await fixture.open();
+    return { repository: pick(opened.repositories), close: () => opened.close() };
+  };
+}
 
 /**
  * Contract suites call this once per port: the MongoDB adapter runs the same suite wherever

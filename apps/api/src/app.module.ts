@@ -3,16 +3,12 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import { CoreModule, DeliveryWorkerModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { EnvironmentsModule } from '@app/environments';
 import { MetricsModule } from '@app/metrics';
 import { DeliveryProvidersModule } from '@app/providers';
-import { DeliveryWorkerModule } from '../../worker/src/delivery-worker.module';
-import { AppModuleOptions, CoreModule, queueModule, storeModule } from './core.module';
-
-export type { AppModuleOptions } from './core.module';
 import { BootstrapService } from './bootstrap.service';
-import { LifecycleLogger, loggerOptions } from './logging';
 import { HealthController } from './health/health.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -29,6 +25,11 @@ import { WorkflowsHttpModule } from './workflows/workflows.http.module';
 import { EventsHttpModule } from './events/events.http.module';
 import { MessagesHttpModule } from './messages/messages.http.module';
 import { NotificationsHttpModule } from './notifications/notifications.http.module';
+
+export interface AppModuleOptions extends ServiceOptions {
+  /** Also run the queue processors in this process (the embedded mode). */
+  runWorker?: boolean;
+}
 
 @Module({})
 export class AppModule {

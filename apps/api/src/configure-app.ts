@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
+import { ServiceLogger } from '@app/bootstrap';
 import { AppConfig } from '@app/config';
 import { PromMetrics } from '@app/metrics';
 import { DomainError, UnprocessableError, findUnstorableString } from '@app/kernel';
@@ -10,7 +11,6 @@ import { setupSwagger } from './docs/swagger';
 import { toErrorResponse } from './http/error-response';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { createValidationPipe } from './http/validation';
-import { ServiceLogger } from './logging';
 
 /** PostgreSQL text and jsonb cannot hold U+0000: input carrying it is refused up front, not failed in the store. */
 export class NulCharacterError extends DomainError {

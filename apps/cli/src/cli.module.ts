@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { CoreModule, storeModule } from '@app/bootstrap';
 import { AppConfig } from '@app/config';
 import { EnvironmentsModule } from '@app/environments';
 import { IntegrationsModule } from '@app/integrations';
-import { CoreModule, storeModule } from '../../api/src/core.module';
 
 @Module({})
 export class CliModule {

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { ServiceLogger } from '@app/bootstrap';
 import { ConfigError, loadConfig } from '@app/config';
-import { ServiceLogger } from '../../api/src/logging';
 import { WorkerModule } from './worker.module';
 
 /** Production-mode worker: consumes the queues on Redis; run as many as the load needs. */

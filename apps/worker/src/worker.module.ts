@@ -1,17 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { CoreModule, DeliveryWorkerModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
 import { IntegrationsModule } from '@app/integrations';
 import { MetricsModule } from '@app/metrics';
 import { DeliveryProvidersModule } from '@app/providers';
-import { AppModuleOptions, CoreModule, queueModule, storeModule } from '../../api/src/core.module';
-import { LifecycleLogger, loggerOptions } from '../../api/src/logging';
-import { DeliveryWorkerModule } from './delivery-worker.module';
 import { WorkerHeartbeat } from './worker-heartbeat';
 
 /** Production-mode worker process: queues, store, providers and processors, no HTTP. */
 @Module({})
 export class WorkerModule {
-  static forRoot(options: AppModuleOptions): DynamicModule {
+  static forRoot(options: ServiceOptions): DynamicModule {
     return {
       module: WorkerModule,
       imports: [

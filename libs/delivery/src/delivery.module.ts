@@ -19,15 +19,18 @@ import { PushSender } from './application/run-step/channels/push.sender';
 import { SmsSender } from './application/run-step/channels/sms.sender';
 import { StepRecorder } from './application/run-step/channels/step-recorder';
 import { SendChannelStep } from './application/run-step/send-channel-step';
+import { StepChain } from './application/run-step/step-chain';
+import { StepGate } from './application/run-step/step-gate';
+import { StepHandlers } from './application/run-step/step-handlers';
 import { StoreStepWrites } from './application/run-step/step-writes';
+import { DelayStep } from './application/run-step/steps/delay.step';
+import { DigestStep } from './application/run-step/steps/digest.step';
 import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
 
 const useCases = [
   TriggerEvent,
   FanOut,
   RunStep,
-  SendChannelStep,
-  StoreStepWrites,
   CancelTrigger,
   ReconcileTriggers,
   RecoverSteps,
@@ -38,9 +41,10 @@ const useCases = [
   PurgeExpiredRecords,
 ];
 
-/** The per-channel senders behind SendChannelStep. */
-const channelSenders = [StepRecorder, ChannelSupport, ProviderDelivery, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
+/** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */
+const stepParts = [StoreStepWrites, StepGate, StepChain, StepRecorder, StepHandlers, SendChannelStep, DelayStep, DigestStep];
+const channelSenders = [ChannelSupport, ProviderDelivery, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
 
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */
-@Module({ imports: [SubscribersModule], providers: [...useCases, ...channelSenders], exports: useCases })
+@Module({ imports: [SubscribersModule], providers: [...useCases, ...stepParts, ...channelSenders], exports: useCases })
 export class DeliveryModule {}

@@ -1,16 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { JOB_QUEUE } from '@app/kernel';
-import { SQL_CLIENT, createSqlClient } from '@app/store-sql';
+import { JOB_QUEUE, QUEUE_JOB_STORE } from '@app/kernel';
+import { SqlQueueJobStore, createSqlClient } from '@app/store-sql';
 import { BullJobQueue } from './bull/bull-job-queue';
 import { EmbeddedJobQueue } from './embedded/embedded-job-queue';
 import { QueueModule } from './queue.module';
 
 describe('QueueModule.forRoot', () => {
-  it('binds the embedded queue on the SQL store when no Redis URL is given', async () => {
+  it("binds the embedded queue on the store's job store when no Redis URL is given", async () => {
     const sql = await createSqlClient({});
     @Global()
-    @Module({ providers: [{ provide: SQL_CLIENT, useValue: sql }], exports: [SQL_CLIENT] })
+    @Module({ providers: [{ provide: QUEUE_JOB_STORE, useValue: new SqlQueueJobStore(sql) }], exports: [QUEUE_JOB_STORE] })
     class FakeStoreModule {}
     const moduleRef = await Test.createTestingModule({ imports: [FakeStoreModule, QueueModule.forRoot({})] }).compile();
     expect(moduleRef.get(JOB_QUEUE)).toBeInstanceOf(EmbeddedJobQueue);

@@ -1,13 +1,12 @@
 import { BullModule, getQueueToken } from '@nestjs/bull';
 import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, Provider } from '@nestjs/common';
 import type Bull from 'bull';
-import { JOB_QUEUE, JobQueue } from '@app/kernel';
-import { SQL_CLIENT, SqlClient } from '@app/store-sql';
+import { JOB_QUEUE, JobQueue, QUEUE_JOB_STORE, QueueJobStore } from '@app/kernel';
 import { BullJobQueue, BullJobQueueOptions, bullQueueOptions } from './bull/bull-job-queue';
 import { EmbeddedJobQueue, EmbeddedJobQueueOptions } from './embedded/embedded-job-queue';
 
 export interface QueueModuleOptions {
-  /** Bull on this Redis when set; otherwise the embedded queue in the SQL store. */
+  /** Bull on this Redis when set; otherwise the embedded queue in the store (QUEUE_JOB_STORE, bound by the store module). */
   redisUrl?: string;
   /** Bull key prefix (default "bull"). */
   prefix?: string;
@@ -17,7 +16,7 @@ export interface QueueModuleOptions {
   embedded?: EmbeddedJobQueueOptions;
 }
 
-// Runs before the SQL client closes (onApplicationShutdown), so running jobs can record their outcome.
+// Runs before the store closes (onApplicationShutdown), so running jobs can record their outcome.
 @Injectable()
 class JobQueueCloser implements BeforeApplicationShutdown {
   constructor(@Inject(JOB_QUEUE) private readonly queue: JobQueue) {}
@@ -26,14 +25,14 @@ class JobQueueCloser implements BeforeApplicationShutdown {
   }
 }
 
-/** Binds JOB_QUEUE: Bull when a Redis URL is configured, else the embedded SQL-backed queue. */
+/** Binds JOB_QUEUE: Bull when a Redis URL is configured, else the embedded queue on the store's QUEUE_JOB_STORE. */
 @Global()
 @Module({})
 export class QueueModule {
   static forRoot(options: QueueModuleOptions = {}): DynamicModule {
     const { redisUrl } = options;
     if (!redisUrl) {
-      const embedded: Provider = { provide: JOB_QUEUE, inject: [SQL_CLIENT], useFactory: (sql: SqlClient) => new EmbeddedJobQueue(sql, options.embedded) };
+      const embedded: Provider = { provide: JOB_QUEUE, inject: [QUEUE_JOB_STORE], useFactory: (store: QueueJobStore) => new EmbeddedJobQueue(store, options.embedded) };
       return { module: QueueModule, providers: [embedded, JobQueueCloser], exports: [JOB_QUEUE] };
     }
     // Bull through @nestjs/bull: the module owns the Redis connections of the registered queues.

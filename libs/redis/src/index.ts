@@ -1,2 +1,3 @@
 export * from './redis-idempotency.store';
 export * from './redis-rate-limit.store';
+export * from './redis-health.probe';

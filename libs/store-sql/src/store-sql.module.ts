@@ -8,6 +8,7 @@ import { sqlTenantsProviders } from './tenants';
 import { sqlIntegrationsProviders } from './integrations';
 import { sqlWorkflowsProviders } from './workflows';
 import { sqlDeliveryProviders } from './delivery';
+import { sqlQueueProviders } from './queue';
 
 export const sqlRepositoryProviders = [
   ...sqlEnvironmentProviders,
@@ -17,6 +18,7 @@ export const sqlRepositoryProviders = [
   ...sqlIntegrationsProviders,
   ...sqlWorkflowsProviders,
   ...sqlDeliveryProviders,
+  ...sqlQueueProviders,
 ];
 
 class SqlClientCloser implements OnApplicationShutdown {
@@ -26,7 +28,7 @@ class SqlClientCloser implements OnApplicationShutdown {
   }
 }
 
-/** Binds every repository port to its SQL adapter (PostgreSQL or PGlite), migrating at start. */
+/** Binds every repository port, and the embedded queue's job store, to its SQL adapter (PostgreSQL or PGlite), migrating at start. */
 @Global()
 @Module({})
 export class StoreSqlModule {

@@ -10,3 +10,4 @@ export * from './application/get-workflow/get-workflow.use-case';
 export * from './application/list-workflows/list-workflows.use-case';
 export * from './application/delete-workflow/delete-workflow.use-case';
 export * from './workflows.module';
+export * from './application/workflow-cache/cached-workflow.repository';

@@ -1,9 +1,8 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { CLOCK, Clock, RATE_LIMIT_STORE } from '@app/kernel';
+import { queueKeyPrefix, REDIS_CONNECTION, ServiceOptions } from '@app/bootstrap';
 import { RedisRateLimitStore } from '@app/redis';
-import { AppModuleOptions, queueKeyPrefix } from '../core.module';
-import { REDIS_CONNECTION } from '../redis.tokens';
 import { InProcessRateLimitStore } from './in-process-rate-limit.store';
 import { TriggerRateLimitGuard } from './trigger-rate-limit.guard';
 
@@ -15,7 +14,7 @@ import { TriggerRateLimitGuard } from './trigger-rate-limit.guard';
 @Global()
 @Module({})
 export class TriggerRateLimitModule {
-  static forRoot(options: AppModuleOptions): DynamicModule {
+  static forRoot(options: ServiceOptions): DynamicModule {
     const { config } = options;
     const store: Provider = config.redisUrl
       ? {

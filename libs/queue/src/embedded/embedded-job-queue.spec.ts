@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqlClient, migrate, SqlClient } from '@app/store-sql';
+import { createSqlClient, migrate, SqlClient, SqlQueueJobStore } from '@app/store-sql';
 import { EmbeddedJobQueue } from './embedded-job-queue';
 
 async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
@@ -29,7 +29,7 @@ describe('EmbeddedJobQueue on a PGlite directory', () => {
     const ids = Array.from({ length: 10 }, (_, i) => `job-${i}`);
     let sql = await openStore();
     // A long lease: after the restart the jobs come back because the store belongs to this process, not by expiry.
-    let queue = new EmbeddedJobQueue(sql, { pollIntervalMs: 20, leaseMs: 60_000 });
+    let queue = new EmbeddedJobQueue(new SqlQueueJobStore(sql), { pollIntervalMs: 20, leaseMs: 60_000 });
     await queue.addBulk(QUEUE, [...ids.map((id) => ({ id, data: { id } })), { id: 'delayed', data: { id: 'delayed' }, delayMs: 500 }]);
     const before: string[] = [];
     queue.process(QUEUE, { concurrency: 2 }, async (job) => {
@@ -41,7 +41,7 @@ describe('EmbeddedJobQueue on a PGlite directory', () => {
     await sql.close();
 
     sql = await openStore();
-    queue = new EmbeddedJobQueue(sql, { pollIntervalMs: 20, leaseMs: 60_000 });
+    queue = new EmbeddedJobQueue(new SqlQueueJobStore(sql), { pollIntervalMs: 20, leaseMs: 60_000 });
     const after: string[] = [];
     queue.process(QUEUE, { concurrency: 2 }, async (job) => void after.push(job.id));
     await waitFor(async () => (await queue.getCounts(QUEUE)).completed === 11, 'every job to complete');
@@ -53,15 +53,16 @@ describe('EmbeddedJobQueue on a PGlite directory', () => {
 
   it('fails a job that keeps killing its consumer instead of redelivering it forever', async () => {
     const sql = await openStore();
+    const store = new SqlQueueJobStore(sql);
     const name = 'poison';
-    await new EmbeddedJobQueue(sql).add(name, { id: 'poison', data: {} });
+    await new EmbeddedJobQueue(store).add(name, { id: 'poison', data: {} });
     for (let crash = 0; crash < 2; crash++) {
-      const doomed = new EmbeddedJobQueue(sql, { pollIntervalMs: 20, maxStalledCount: 1 });
+      const doomed = new EmbeddedJobQueue(store, { pollIntervalMs: 20, maxStalledCount: 1 });
       doomed.process(name, { concurrency: 1 }, () => new Promise(() => undefined));
       await waitFor(async () => (await doomed.getJobState(name, 'poison')) === 'active', 'the job to be taken');
       await doomed.close({ force: true });
     }
-    const survivor = new EmbeddedJobQueue(sql, { pollIntervalMs: 20, maxStalledCount: 1 });
+    const survivor = new EmbeddedJobQueue(store, { pollIntervalMs: 20, maxStalledCount: 1 });
     survivor.process(name, { concurrency: 1 }, async () => undefined);
     await waitFor(async () => (await survivor.getJobState(name, 'poison')) === 'failed', 'the job to fail');
     await survivor.close();

@@ -1,10 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { SqlClient } from '@app/store-sql';
-import { JobCounts, JobHandler, JobQueue, JobState, NewJob, ProcessOptions, QueuedJob } from '@app/kernel';
+import { ClaimedJob, JobCounts, JobHandler, JobQueue, JobState, NewJob, ProcessOptions, QueuedJob, QueueJobStore } from '@app/kernel';
 import { DEFAULT_RETENTION, JobRetention, errorMessage, retryDelayMs } from '../retry-policy';
-import { ClaimedJob, SqlJobStore } from './sql-job-store';
 
 export interface EmbeddedJobQueueOptions {
   /** Longest wait before looking for jobs added by another process or coming due (default 250 ms). */
@@ -32,14 +30,13 @@ interface Consumer {
 
 const PURGE_INTERVAL_MS = 60_000;
 
-// Consumers alive in this process, per store: a PGlite database belongs to one process, so at
-// start any lease held by someone else is a leftover of a crash and is released at once.
-const liveConsumers = new WeakMap<SqlClient, Set<string>>();
+// Consumers alive in this process, per store: a store held by one process (PGlite) has no other
+// consumers, so at start any lease held by someone else is a leftover of a crash and is released at once.
+const liveConsumers = new WeakMap<QueueJobStore, Set<string>>();
 
-/** JobQueue on the SQL store, for the one-process mode: nothing is lost when the process stops. */
+/** JobQueue on the service's store, for the one-process mode: nothing is lost when the process stops. */
 export class EmbeddedJobQueue implements JobQueue {
   private readonly logger = new Logger(EmbeddedJobQueue.name);
-  private readonly store: SqlJobStore;
   private readonly consumerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly consumers = new Map<string, Consumer>();
   private readonly paused = new Map<string, () => void>();
@@ -51,15 +48,14 @@ export class EmbeddedJobQueue implements JobQueue {
   private leaseRenewal?: NodeJS.Timeout;
   private closed = false;
 
-  constructor(private readonly sql: SqlClient, options: EmbeddedJobQueueOptions = {}) {
-    this.store = new SqlJobStore(sql);
+  constructor(private readonly store: QueueJobStore, options: EmbeddedJobQueueOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.stalledCheckIntervalMs = options.stalledCheckIntervalMs ?? Math.min(5_000, this.leaseMs / 2);
     this.maxStalledCount = options.maxStalledCount ?? 3;
     this.retention = { ...DEFAULT_RETENTION, ...options.retention };
-    if (!liveConsumers.has(sql)) liveConsumers.set(sql, new Set());
-    liveConsumers.get(sql)!.add(this.consumerId);
+    if (!liveConsumers.has(store)) liveConsumers.set(store, new Set());
+    liveConsumers.get(store)!.add(this.consumerId);
   }
 
   add<T>(queueName: string, job: NewJob<T>): Promise<void> {
@@ -132,7 +128,7 @@ export class EmbeddedJobQueue implements JobQueue {
     // Leases stay renewed while running handlers finish; forced, they are left to expire.
     if (!options.force) await Promise.allSettled(consumers.flatMap((consumer) => [...consumer.running]));
     clearInterval(this.leaseRenewal);
-    liveConsumers.get(this.sql)?.delete(this.consumerId);
+    liveConsumers.get(this.store)?.delete(this.consumerId);
   }
 
   private async consume(consumer: Consumer): Promise<void> {
@@ -148,7 +144,7 @@ export class EmbeddedJobQueue implements JobQueue {
           continue;
         }
         if (Date.now() - lastStalledCheck >= this.stalledCheckIntervalMs) {
-          const live = firstRound && this.sql.dialect === 'pglite' ? [...(liveConsumers.get(this.sql) ?? [])] : undefined;
+          const live = firstRound && this.store.heldByOneProcess ? [...(liveConsumers.get(this.store) ?? [])] : undefined;
           const requeued = await this.store.requeueStalled(queueName, this.maxStalledCount, live);
           if (requeued > 0) this.logger.warn(`Queue "${queueName}": ${requeued} job(s) of a stopped consumer released`);
           lastStalledCheck = Date.now();

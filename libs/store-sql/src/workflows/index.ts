@@ -1,8 +1,12 @@
 import { Provider } from '@nestjs/common';
-import { WORKFLOW_REPOSITORY } from '@app/workflows';
+import { CachedWorkflowRepository, WORKFLOW_REPOSITORY } from '@app/workflows';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { SqlWorkflowRepository } from './sql-workflow.repository';
 
 export { SqlWorkflowRepository } from './sql-workflow.repository';
 
 // Repository adapters of the workflows context, bound to their port tokens.
-export const sqlWorkflowsProviders: Provider[] = [{ provide: WORKFLOW_REPOSITORY, useClass: SqlWorkflowRepository }];
+// The pipeline's workflow lookups are cached for a moment (CachedWorkflowRepository).
+export const sqlWorkflowsProviders: Provider[] = [
+  { provide: WORKFLOW_REPOSITORY, useFactory: (sql: SqlClient) => new CachedWorkflowRepository(new SqlWorkflowRepository(sql)), inject: [SQL_CLIENT] },
+];

@@ -6,9 +6,10 @@ import { Job } from '../../domain/job';
 import { TriggerRecord } from '../../domain/trigger';
 import { NotificationRecords, NotificationRepository } from '../../ports/notification.repository.port';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
+import { Attempt } from '../../domain/attempt';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
 import { RunStep } from '../run-step/run-step.use-case';
-import { StepWrites } from '../run-step/step-writes';
+import { RunAheadWrites } from '../run-step/step-writes';
 import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
 import { UnwrittenChain } from './unwritten-chain';
 
@@ -40,16 +41,16 @@ const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as un
 
 /** FanOut alone: its stores are in-memory stand-ins, RunStep a stub that answers as told. */
 function fanOut(
-  runStep: (jobId: string, writes?: StepWrites) => Promise<void>,
+  runStep: (jobId: string, writes?: RunAheadWrites) => Promise<void>,
   options: { alreadyInserted?: boolean; workflow?: Workflow } = {},
 ) {
   const added: NewJob[] = [];
-  const runs: { jobId: string; known: { job?: Job; subscriber?: Subscriber }; writes?: StepWrites }[] = [];
+  const runs: { jobId: string; attempt: Attempt; known: { job?: Job; subscriber?: Subscriber }; writes?: RunAheadWrites }[] = [];
   const marked: string[] = [];
   const written: NotificationRecords[] = [];
   const useCase = new FanOut(
     { findById: async () => trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
-    { findByIdOrIdentifier: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
+    { findByIdIncludingDeleted: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
     {} as SubscriberRepository,
     {} as TopicRepository,
     {} as TenantRepository,
@@ -65,8 +66,13 @@ function fanOut(
     { execute: async () => [{ subscriber: ada, created: false }] } as unknown as UpsertSubscribers,
     {} as UpdateSubscriberCredentials,
     {
-      execute: async (command: { jobId: string }, known: { job?: Job; subscriber?: Subscriber }, writes?: StepWrites) => {
-        runs.push({ jobId: command.jobId, known, writes });
+      execute: async (command: { jobId: string; attempt: Attempt }, known: { job?: Job; subscriber?: Subscriber }) => {
+        runs.push({ jobId: command.jobId, attempt: command.attempt, known });
+        await runStep(command.jobId);
+      },
+      canRunAhead: (type: string) => type === 'in_app',
+      runAhead: async (command: { jobId: string; attempt: Attempt }, known: { job?: Job; subscriber?: Subscriber }, writes: RunAheadWrites) => {
+        runs.push({ jobId: command.jobId, attempt: command.attempt, known, writes });
         await runStep(command.jobId, writes);
       },
     } as unknown as RunStep,
@@ -81,6 +87,7 @@ describe('FanOut', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0].known.subscriber).toBe(ada);
     expect(runs[0].known.job).toMatchObject({ id: runs[0].jobId, stepId: 'step-1', status: 'queued' });
+    expect(runs[0].attempt).toMatchObject({ made: 0, allowed: PIPELINE_JOB_OPTIONS.attempts });
     expect(added).toEqual([]);
     expect(marked).toEqual([trigger.id]);
   });
@@ -117,7 +124,7 @@ describe('FanOut', () => {
         await writes!.transition(jobId, 'running');
         await writes!.transition(jobId, 'completed', { providerId: 'novu' });
         const next = await writes!.queueNext(jobId);
-        await writes!.enqueue(STEPS_QUEUE, { id: next!.id, data: { jobId: next!.id } });
+        await writes!.enqueue({ id: next!.id, data: { jobId: next!.id } });
       },
       { workflow: workflowOf('in_app', 'chat') },
     );
@@ -141,6 +148,14 @@ describe('FanOut', () => {
     await useCase.execute({ triggerIds: [trigger.id] });
     expect(written[0].jobs.map((job) => job.status)).toEqual(['queued']);
     expect(runs.map((run) => run.writes instanceof UnwrittenChain)).toEqual([true, false]);
+  });
+
+  it('delivers nothing for a trigger whose workflow has been deleted since it was accepted', async () => {
+    const { useCase, runs, marked, written } = fanOut(async () => undefined, { workflow: { ...workflow, deletedAt: new Date() } });
+    await useCase.execute({ triggerIds: [trigger.id] });
+    expect(runs).toEqual([]);
+    expect(written).toEqual([]);
+    expect(marked).toEqual([trigger.id]);
   });
 
   it('fans out every trigger of its job, and fails (for a retry) when one of them failed', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue, RetryableJobError, TtlCache, isPermanentFailure } from '@app/kernel';
+import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, RetryableJobError, isPermanentFailure } from '@app/kernel';
 import {
   SUBSCRIBER_REPOSITORY,
   Subscriber,
@@ -11,13 +11,13 @@ import {
   UpsertSubscribers,
 } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
-import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
+import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { Job } from '../../domain/job';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
-import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
-import { RunStep } from '../run-step/run-step.use-case';
+import { FanOutJobData, PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepRetryJob } from '../queues';
+import { KnownRows, RunStep } from '../run-step/run-step.use-case';
 import { RecipientContext, buildNotification } from './build-notification';
 import { UnwrittenChain } from './unwritten-chain';
 
@@ -33,8 +33,6 @@ export function fanOutBatchSize(payload: Record<string, unknown>): number {
   const bytes = Buffer.byteLength(JSON.stringify(payload ?? {}));
   return Math.max(1, Math.min(FAN_OUT_BATCH_SIZE, Math.floor(FAN_OUT_BATCH_PAYLOAD_BYTES / Math.max(bytes, 1))));
 }
-// Triggers name a workflow by id; a workflow changed seconds ago may still fan out as it was.
-const WORKFLOW_CACHE_MS = 2_000;
 
 const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: InlineSubscriber): SubscriberChanges => changes;
 
@@ -46,7 +44,6 @@ const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: Inlin
 @Injectable()
 export class FanOut {
   private readonly logger = new Logger(FanOut.name);
-  private readonly workflowCache = new TtlCache<Workflow | null>(WORKFLOW_CACHE_MS);
 
   constructor(
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
@@ -55,7 +52,7 @@ export class FanOut {
     @Inject(TOPIC_REPOSITORY) private readonly topics: TopicRepository,
     @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
     @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly upsertSubscribers: UpsertSubscribers,
     private readonly updateCredentials: UpdateSubscriberCredentials,
@@ -89,8 +86,10 @@ export class FanOut {
     const trigger = await this.triggers.findById(triggerId);
     if (!trigger || trigger.status === 'canceled' || trigger.status === 'processed') return;
     const scope: EnvironmentScope = { organizationId: trigger.organizationId, environmentId: trigger.environmentId };
-    const workflow = await this.workflowCache.getOrLoad(`${scope.environmentId}:${trigger.workflowId}`, () => this.workflows.findByIdOrIdentifier(scope, trigger.workflowId));
-    if (!workflow) {
+    // A trigger names its workflow by id; one changed or deleted seconds ago may still fan out as it
+    // was (the repository caches this read for a moment).
+    const workflow = await this.workflows.findByIdIncludingDeleted(scope, trigger.workflowId);
+    if (!workflow || workflow.deletedAt) {
       this.logger.warn(`Trigger ${trigger.transactionId}: workflow ${trigger.workflowId} is gone; nothing to deliver`);
       await this.triggers.markStatus(trigger.id, ['accepted', 'enqueued'], 'processed');
       return;
@@ -180,8 +179,9 @@ export class FanOut {
   private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext): Promise<void> {
     if (!subscribers.length) return;
     const built = subscribers.map((subscriber) => ({ subscriber, ...buildNotification(scope, subscriber, context) }));
-    // An in-app first step runs before anything is written (it calls no one outside), so a
-    // notification, its jobs as the step left them, its message and details go in one write.
+    // A first step that writes nothing outside its chain (in-app: RunStep.canRunAhead) runs before
+    // anything is written, so a notification, its jobs as the step left them, its message and
+    // details go in one write.
     const ranAhead = await Promise.all(built.map(({ jobs, subscriber }) => this.runAhead(jobs, subscriber)));
     const written = await this.notifications.insertWithRecords(
       built.map(({ notification, jobs }, index) => {
@@ -200,37 +200,37 @@ export class FanOut {
         if (!written.has(notification.id)) return this.runFirstStep(first.id, {});
         const chain = ranAhead[index];
         if (!chain) return this.runFirstStep(first.id, { job: first, subscriber });
-        for (const { queue, job } of chain.enqueued) await this.queue.add(queue, job);
+        for (const job of chain.enqueued) await this.queue.add(STEPS_QUEUE, job);
       }),
     );
   }
 
   /**
-   * Runs an in-app first step against its unwritten chain; undefined (write the chain as built and
-   * run the step the usual way) for any other step, or when the run failed.
+   * Runs a first step that can run ahead against its unwritten chain; undefined (write the chain as
+   * built and run the step the usual way) for any other step, or when the run failed.
    */
   private async runAhead(jobs: Job[], subscriber: Subscriber): Promise<UnwrittenChain | undefined> {
     const [first] = jobs;
-    if (first?.type !== 'in_app') return undefined;
+    if (!first || !this.runStep.canRunAhead(first.type)) return undefined;
     const chain = new UnwrittenChain(jobs, this.clock);
     try {
-      await this.runStep.execute({ jobId: first.id, attemptsMade: 0, attempts: PIPELINE_JOB_OPTIONS.attempts }, { job: first, subscriber }, chain);
+      await this.runStep.runAhead({ jobId: first.id, attempt: firstAttempt() }, { job: first, subscriber }, chain);
       return chain;
     } catch {
       return undefined; // the usual run will meet the error again, with its retries
     }
   }
 
-  /** Attempt 1 of a first step; anything that needs another attempt goes to the steps queue, counted as attempt 2 on. */
-  private async runFirstStep(jobId: string, known: Parameters<RunStep['execute']>[1]): Promise<void> {
-    const { attempts, backoff } = PIPELINE_JOB_OPTIONS;
+  /** The first attempt of a first step; anything that needs another attempt goes to the steps queue, which counts on from it. */
+  private async runFirstStep(jobId: string, known: KnownRows): Promise<void> {
+    const attempt = firstAttempt();
     try {
-      await this.runStep.execute({ jobId, attemptsMade: 0, attempts }, known);
+      await this.runStep.execute({ jobId, attempt }, known);
     } catch (error) {
       const retryable = error instanceof RetryableJobError;
       if (!retryable) this.logger.error(`First step ${jobId} failed unexpectedly; it goes to the queue for another attempt: ${(error as Error).stack}`);
-      const delayMs = retryable && error.retryAfterMs !== undefined ? error.retryAfterMs : backoff.delayMs;
-      await this.queue.add<StepJobData>(STEPS_QUEUE, { id: jobId, data: { jobId, priorAttempts: 1 }, delayMs, backoff, attempts: attempts - 1 });
+      const delayMs = retryable && error.retryAfterMs !== undefined ? error.retryAfterMs : PIPELINE_JOB_OPTIONS.backoff.delayMs;
+      await this.queue.add(STEPS_QUEUE, stepRetryJob(jobId, attempt.next(), delayMs));
     }
   }
 }

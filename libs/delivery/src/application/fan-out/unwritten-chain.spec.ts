@@ -1,5 +1,6 @@
 import { systemClock } from '@app/kernel';
 import { Job } from '../../domain/job';
+import { StepWrites } from '../run-step/step-writes';
 import { UnwrittenChain } from './unwritten-chain';
 
 const chainOf = (...types: Job['type'][]): Job[] =>
@@ -51,9 +52,16 @@ describe('UnwrittenChain', () => {
     expect(await chain.insertMessage(message)).toEqual({ message, created: true });
     expect(await chain.insertMessage({ id: 'job-1', content: 'again' } as never)).toEqual({ message, created: false });
     await chain.appendDetail({ id: 'd-1' } as never);
-    await chain.enqueue('steps', { id: 'job-2', data: {} });
+    await chain.enqueue({ id: 'job-2', data: { jobId: 'job-2' } });
     expect(chain.messages).toHaveLength(1);
     expect(chain.details).toHaveLength(1);
-    expect(chain.enqueued).toEqual([{ queue: 'steps', job: { id: 'job-2', data: {} } }]);
+    expect(chain.enqueued).toEqual([{ id: 'job-2', data: { jobId: 'job-2' } }]);
+  });
+
+  it('takes no provider outcome and no digest bucket write: it is no StepWrites (checked by the compiler)', () => {
+    const chain = new UnwrittenChain(chainOf('in_app'), systemClock);
+    // @ts-expect-error an unwritten chain only has RunAheadWrites
+    const writes: StepWrites = chain;
+    expect('updateMessage' in writes || 'mergeIntoDigest' in writes).toBe(false);
   });
 });

@@ -3,21 +3,22 @@ import { ExecutionDetail } from '../../domain/execution-detail';
 import { CANCELABLE_JOB_STATUSES, Job, JobStatus, canTransitionJob } from '../../domain/job';
 import { Message } from '../../domain/message';
 import { JobPatch } from '../../ports/job.repository.port';
-import { MessageDeliveryUpdate } from '../../ports/message.repository.port';
-import { StepWrites } from '../run-step/step-writes';
+import { StepJobData } from '../queues';
+import { RunAheadWrites } from '../run-step/step-writes';
 
 /**
- * The StepWrites of a notification's chain that is not in the store yet: a step run against it
+ * The writes of a notification's chain that is not in the store yet: a step run against it
  * changes the chain's jobs in memory (with the store's compare-and-set rules) and collects its
- * details and messages; queue adds wait in `enqueued` until the chain is written, since a queued
- * job must never point at a row that does not exist. Only for a step that calls no one outside
- * (in-app): a provider call must follow a written message, its record of the attempt.
+ * details and messages; step jobs wait in `enqueued` until the chain is written, since a queued
+ * job must never point at a row that does not exist. RunAheadWrites only, not StepWrites: no
+ * provider outcome (a provider call must follow a written message, its record of the attempt)
+ * and no digest bucket, so a step that needs them cannot be run against it.
  */
-export class UnwrittenChain implements StepWrites {
+export class UnwrittenChain implements RunAheadWrites {
   readonly jobs: Job[];
   readonly details: ExecutionDetail[] = [];
   readonly messages: Message[] = [];
-  readonly enqueued: { queue: string; job: NewJob<unknown> }[] = [];
+  readonly enqueued: NewJob<StepJobData>[] = [];
 
   constructor(
     jobs: Job[],
@@ -44,22 +45,6 @@ export class UnwrittenChain implements StepWrites {
     return { message, created: true };
   }
 
-  async updateMessage(id: string, update: MessageDeliveryUpdate): Promise<void> {
-    const message = this.messages.find((candidate) => candidate.id === id);
-    if (!message) return;
-    message.status = update.status;
-    if (update.status === 'sent') {
-      delete message.errorId;
-      delete message.errorText;
-    } else {
-      if (update.errorId !== undefined) message.errorId = update.errorId;
-      if (update.errorText !== undefined) message.errorText = update.errorText;
-    }
-    if (update.identifier !== undefined) message.identifier = update.identifier;
-    if (update.deliveredAt) message.deliveredAt = [...message.deliveredAt, update.deliveredAt];
-    message.updatedAt = update.updatedAt ?? this.clock.now();
-  }
-
   async queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null> {
     const next = this.jobs.find((candidate) => candidate.parentId === parentId);
     if (!next || next.status !== 'pending') return null;
@@ -79,8 +64,8 @@ export class UnwrittenChain implements StepWrites {
     return canceled;
   }
 
-  async enqueue<T>(queue: string, job: NewJob<T>): Promise<void> {
-    this.enqueued.push({ queue, job });
+  async enqueue(job: NewJob<StepJobData>): Promise<void> {
+    this.enqueued.push(job);
   }
 
   private apply(job: Job, to: JobStatus, patch: JobPatch): void {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock, JOB_QUEUE, JobQueue } from '@app/kernel';
+import { CLOCK, Clock, JOB_QUEUE } from '@app/kernel';
 import { TriggerRecord } from '../../domain/trigger';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
-import { FANOUT_QUEUE, FanOutJobData, PIPELINE_JOB_OPTIONS } from '../queues';
+import { FANOUT_QUEUE, PIPELINE_JOB_OPTIONS, PipelineQueue } from '../queues';
 
 /** By default, triggers accepted this long ago and still not picked up are (re-)enqueued. */
 export const RECONCILE_AFTER_MS = 30_000;
@@ -17,7 +17,7 @@ export const RECONCILE_AFTER_MS = 30_000;
 export class ReconcileTriggers {
   constructor(
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -35,7 +35,7 @@ export class ReconcileTriggers {
       lost.push(trigger);
     }
     if (lost.length) {
-      await this.queue.addBulk<FanOutJobData>(FANOUT_QUEUE, lost.map((t) => ({ id: t.id, data: { triggerIds: [t.id] }, ...PIPELINE_JOB_OPTIONS })));
+      await this.queue.addBulk(FANOUT_QUEUE, lost.map((t) => ({ id: t.id, data: { triggerIds: [t.id] }, ...PIPELINE_JOB_OPTIONS })));
     }
     return lost.length;
   }

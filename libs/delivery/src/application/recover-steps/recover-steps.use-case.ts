@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock, JOB_QUEUE, JobQueue } from '@app/kernel';
+import { CLOCK, Clock, JOB_QUEUE } from '@app/kernel';
 import { Job } from '../../domain/job';
 import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
-import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
+import { PipelineQueue, STEPS_QUEUE, stepJob } from '../queues';
 
 /** By default, a job this long overdue is checked against the queue (well past lock expiry and stall checks). */
 export const RECOVER_AFTER_MS = 120_000;
@@ -17,7 +17,7 @@ export const RECOVER_AFTER_MS = 120_000;
 export class RecoverSteps {
   constructor(
     @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -33,13 +33,13 @@ export class RecoverSteps {
       // Its wake-up is due and the job has not moved: add one, keyed by the due time so repeats dedupe.
       const id = `${job.id}:recover:${job.runAt?.getTime() ?? 0}`;
       if (await this.queue.getJobState(STEPS_QUEUE, id)) return false;
-      await this.queue.add<StepJobData>(STEPS_QUEUE, { id, data: { jobId: job.id, phase: 'wake' }, ...PIPELINE_JOB_OPTIONS });
+      await this.queue.add(STEPS_QUEUE, stepJob(id, { jobId: job.id, phase: 'wake' }));
       return true;
     }
     const state = await this.queue.getJobState(STEPS_QUEUE, job.id);
     if (state === 'waiting' || state === 'active' || state === 'delayed') return false;
     if (state) await this.queue.remove(STEPS_QUEUE, job.id); // finished in the queue, not in the store
-    await this.queue.add<StepJobData>(STEPS_QUEUE, { id: job.id, data: { jobId: job.id }, ...PIPELINE_JOB_OPTIONS });
+    await this.queue.add(STEPS_QUEUE, stepJob(job.id, { jobId: job.id }));
     return true;
   }
 }

@@ -1,266 +1,144 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, Clock, DomainError, EnvironmentScope, RetryableJobError, TtlCache, evaluateConditions } from '@app/kernel';
-import { PREFERENCE_REPOSITORY, PreferenceRepository, SUBSCRIBER_REPOSITORY, Subscriber, SubscriberRepository, isWithinSchedule, nextScheduleWindow, resolveChannelPreferences } from '@app/subscribers';
-import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
-import { computeDelayMs } from '../../domain/delay';
-import { backoffWindowMs, digestBucketKey, digestWindow, isBackoffDigest } from '../../domain/digest';
-import { DETAIL, ExecutionDetailInput, ExecutionDetailStatus, createExecutionDetail } from '../../domain/execution-detail';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, EnvironmentScope, RetryableJobError } from '@app/kernel';
+import { SUBSCRIBER_REPOSITORY, Subscriber, SubscriberRepository } from '@app/subscribers';
+import { WORKFLOW_REPOSITORY, WorkflowRepository, WorkflowStep } from '@app/workflows';
+import { Attempt } from '../../domain/attempt';
+import { DETAIL, ExecutionDetailSource } from '../../domain/execution-detail';
 import { Job, isTerminalJobStatus } from '../../domain/job';
-import { isChannelStep } from '../../domain/step-type';
-import { DIGEST_BUCKET_REPOSITORY, DigestBucketRepository } from '../../ports/digest-bucket.repository.port';
+import { StepType, isChannelStep } from '../../domain/step-type';
 import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
-import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
-import { PIPELINE_JOB_OPTIONS, STEPS_QUEUE, StepJobData } from '../queues';
-import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
-import { SendChannelStep } from './send-channel-step';
+import { StepJobData, stepJob } from '../queues';
+import { StepRecorder } from './channels/step-recorder';
+import { StepChain, failureStopsChain } from './step-chain';
+import { StepContext } from './step-context';
+import { StepGate } from './step-gate';
+import { HandlersByType, StepHandlers } from './step-handlers';
 import { StepOutcome } from './step-outcome';
-import { StepWrites, StoreStepWrites } from './step-writes';
-import { StepContext, stepVariables } from './step-context';
+import { RunAheadWrites, StoreStepWrites } from './step-writes';
 
-const PREFERENCE_DETAIL = {
-  workflow: DETAIL.STEP_FILTERED_BY_WORKFLOW_PREFERENCES,
-  subscriber_global: DETAIL.STEP_FILTERED_BY_SUBSCRIBER_GLOBAL_PREFERENCES,
-  subscriber_workflow: DETAIL.STEP_FILTERED_BY_SUBSCRIBER_WORKFLOW_PREFERENCES,
-} as const;
-const WORKFLOW_CACHE_MS = 5_000;
-const MAX_DIGEST_RACE_ROUNDS = 10;
+export interface RunStepCommand extends Pick<StepJobData, 'jobId' | 'phase'> {
+  attempt: Attempt;
+}
 
-export interface RunStepCommand extends StepJobData {
-  attemptsMade: number;
-  attempts: number;
+/** Rows the caller has just built, written or read (the fan-out running the first steps it creates): saves reads. A stale value is never passed. */
+export interface KnownRows {
+  job?: Job;
+  subscriber?: Subscriber;
+}
+
+/** Why a step failed, as its execution detail says; `recorded` when the step has recorded it already. */
+interface Failure {
+  reason: string;
+  source?: ExecutionDetailSource;
+  raw?: unknown;
+  recorded?: boolean;
 }
 
 /**
- * Runs one job of a notification's chain: filters, preferences, quiet hours, then the step itself
- * (channel delivery, delay, digest), records what happened as execution details, and enqueues the
- * next job. Status changes are compare-and-set, so a redelivered queue job is harmless.
+ * Runs one job of a notification's chain: loads it, moves it to `running` (compare-and-set, so a
+ * redelivered queue job is harmless), applies step filters, preferences and quiet hours, hands it
+ * to the handler of its step type (channel, delay, digest), and settles what the handler answers:
+ * the job's end, and the rest of the chain going on or canceled.
  */
 @Injectable()
 export class RunStep {
-  private readonly logger = new Logger(RunStep.name);
-  private readonly workflowCache = new TtlCache<Workflow | null>(WORKFLOW_CACHE_MS);
-
   constructor(
     @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
-    @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
-    @Inject(DIGEST_BUCKET_REPOSITORY) private readonly digests: DigestBucketRepository,
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(SUBSCRIBER_REPOSITORY) private readonly subscribers: SubscriberRepository,
-    @Inject(PREFERENCE_REPOSITORY) private readonly preferences: PreferenceRepository,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
-    private readonly sendChannelStep: SendChannelStep,
     private readonly storeWrites: StoreStepWrites,
+    private readonly handlers: StepHandlers,
+    private readonly gate: StepGate,
+    private readonly chain: StepChain,
+    private readonly recorder: StepRecorder,
   ) {}
 
-  /**
-   * `known` saves reads when the caller has just built, written or read these rows (the fan-out
-   * running the first steps it creates); a stale value is never passed. `writes` is where the
-   * step's effects go: the store and the queue, unless the fan-out runs a chain it has not written yet.
-   */
-  async execute(command: RunStepCommand, known: { job?: Job; subscriber?: Subscriber } = {}, writes: StepWrites = this.storeWrites): Promise<void> {
-    const job = known.job?.id === command.jobId ? known.job : await this.jobs.findById(command.jobId);
-    if (!job) return;
-    if (isTerminalJobStatus(job.status)) return this.resumeChain(job);
-    // A delayed job only resumes through its wake-up, never through a stray redelivery.
-    if (job.status === 'delayed' && command.phase !== 'wake') return;
-    const scope: EnvironmentScope = { organizationId: job.organizationId, environmentId: job.environmentId };
-    const workflow = await this.findWorkflow(scope, job.workflowId);
-    const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);
-    const subscriber =
-      known.subscriber?.subscriberId === job.externalSubscriberId ? known.subscriber : await this.subscribers.findBySubscriberId(scope, job.externalSubscriberId);
-    if (!workflow || !step || !subscriber) {
-      await this.fail(writes, job, undefined, 'The workflow step or the subscriber no longer exists', 'Internal');
-      return;
-    }
-    if (!(await writes.transition(job.id, 'running'))) return;
-    const context: StepContext = { scope, job, workflow, step, subscriber, writes, attemptsMade: command.attemptsMade, attempts: command.attempts, now: this.clock.now() };
-    if (job.actorId) context.actor = (await this.subscribers.findBySubscriberId(scope, job.actorId)) ?? undefined;
-
-    try {
-      if (command.phase === 'wake' && (job.type === 'delay' || job.type === 'digest')) return await this.wake(context);
-      if (command.phase !== 'wake') {
-        const filters = this.evaluateFilters(context);
-        if (!filters.passed) return await this.skip(context, DETAIL.FILTER_STEPS, filters.details, 'Success');
-      }
-      if (job.type === 'delay') return await this.startDelay(context);
-      if (job.type === 'digest') return await this.startDigest(context);
-      if (isChannelStep(job.type)) {
-        if (await this.gatedByPreferences(context)) return;
-        const outcome = await this.sendChannelStep.execute(context);
-        return await this.settle(context, outcome);
-      }
-      await this.fail(writes, job, step, `Unsupported step type ${job.type}`, 'Internal');
-    } catch (error) {
-      if (error instanceof RetryableJobError) {
-        await writes.transition(job.id, 'queued', { attempts: command.attemptsMade + 1 });
-        throw error;
-      }
-      if (error instanceof DomainError) return await this.fail(writes, job, step, error.message, 'Payload', { code: error.code, ...error.details });
-      throw error;
-    }
+  /** Runs the job against the store and the queue. */
+  execute(command: RunStepCommand, known: KnownRows = {}): Promise<void> {
+    return this.run(command, known, this.storeWrites, this.handlers.stored);
   }
 
-  /** Step filters; a value holding `{{…}}` is a template rendered with the step's variables first (as Novu compiles it). */
-  private evaluateFilters(context: StepContext) {
-    const variables = stepVariables(context);
-    return evaluateConditions(context.step.filters, variables, {
-      resolveValue: (value) => (value.includes('{{') ? this.renderer.render(value, variables) : value),
-    });
+  /** Whether a step of this type may run against a chain not written yet (runAhead). */
+  canRunAhead(type: StepType): boolean {
+    return this.handlers.runAhead[type] !== undefined;
+  }
+
+  /** Runs a step that canRunAhead against `chain`: the writes of a chain the fan-out has built but not written. */
+  async runAhead(command: RunStepCommand, known: KnownRows & { job: Job }, chain: RunAheadWrites): Promise<void> {
+    if (!this.canRunAhead(known.job.type)) throw new Error(`A ${known.job.type} step cannot run before its chain is written`);
+    return this.run(command, known, chain, this.handlers.runAhead);
   }
 
   /** The queue gave up on this job (unexpected errors on every attempt): record it failed rather than leave it running. */
   async giveUp(jobId: string, reason: string): Promise<void> {
     const job = await this.jobs.findById(jobId);
     if (!job || isTerminalJobStatus(job.status)) return;
-    await this.fail(this.storeWrites, job, undefined, `Step failed after its last attempt: ${reason}`, 'Internal');
+    await this.fail({ writes: this.storeWrites, job }, { reason: `Step failed after its last attempt: ${reason}` });
   }
 
-  private async gatedByPreferences(context: StepContext): Promise<boolean> {
-    const { scope, job, workflow, subscriber } = context;
-    const channel = job.type as keyof typeof PREFERENCE_DETAIL & string;
-    const stored = await this.preferences.findForWorkflow(scope, subscriber.id, workflow.id);
-    const resolved = resolveChannelPreferences({ workflow, global: stored.global, subscriberWorkflow: stored.workflow });
-    const enabled = resolved.channels[job.type as 'email'];
-    if (!enabled) {
-      await this.skip(context, PREFERENCE_DETAIL[resolved.sources[channel as 'email']], { channel, sources: resolved.sources }, 'Success');
-      return true;
+  private async run<W extends RunAheadWrites>(command: RunStepCommand, known: KnownRows, writes: W, handlers: HandlersByType<W>): Promise<void> {
+    const job = known.job?.id === command.jobId ? known.job : await this.jobs.findById(command.jobId);
+    if (!job) return;
+    if (isTerminalJobStatus(job.status)) return this.resumeChain(job);
+    // A delayed job only resumes through its wake-up, never through a stray redelivery.
+    if (job.status === 'delayed' && command.phase !== 'wake') return;
+    const scope: EnvironmentScope = { organizationId: job.organizationId, environmentId: job.environmentId };
+    const workflow = await this.workflows.findByIdIncludingDeleted(scope, job.workflowId);
+    const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);
+    const subscriber =
+      known.subscriber?.subscriberId === job.externalSubscriberId ? known.subscriber : await this.subscribers.findBySubscriberId(scope, job.externalSubscriberId);
+    if (!workflow || !step || !subscriber) return this.fail({ writes, job }, { reason: 'The workflow step or the subscriber no longer exists' });
+    if (!(await writes.transition(job.id, 'running'))) return;
+    const context: StepContext<W> = { scope, job, workflow, step, subscriber, writes, attempt: command.attempt, now: this.recorder.now() };
+    if (job.actorId) context.actor = (await this.subscribers.findBySubscriberId(scope, job.actorId)) ?? undefined;
+
+    const handler = handlers[job.type];
+    try {
+      if (command.phase === 'wake' && handler?.wake) return await this.settle(context, await handler.wake(context));
+      // A wake-up of a deferred channel step passed its filters before it was deferred.
+      if (command.phase !== 'wake' && !(await this.gate.passesFilters(context))) return;
+      if (!handler) return await this.fail(context, { reason: `Unsupported step type ${job.type}` });
+      if (isChannelStep(job.type) && !(await this.gate.passesPreferences(context))) return;
+      return await this.settle(context, await handler.run(context));
+    } catch (error) {
+      if (error instanceof RetryableJobError) {
+        await writes.transition(job.id, 'queued', { attempts: command.attempt.number });
+        throw error;
+      }
+      if (error instanceof DomainError) return await this.fail(context, { reason: error.message, source: 'Payload', raw: { code: error.code, ...error.details } });
+      throw error;
     }
-    // Quiet hours defer (never drop) everything but in-app; critical workflows go through.
-    const schedule = stored.global?.schedule;
-    if (job.type === 'in_app' || workflow.critical || !schedule || isWithinSchedule(schedule, subscriber.timezone, context.now)) return false;
-    const next = nextScheduleWindow(schedule, subscriber.timezone, context.now);
-    if (!next) return false; // no window at all: deliver rather than hold forever
-    const extension = (job.scheduleExtensionsCount ?? 0) + 1;
-    await context.writes.transition(job.id, 'delayed', { runAt: next, scheduleExtensionsCount: extension });
-    await this.record(context.writes, job, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, { until: next.toISOString(), timezone: subscriber.timezone ?? 'UTC' });
-    await context.writes.enqueue<StepJobData>(STEPS_QUEUE, {
-      id: `${job.id}:schedule:${extension}`,
-      data: { jobId: job.id, phase: 'wake' },
-      delayMs: Math.max(0, next.getTime() - context.now.getTime()),
-      ...PIPELINE_JOB_OPTIONS,
-    });
-    // Quiet hours hold this step only: the rest of the chain (an in-app step, say) goes on now,
-    // unless a failure of this step must stop it, which only the deferred run can tell.
-    if (!context.step.shouldStopOnFail) await this.enqueueNext(context.writes, job);
-    return true;
   }
 
-  private async startDelay(context: StepContext): Promise<void> {
-    const { job, step, subscriber } = context;
-    const delayMs = computeDelayMs(step.metadata as never, job.payload, job.overrides, context.now, subscriber.timezone);
-    const runAt = new Date(context.now.getTime() + delayMs);
-    await context.writes.transition(job.id, 'delayed', { runAt });
-    await this.record(context.writes, job, 'Pending', DETAIL.STEP_DELAYED, { delayMs, runAt: runAt.toISOString() });
-    await context.writes.enqueue<StepJobData>(STEPS_QUEUE, { id: `${job.id}:wake`, data: { jobId: job.id, phase: 'wake' }, delayMs, ...PIPELINE_JOB_OPTIONS });
-  }
-
-  private async startDigest(context: StepContext): Promise<void> {
-    const { scope, job, step, workflow, subscriber, now } = context;
-    const metadata = (step.metadata ?? {}) as never;
-    const bucketKey = digestBucketKey(workflow.id, subscriber.id, (step.metadata as { digestKey?: string })?.digestKey, job.payload);
-    const event = { jobId: job.id, notificationId: job.notificationId, payload: job.payload, at: now };
-    const recent = isBackoffDigest(metadata)
-      ? await this.digests.hasRecentEvent(scope, bucketKey, new Date(now.getTime() - backoffWindowMs(metadata)))
-      : undefined;
-    // Merge into an open digest, or open one; the store decides atomically who is the master.
-    for (let round = 0; round < MAX_DIGEST_RACE_ROUNDS; round++) {
-      const open = await this.digests.mergeIntoOpen(scope, bucketKey, event);
-      if (open?.masterJobId === job.id) return this.waitForDigest(context.writes, job, bucketKey, open.fireAt); // a redelivered master
-      if (open) {
-        await context.writes.transition(job.id, 'merged', { mergedDigestId: open.masterJobId, digestBucketKey: bucketKey });
-        await this.notifications.setDigestedNotification(job.notificationId, open.masterNotificationId);
-        await this.record(context.writes, job, 'Success', DETAIL.DIGEST_MERGED, { masterJobId: open.masterJobId });
-        await context.writes.cancelChildren(job.notificationId, job.id);
+  private async settle(context: StepContext<RunAheadWrites>, outcome: StepOutcome): Promise<void> {
+    const { job, writes } = context;
+    switch (outcome.kind) {
+      case 'completed':
+      case 'skipped':
+        await writes.transition(job.id, outcome.kind === 'completed' ? 'completed' : 'canceled', outcome.providerId ? { providerId: outcome.providerId } : undefined);
+        return this.chain.handOn(writes, job);
+      case 'failed':
+        return this.fail(context, { reason: outcome.reason, recorded: true });
+      case 'failover':
+        // A fresh queue job: the fallback integration gets retries of its own.
+        await writes.transition(job.id, 'queued', { attempts: 0 });
+        return writes.enqueue(stepJob(outcome.queueJobId, { jobId: job.id }, outcome.delayMs));
+      case 'ended':
+        return this.chain.handOn(writes, job, outcome.digestEvents);
+      case 'merged':
+        return this.chain.cancelRest(writes, job);
+      case 'waiting':
         return;
-      }
-      const window = digestWindow(metadata, { now, timezone: subscriber.timezone, overrides: job.overrides as never, recentEventInBackoffWindow: recent });
-      if (window.action === 'skip') {
-        await this.digests.recordEvent(scope, bucketKey, now);
-        await context.writes.transition(job.id, 'skipped', { digest: { ...job.digest, events: [job.payload] } });
-        await this.record(context.writes, job, 'Success', DETAIL.DIGEST_SKIPPED);
-        return this.enqueueNext(context.writes, job, [job.payload]);
-      }
-      if (await this.digests.openAsMaster(scope, bucketKey, job.id, event, window.fireAt)) return this.waitForDigest(context.writes, job, bucketKey, window.fireAt);
-    }
-    throw new RetryableJobError('Digest bucket stayed contended');
-  }
-
-  private async waitForDigest(writes: StepWrites, job: Job, bucketKey: string, fireAt: Date): Promise<void> {
-    await writes.transition(job.id, 'delayed', { runAt: fireAt, digestBucketKey: bucketKey });
-    await this.record(writes, job, 'Pending', DETAIL.STEP_DIGESTED, { fireAt: fireAt.toISOString(), bucketKey });
-    await writes.enqueue<StepJobData>(STEPS_QUEUE, {
-      id: `${job.id}:wake`,
-      data: { jobId: job.id, phase: 'wake' },
-      delayMs: Math.max(0, fireAt.getTime() - this.clock.now().getTime()),
-      ...PIPELINE_JOB_OPTIONS,
-    });
-  }
-
-  private async wake(context: StepContext): Promise<void> {
-    const { scope, job } = context;
-    if (job.type === 'delay') {
-      await context.writes.transition(job.id, 'completed');
-      await this.record(context.writes, job, 'Success', DETAIL.DELAY_FINISHED);
-      return this.enqueueNext(context.writes, job);
-    }
-    const bucketKey = job.digestBucketKey!;
-    const events = (await this.digests.close(scope, bucketKey, job.id)) ?? [];
-    const payloads = events.map((event) => event.payload);
-    await context.writes.transition(job.id, 'completed', { digest: { ...job.digest, events: payloads } });
-    await this.record(context.writes, job, 'Success', DETAIL.DIGEST_TRIGGERED_EVENTS, payloads);
-    return this.enqueueNext(context.writes, job, payloads);
-  }
-
-  private async settle(context: StepContext, outcome: StepOutcome): Promise<void> {
-    const { job, step } = context;
-    if (outcome.kind === 'failover') {
-      // A fresh queue job: the fallback integration gets retries of its own.
-      await context.writes.transition(job.id, 'queued', { attempts: 0 });
-      await context.writes.enqueue<StepJobData>(STEPS_QUEUE, { id: outcome.queueJobId, data: { jobId: job.id }, delayMs: outcome.delayMs, ...PIPELINE_JOB_OPTIONS });
-      return;
-    }
-    if (outcome.kind === 'completed') {
-      await context.writes.transition(job.id, 'completed', outcome.providerId ? { providerId: outcome.providerId } : undefined);
-      return this.enqueueNext(context.writes, job);
-    }
-    if (outcome.kind === 'skipped') {
-      await context.writes.transition(job.id, 'canceled', outcome.providerId ? { providerId: outcome.providerId } : undefined);
-      return this.enqueueNext(context.writes, job);
-    }
-    return this.fail(context.writes, job, step, outcome.reason, 'Internal', undefined, true);
-  }
-
-  private async skip(context: StepContext, detail: string, raw: unknown, status: ExecutionDetailStatus): Promise<void> {
-    await context.writes.transition(context.job.id, 'canceled');
-    await this.record(context.writes, context.job, status, detail, raw);
-    await this.enqueueNext(context.writes, context.job);
-  }
-
-  /** A failed channel step lets the chain go on unless shouldStopOnFail; a failed delay/digest stops it. */
-  private async fail(
-    writes: StepWrites,
-    job: Job,
-    step: { shouldStopOnFail?: boolean } | undefined,
-    reason: string,
-    source: ExecutionDetailInput['source'],
-    raw?: unknown,
-    alreadyRecorded = false,
-  ): Promise<void> {
-    await writes.transition(job.id, 'failed', { error: { message: reason } });
-    if (!alreadyRecorded) await this.record(writes, job, 'Failed', reason, raw, source);
-    if (isChannelStep(job.type) && !step?.shouldStopOnFail) return this.enqueueNext(writes, job);
-    const canceled = await writes.cancelChildren(job.notificationId, job.id);
-    for (const id of canceled) {
-      await writes.appendDetail(createExecutionDetail({ job: { ...job, id }, status: 'Warning', detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED }, this.clock.now()));
     }
   }
 
-  private async enqueueNext(writes: StepWrites, job: Job, digestEvents?: Record<string, unknown>[]): Promise<void> {
-    // Only a job nobody started yet moves: a step deferred to quiet hours already let its successor go.
-    // Steps after a digest see its events (Novu's step.events / step.total_count).
-    const next = await writes.queueNext(job.id, digestEvents ?? job.digest?.events);
-    if (next) await writes.enqueue<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
+  /** `at.step` is undefined when the workflow step is gone. */
+  private async fail(at: { writes: RunAheadWrites; job: Job; step?: WorkflowStep }, failure: Failure): Promise<void> {
+    const { writes, job } = at;
+    await writes.transition(job.id, 'failed', { error: { message: failure.reason } });
+    if (!failure.recorded) await this.recorder.detail(at, 'Failed', failure.reason, { raw: failure.raw, source: failure.source ?? 'Internal' });
+    if (failureStopsChain(job, at.step)) return this.chain.cancelRest(writes, job, { detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED });
+    return this.chain.handOn(writes, job);
   }
 
   /**
@@ -269,32 +147,16 @@ export class RunStep {
    * that part again. Everything here is idempotent; normally it finds the next job already moving.
    */
   private async resumeChain(job: Job): Promise<void> {
-    if (job.status === 'merged') {
-      await this.storeWrites.cancelChildren(job.notificationId, job.id);
-      return;
-    }
+    const writes = this.storeWrites;
+    if (job.status === 'merged') return this.chain.cancelRest(writes, job);
     if (job.status === 'failed') {
-      const step = (await this.findWorkflow({ organizationId: job.organizationId, environmentId: job.environmentId }, job.workflowId))?.steps.find(
-        (candidate) => candidate.id === job.stepId,
-      );
-      if (!isChannelStep(job.type) || step?.shouldStopOnFail) {
-        for (const id of await this.storeWrites.cancelChildren(job.notificationId, job.id)) {
-          await this.storeWrites.appendDetail(createExecutionDetail({ job: { ...job, id }, status: 'Warning', detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED }, this.clock.now()));
-        }
-        return;
-      }
+      const workflow = await this.workflows.findByIdIncludingDeleted({ organizationId: job.organizationId, environmentId: job.environmentId }, job.workflowId);
+      const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);
+      if (failureStopsChain(job, step)) return this.chain.cancelRest(writes, job, { detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED });
     }
     const next = await this.jobs.findNextJob(job.id);
     // `queued` but maybe never added: the crash came between the two (adding again is a no-op if it landed).
-    if (next?.status === 'queued') await this.storeWrites.enqueue<StepJobData>(STEPS_QUEUE, { id: next.id, data: { jobId: next.id }, ...PIPELINE_JOB_OPTIONS });
-    else await this.enqueueNext(this.storeWrites, job);
-  }
-
-  private record(writes: StepWrites, job: Job, status: ExecutionDetailStatus, detail: string, raw?: unknown, source: ExecutionDetailInput['source'] = 'Internal') {
-    return writes.appendDetail(createExecutionDetail({ job, status, detail, raw, source }, this.clock.now()));
-  }
-
-  private findWorkflow(scope: EnvironmentScope, id: string): Promise<Workflow | null> {
-    return this.workflowCache.getOrLoad(id, () => this.workflows.findByIdIncludingDeleted(scope, id));
+    if (next?.status === 'queued') await writes.enqueue(stepJob(next.id, { jobId: next.id }));
+    else await this.chain.handOn(writes, job);
   }
 }

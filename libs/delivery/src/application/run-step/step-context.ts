@@ -1,12 +1,16 @@
 import { EnvironmentScope } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
+import { Attempt } from '../../domain/attempt';
 import { Job } from '../../domain/job';
 import { TemplateVariables } from '../../ports/template-renderer.port';
-import type { StepWrites } from './step-writes';
+import type { RunAheadWrites, StepWrites } from './step-writes';
 
-/** Everything one run of one step needs, loaded once. */
-export interface StepContext {
+/**
+ * Everything one run of one step needs, loaded once. `W` is what its writes may do: the store's
+ * StepWrites, or RunAheadWrites for the in-app step the fan-out runs before writing its chain.
+ */
+export interface StepContext<W extends RunAheadWrites = StepWrites> {
   scope: EnvironmentScope;
   job: Job;
   workflow: Workflow;
@@ -14,11 +18,8 @@ export interface StepContext {
   subscriber: Subscriber;
   actor?: Subscriber;
   /** Where the step's effects go. */
-  writes: StepWrites;
-  /** Runs already used by the queue before this one. */
-  attemptsMade: number;
-  /** Total runs the queue allows. */
-  attempts: number;
+  writes: W;
+  attempt: Attempt;
   now: Date;
 }
 
@@ -29,7 +30,7 @@ export function subscriberVariables(subscriber: Subscriber): Record<string, unkn
 }
 
 /** The variables a step's templates and its filter values are rendered with (Novu's names). */
-export function stepVariables({ job, subscriber, actor }: StepContext): TemplateVariables {
+export function stepVariables({ job, subscriber, actor }: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor'>): TemplateVariables {
   const events = job.digest?.events ?? [];
   return {
     payload: job.payload,

@@ -1,31 +1,56 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JOB_QUEUE, JobQueue, NewJob } from '@app/kernel';
+import { EnvironmentScope, JOB_QUEUE, NewJob } from '@app/kernel';
 import { ExecutionDetail } from '../../domain/execution-detail';
 import { Job, JobStatus } from '../../domain/job';
 import { Message } from '../../domain/message';
+import { DIGEST_BUCKET_REPOSITORY, DigestBucketRepository, DigestEvent, OpenDigest } from '../../ports/digest-bucket.repository.port';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { JOB_REPOSITORY, JobPatch, JobRepository } from '../../ports/job.repository.port';
 import { MESSAGE_REPOSITORY, MessageDeliveryUpdate, MessageRepository } from '../../ports/message.repository.port';
+import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
+import { PipelineQueue, STEPS_QUEUE, StepJobData } from '../queues';
 
 /**
- * Where a step's effects go: job moves, execution details, messages, the hand-over to the next
- * job, queue adds. Normally straight to the store and the queue (StoreStepWrites); for a chain the
- * fan-out has not written yet, into memory, written with the chain in one go (UnwrittenChain).
+ * The writes of a step that touches nothing outside its own chain: job moves, execution details,
+ * messages, the hand-over to the next job, step jobs to add. This is all a chain the fan-out has
+ * not written yet can take (UnwrittenChain), so it is all a step run ahead of that write (the
+ * in-app step, which calls no one outside) may be given.
  */
-export interface StepWrites {
+export interface RunAheadWrites {
   /** Compare-and-set on the job's status (JobRepository.transition). */
   transition(jobId: string, to: JobStatus, patch?: JobPatch): Promise<boolean>;
   appendDetail(detail: ExecutionDetail): Promise<void>;
   /** MessageRepository.insertIfAbsent. */
   insertMessage(message: Message): Promise<{ message: Message; created: boolean }>;
-  /** MessageRepository.updateDelivery: a provider's outcome. */
-  updateMessage(id: string, update: MessageDeliveryUpdate): Promise<void>;
   /** JobRepository.queueNext. */
   queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null>;
   /** JobRepository.cancelChildren. */
   cancelChildren(notificationId: string, afterJobId?: string): Promise<string[]>;
-  /** JobQueue.add. */
-  enqueue<T>(queue: string, job: NewJob<T>): Promise<void>;
+  /** Adds a job to the steps queue (held until the chain is written, when there is one to write). */
+  enqueue(job: NewJob<StepJobData>): Promise<void>;
+}
+
+/**
+ * Every write a step makes, against the store and the queue (StoreStepWrites): what RunAheadWrites
+ * has, plus what must follow a written chain — a provider's outcome on its message (the message
+ * is the record of the attempt, so it exists before the call), and the digest buckets another
+ * notification's steps share. A step that needs these cannot be given an unwritten chain.
+ */
+export interface StepWrites extends RunAheadWrites {
+  /** MessageRepository.updateDelivery: a provider's outcome. */
+  updateMessage(id: string, update: MessageDeliveryUpdate): Promise<void>;
+  /** DigestBucketRepository.mergeIntoOpen. */
+  mergeIntoDigest(scope: EnvironmentScope, bucketKey: string, event: DigestEvent): Promise<OpenDigest | null>;
+  /** DigestBucketRepository.openAsMaster. */
+  openDigest(scope: EnvironmentScope, bucketKey: string, masterJobId: string, masterEvent: DigestEvent, fireAt: Date): Promise<boolean>;
+  /** DigestBucketRepository.close. */
+  closeDigest(scope: EnvironmentScope, bucketKey: string, masterJobId: string): Promise<DigestEvent[] | null>;
+  /** DigestBucketRepository.recordEvent. */
+  recordDigestEvent(scope: EnvironmentScope, bucketKey: string, at: Date): Promise<void>;
+  /** DigestBucketRepository.hasRecentEvent: the one read here, kept beside the bucket writes it orders. */
+  hasRecentDigestEvent(scope: EnvironmentScope, bucketKey: string, since: Date): Promise<boolean>;
+  /** NotificationRepository.setDigestedNotification: a merged digest points at its master's notification. */
+  setDigestedNotification(notificationId: string, masterNotificationId: string): Promise<void>;
 }
 
 @Injectable()
@@ -34,7 +59,9 @@ export class StoreStepWrites implements StepWrites {
     @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
     @Inject(EXECUTION_DETAIL_REPOSITORY) private readonly details: ExecutionDetailRepository,
     @Inject(MESSAGE_REPOSITORY) private readonly messages: MessageRepository,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(DIGEST_BUCKET_REPOSITORY) private readonly digests: DigestBucketRepository,
+    @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
+    @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
   ) {}
 
   transition(jobId: string, to: JobStatus, patch?: JobPatch): Promise<boolean> {
@@ -61,7 +88,31 @@ export class StoreStepWrites implements StepWrites {
     return this.jobs.cancelChildren(notificationId, afterJobId);
   }
 
-  async enqueue<T>(queue: string, job: NewJob<T>): Promise<void> {
-    await this.queue.add(queue, job);
+  enqueue(job: NewJob<StepJobData>): Promise<void> {
+    return this.queue.add(STEPS_QUEUE, job);
+  }
+
+  mergeIntoDigest(scope: EnvironmentScope, bucketKey: string, event: DigestEvent): Promise<OpenDigest | null> {
+    return this.digests.mergeIntoOpen(scope, bucketKey, event);
+  }
+
+  openDigest(scope: EnvironmentScope, bucketKey: string, masterJobId: string, masterEvent: DigestEvent, fireAt: Date): Promise<boolean> {
+    return this.digests.openAsMaster(scope, bucketKey, masterJobId, masterEvent, fireAt);
+  }
+
+  closeDigest(scope: EnvironmentScope, bucketKey: string, masterJobId: string): Promise<DigestEvent[] | null> {
+    return this.digests.close(scope, bucketKey, masterJobId);
+  }
+
+  recordDigestEvent(scope: EnvironmentScope, bucketKey: string, at: Date): Promise<void> {
+    return this.digests.recordEvent(scope, bucketKey, at);
+  }
+
+  hasRecentDigestEvent(scope: EnvironmentScope, bucketKey: string, since: Date): Promise<boolean> {
+    return this.digests.hasRecentEvent(scope, bucketKey, since);
+  }
+
+  async setDigestedNotification(notificationId: string, masterNotificationId: string): Promise<void> {
+    await this.notifications.setDigestedNotification(notificationId, masterNotificationId);
   }
 }

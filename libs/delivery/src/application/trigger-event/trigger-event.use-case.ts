@@ -6,20 +6,18 @@ import {
   DomainError,
   EnvironmentScope,
   JOB_QUEUE,
-  JobQueue,
   METRICS,
   Metrics,
-  TtlCache,
   UnprocessableError,
   newId,
   noopMetrics,
 } from '@app/kernel';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
-import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
+import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { TriggerRecord } from '../../domain/trigger';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
-import { FANOUT_QUEUE, FanOutJobData, PIPELINE_JOB_OPTIONS } from '../queues';
+import { FANOUT_QUEUE, PIPELINE_JOB_OPTIONS, PipelineQueue } from '../queues';
 
 export interface TriggerEventCommand {
   scope: EnvironmentScope;
@@ -46,7 +44,6 @@ export interface TriggerEventResult {
 }
 
 export const MAX_PAYLOAD_BYTES = 512 * 1024;
-const WORKFLOW_CACHE_MS = 2_000;
 /** Triggers one fan-out job carries at most. */
 export const MAX_TRIGGERS_PER_FANOUT_JOB = 100;
 
@@ -80,7 +77,6 @@ export class InvalidTriggerError extends UnprocessableError {
 @Injectable()
 export class TriggerEvent {
   private readonly logger = new Logger(TriggerEvent.name);
-  private readonly workflowCache = new TtlCache<Workflow | null>(WORKFLOW_CACHE_MS);
   /** The triggers accepted in one turn of the event loop are persisted and enqueued together. */
   private readonly accepts = new CallBatcher<TriggerRecord, boolean | { error: unknown }>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
 
@@ -88,7 +84,7 @@ export class TriggerEvent {
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
@@ -104,7 +100,8 @@ export class TriggerEvent {
     const payloadBytes = Buffer.byteLength(JSON.stringify(payload));
     if (payloadBytes > MAX_PAYLOAD_BYTES) throw new PayloadTooLargeError(payloadBytes);
 
-    const workflow = await this.findWorkflow(scope, command.name);
+    // The hot path: the repository caches lookups by trigger identifier for a moment.
+    const workflow = await this.workflows.findByTriggerIdentifier(scope, command.name);
     if (!workflow) throw new WorkflowNotFoundError(command.name);
     const transactionId = command.transactionId || `txn_${newId()}`;
     const answer = (status: TriggerResultStatus): TriggerEventResult => {
@@ -155,15 +152,11 @@ export class TriggerEvent {
     const triggerIds = records.filter((_, index) => inserted[index] === true).map((record) => record.id);
     if (triggerIds.length) {
       try {
-        await this.queue.add<FanOutJobData>(FANOUT_QUEUE, { id: fanOutJobId, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS });
+        await this.queue.add(FANOUT_QUEUE, { id: fanOutJobId, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS });
       } catch (error) {
         this.logger.warn(`${triggerIds.length} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`);
       }
     }
     return inserted;
-  }
-
-  private findWorkflow(scope: EnvironmentScope, identifier: string): Promise<Workflow | null> {
-    return this.workflowCache.getOrLoad(`${scope.environmentId}:${identifier}`, () => this.workflows.findByTriggerIdentifier(scope, identifier));
   }
 }

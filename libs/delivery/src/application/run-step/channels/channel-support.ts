@@ -5,10 +5,11 @@ import { DETAIL } from '../../../domain/execution-detail';
 import { SelectionContext } from '../../../domain/select-integration';
 import { RenderOptions, TEMPLATE_RENDERER, TemplateRenderer } from '../../../ports/template-renderer.port';
 import { StepContext, stepVariables, subscriberVariables } from '../step-context';
+import { RunAheadWrites } from '../step-writes';
 import { StepOutcome } from '../step-outcome';
 import { StepRecorder } from './step-recorder';
 
-/** What every channel sender needs: the channel's active integrations, rendering, the common outcomes. */
+/** What every channel sender needs: the channel's active integrations, rendering, the common outcomes (none writes outside the chain). */
 @Injectable()
 export class ChannelSupport {
   constructor(
@@ -18,26 +19,26 @@ export class ChannelSupport {
   ) {}
 
   /** Active integrations of the channel, newest first. */
-  activeIntegrations(context: StepContext, channel: Channel): Promise<Integration[]> {
+  activeIntegrations(context: StepContext<RunAheadWrites>, channel: Channel): Promise<Integration[]> {
     return this.integrations.findActive(context.scope, { channel });
   }
 
   /** What integration conditions are evaluated against. */
-  selection(context: StepContext): SelectionContext {
+  selection(context: StepContext<RunAheadWrites>): SelectionContext {
     return { tenant: context.job.tenant, subscriber: subscriberVariables(context.subscriber), payload: context.job.payload };
   }
 
   /** Renders one template string of the step (undefined stays undefined). */
-  render(context: StepContext, source: string | undefined, options?: RenderOptions): string | undefined {
+  render(context: StepContext<RunAheadWrites>, source: string | undefined, options?: RenderOptions): string | undefined {
     return source ? this.renderer.render(source, stepVariables(context), options) : undefined;
   }
 
-  async noIntegration(context: StepContext): Promise<StepOutcome> {
+  async noIntegration(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
     await this.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_ACTIVE_INTEGRATION, { source: 'Credentials' });
     return { kind: 'failed', reason: DETAIL.SUBSCRIBER_NO_ACTIVE_INTEGRATION };
   }
 
-  async noChannel(context: StepContext, detail: string): Promise<StepOutcome> {
+  async noChannel(context: StepContext<RunAheadWrites>, detail: string): Promise<StepOutcome> {
     await this.recorder.detail(context, 'Warning', detail, { source: 'Credentials' });
     return { kind: 'skipped' };
   }

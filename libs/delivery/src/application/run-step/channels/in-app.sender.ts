@@ -4,10 +4,14 @@ import { DETAIL } from '../../../domain/execution-detail';
 import { MessageCta } from '../../../domain/message';
 import { selectIntegration } from '../../../domain/select-integration';
 import { StepContext } from '../step-context';
+import { RunAheadWrites } from '../step-writes';
 import { StepOutcome } from '../step-outcome';
 import { ChannelSupport } from './channel-support';
 
-/** In-app: the message is the delivery (stored for the subscriber's feed); no provider call. */
+/**
+ * In-app: the message is the delivery (stored for the subscriber's feed); no provider call, so it
+ * needs only RunAheadWrites and may run against a chain not written yet.
+ */
 @Injectable()
 export class InAppSender {
   constructor(
@@ -15,7 +19,7 @@ export class InAppSender {
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
 
-  async execute(context: StepContext): Promise<StepOutcome> {
+  async execute(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
     const { job, step } = context;
     const template = step.template;
     const content = Array.isArray(template.content)

@@ -3,10 +3,14 @@ import { Integration } from '@app/integrations';
 import { DeliveryOutcome, Metrics, RetryableJobError, noopMetrics, systemClock } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
+import { Attempt } from '../../../domain/attempt';
+import { ExecutionDetail } from '../../../domain/execution-detail';
 import { Job } from '../../../domain/job';
+import { Message } from '../../../domain/message';
 import { ChannelProvider, ProviderError, ProviderRegistry, SmsMessage } from '../../../ports/channel-provider.port';
-import { UnwrittenChain } from '../../fan-out/unwritten-chain';
+import { MessageDeliveryUpdate, MessageRepository } from '../../../ports/message.repository.port';
 import { StepContext } from '../step-context';
+import { StoreStepWrites } from '../step-writes';
 import { DeliveryUnit, ProviderDelivery } from './provider-delivery';
 import { StepRecorder } from './step-recorder';
 
@@ -34,11 +38,43 @@ function scripted(id: string, ...outcomes: (ProviderError | 'ok')[]) {
   return { provider, calls };
 }
 
+/** StoreStepWrites over stand-ins of the message and detail repositories that keep what they are given. */
+function recordingWrites() {
+  const messages: Message[] = [];
+  const details: ExecutionDetail[] = [];
+  const messageStore: Pick<MessageRepository, 'insertIfAbsent' | 'updateDelivery'> = {
+    insertIfAbsent: async (message) => {
+      const existing = messages.find((candidate) => candidate.id === message.id);
+      if (existing) return { message: existing, created: false };
+      messages.push(message);
+      return { message, created: true };
+    },
+    updateDelivery: async (id, update: MessageDeliveryUpdate) => {
+      const message = messages.find((candidate) => candidate.id === id);
+      if (!message) return false;
+      message.status = update.status;
+      if (update.status === 'sent') {
+        delete message.errorId;
+        delete message.errorText;
+      } else {
+        message.errorId = update.errorId;
+        message.errorText = update.errorText;
+      }
+      if (update.identifier !== undefined) message.identifier = update.identifier;
+      if (update.deliveredAt) message.deliveredAt = [...message.deliveredAt, update.deliveredAt];
+      return true;
+    },
+  };
+  const unused = {} as never;
+  const writes = new StoreStepWrites(unused, { append: async (detail: ExecutionDetail) => void details.push(detail) } as never, messageStore as MessageRepository, unused, unused, unused);
+  return { writes, records: { messages, details } };
+}
+
 function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }, metrics: Metrics = noopMetrics) {
-  const writes = new UnwrittenChain([job], systemClock);
+  const { writes: stepWrites, records: writes } = recordingWrites();
   const registry: ProviderRegistry = { get: ((_channel: string, providerId: string) => providers.find((p) => p.id === providerId)) as ProviderRegistry['get'], list: () => providers };
   const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics);
-  const context = { scope, job, workflow, step, subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber, writes, attemptsMade: attempt.made, attempts: attempt.of, now: new Date() } as StepContext;
+  const context = { scope, job, workflow, step, subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber, writes: stepWrites, attempt: Attempt.of(attempt.made, attempt.of), now: new Date() } as StepContext;
   const unit = (chain: Integration[], forget?: () => Promise<Record<string, unknown> | undefined>): DeliveryUnit<'sms'> => ({
     chain,
     targets: () => [{ address: '+15550001', fields: { phone: '+15550001' }, build: (id) => ({ id, to: '+15550001', content: 'hi' }), forget }],
@@ -101,7 +137,7 @@ describe('ProviderDelivery', () => {
     expect(last.details()).toEqual(['twilio provider was selected', 'Provider error, retries exhausted', 'Fallback integration selected']);
 
     // The fresh run (attempt 1 of a new budget) finds hop 0 failed and delivers through the fallback.
-    const fresh = { ...last.context, attemptsMade: 0 };
+    const fresh = { ...last.context, attempt: Attempt.first(6) };
     await expect(last.delivery.deliver(fresh, 'sms', [last.unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
     expect(twilio.calls).toHaveLength(1);
     expect(last.details().filter((d) => d === 'Fallback integration selected')).toHaveLength(1);
@@ -150,7 +186,7 @@ describe('ProviderDelivery', () => {
       const sns = scripted('sns', 'ok');
       const { delivery, context, unit } = setup([twilio.provider, sns.provider], { made: 0, of: 6 }, metrics);
       await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
-      await delivery.deliver({ ...context, attemptsMade: 1 }, 'sms', [unit([primary, backup])], { content: 'hi' });
+      await delivery.deliver({ ...context, attempt: context.attempt.next() }, 'sms', [unit([primary, backup])], { content: 'hi' });
       expect(counted).toEqual([
         { channel: 'sms', provider: 'twilio', outcome: 'retried', timed: true },
         { channel: 'sms', provider: 'twilio', outcome: 'failed_over', timed: true },

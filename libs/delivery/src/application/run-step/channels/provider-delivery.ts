@@ -184,7 +184,7 @@ export class ProviderDelivery {
       if (result.kind === 'sent') continue;
       this.logger.warn(
         `Delivery ${outcome}: job ${context.job.id}, ${channel} through ${result.made.providerId} (integration ${integration.identifier}` +
-          `${movingTo ? `, next ${movingTo.identifier}` : ''}), attempt ${context.attemptsMade + 1} of ${context.attempts}: ${result.reason}`,
+          `${movingTo ? `, next ${movingTo.identifier}` : ''}), attempt ${context.attempt.number} of ${context.attempt.allowed}: ${result.reason}`,
       );
     }
   }
@@ -197,16 +197,14 @@ export class ProviderDelivery {
     error: ProviderError,
     secrets: string[],
   ): Promise<AttemptResult> {
-    const attempt = context.attemptsMade + 1;
-    const last = attempt >= context.attempts;
-    const willRetry = error.retryable && !last;
+    const willRetry = error.retryable && !context.attempt.isLast;
     const message = redactSecrets(error.message, secrets);
     await this.recorder.detail(
       context,
       willRetry ? 'Warning' : 'Failed',
       willRetry ? DETAIL.PROVIDER_RETRY_SCHEDULED : error.retryable ? DETAIL.PROVIDER_RETRIES_EXHAUSTED : DETAIL.PROVIDER_ERROR,
       {
-        raw: redactSecrets({ kind: error.kind, status: error.status, code: error.providerCode, message: error.message, attempt, retryAfterMs: error.retryAfterMs, vendor: error.raw }, secrets),
+        raw: redactSecrets({ kind: error.kind, status: error.status, code: error.providerCode, message: error.message, attempt: context.attempt.number, retryAfterMs: error.retryAfterMs, vendor: error.raw }, secrets),
         providerId,
       },
     );

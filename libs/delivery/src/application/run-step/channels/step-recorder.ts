@@ -3,6 +3,7 @@ import { CLOCK, Clock } from '@app/kernel';
 import { ExecutionDetailSource, ExecutionDetailStatus, createExecutionDetail } from '../../../domain/execution-detail';
 import { Message, MessageCta } from '../../../domain/message';
 import { StepContext } from '../step-context';
+import { RunAheadWrites } from '../step-writes';
 
 /** What a channel step rendered, as the message keeps it. */
 export interface RenderedMessage {
@@ -28,7 +29,7 @@ export interface MessageDraft {
 export class StepRecorder {
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
 
-  message(context: StepContext, draft: MessageDraft): Message {
+  message(context: StepContext<RunAheadWrites>, draft: MessageDraft): Message {
     const { job, workflow, step, actor } = context;
     const now = this.clock.now();
     return {
@@ -66,9 +67,15 @@ export class StepRecorder {
     };
   }
 
-  detail(context: StepContext, status: ExecutionDetailStatus, detail: string, options: { raw?: unknown; source?: ExecutionDetailSource; providerId?: string } = {}): Promise<void> {
-    return context.writes.appendDetail(
-      createExecutionDetail({ job: context.job, status, detail, raw: options.raw, source: options.source ?? 'Internal', providerId: options.providerId }, this.clock.now()),
+  /** Records a line of the job's history (`on`: a step's context, or the job and its writes when there is no step to run). */
+  detail(
+    on: Pick<StepContext<RunAheadWrites>, 'writes' | 'job'>,
+    status: ExecutionDetailStatus,
+    detail: string,
+    options: { raw?: unknown; source?: ExecutionDetailSource; providerId?: string } = {},
+  ): Promise<void> {
+    return on.writes.appendDetail(
+      createExecutionDetail({ job: on.job, status, detail, raw: options.raw, source: options.source ?? 'Internal', providerId: options.providerId }, this.clock.now()),
     );
   }
 

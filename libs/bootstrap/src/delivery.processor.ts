@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { FANOUT_QUEUE, FanOut, FanOutJobData, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE, StepJobData } from '@app/delivery';
-import { JOB_QUEUE, JobQueue, isPermanentFailure, METRICS, Metrics, QueuedJob, RetryableJobError, noopMetrics } from '@app/kernel';
+import { Attempt, FANOUT_QUEUE, FanOut, PipelineQueue, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE, attemptOf } from '@app/delivery';
+import { JOB_QUEUE, isPermanentFailure, METRICS, Metrics, QueuedJob, RetryableJobError, noopMetrics } from '@app/kernel';
 
 const RECONCILE_EVERY_MS = 10_000;
 
@@ -15,7 +15,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
   private reconcileTimer?: NodeJS.Timeout;
 
   constructor(
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly fanOut: FanOut,
     private readonly runStep: RunStep,
@@ -27,12 +27,13 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
   onApplicationBootstrap(): void {
     const concurrency = this.config.workerConcurrency;
     // A fan-out runs its recipients' first steps itself, so it gets the same concurrency as steps.
-    this.queue.process<FanOutJobData>(FANOUT_QUEUE, { concurrency }, (job) => this.retryUnexpected(job, () => this.fanOut.execute(job.data)));
-    this.queue.process<StepJobData>(STEPS_QUEUE, { concurrency }, (job) => {
-      const prior = job.data.priorAttempts ?? 0;
+    this.queue.process(FANOUT_QUEUE, { concurrency }, (job) => this.retryUnexpected(job, attemptOf(job), () => this.fanOut.execute(job.data)));
+    this.queue.process(STEPS_QUEUE, { concurrency }, (job) => {
+      const attempt = attemptOf(job);
       return this.retryUnexpected(
         job,
-        () => this.runStep.execute({ jobId: job.data.jobId, phase: job.data.phase, attemptsMade: prior + job.attemptsMade, attempts: prior + job.attempts }),
+        attempt,
+        () => this.runStep.execute({ jobId: job.data.jobId, phase: job.data.phase, attempt }),
         (reason) => this.runStep.giveUp(job.data.jobId, reason),
       );
     });
@@ -61,7 +62,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
 
   // Anything unexpected (the store or the network hiccuped) is worth another try with backoff.
   // On the last attempt, `onLastFailure` records the failure where the API shows it.
-  private async retryUnexpected(job: QueuedJob, work: () => Promise<void>, onLastFailure?: (reason: string) => Promise<void>): Promise<void> {
+  private async retryUnexpected(job: QueuedJob, attempt: Attempt, work: () => Promise<void>, onLastFailure?: (reason: string) => Promise<void>): Promise<void> {
     try {
       await work();
     } catch (error) {
@@ -71,10 +72,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
         await onLastFailure((error as Error).message);
         return;
       }
-      const last = job.attemptsMade + 1 >= job.attempts;
-      if (last && onLastFailure) await onLastFailure((error as Error).message).catch(() => undefined);
+      if (attempt.isLast && onLastFailure) await onLastFailure((error as Error).message).catch(() => undefined);
       if (error instanceof RetryableJobError) throw error;
-      this.logger.error(`${job.queueName} job ${job.id} failed (attempt ${job.attemptsMade + 1}/${job.attempts}): ${(error as Error).stack}`);
+      this.logger.error(`${job.queueName} job ${job.id} failed (attempt ${attempt.number}/${attempt.allowed}): ${(error as Error).stack}`);
       throw new RetryableJobError((error as Error).message);
     }
   }

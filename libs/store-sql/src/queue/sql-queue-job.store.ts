@@ -1,25 +1,22 @@
-import type { SqlClient } from '@app/store-sql';
-import type { JobCounts, JobState, NewJob } from '@app/kernel';
-
-/** A job a consumer has leased. */
-export interface ClaimedJob {
-  id: string;
-  data: unknown;
-  attempts: number;
-  attemptsMade: number;
-  backoffMs: number;
-}
+import { Inject, Injectable } from '@nestjs/common';
+import type { ClaimedJob, JobCounts, JobState, NewJob, QueueJobStore } from '@app/kernel';
+import { SQL_CLIENT, SqlClient } from '../sql-client';
 
 const AFTER_MS = (param: string) => `now() + ${param}::double precision * interval '1 millisecond'`;
 const STATE_OF = `CASE WHEN state = 'pending' AND run_at > now() THEN 'delayed' WHEN state = 'pending' THEN 'waiting' ELSE state END`;
 
 /**
- * The queue_jobs table, one atomic statement per operation: insert-if-absent, claim with
- * FOR UPDATE SKIP LOCKED (consumers in several processes never take the same job), and outcome
- * updates that apply only while the consumer still holds the lease.
+ * The embedded queue's jobs in the queue_jobs table, one atomic statement per operation:
+ * insert-if-absent, claim with FOR UPDATE SKIP LOCKED (consumers in several processes never take
+ * the same job), and outcome updates that apply only while the consumer still holds the lease.
  */
-export class SqlJobStore {
-  constructor(private readonly sql: SqlClient) {}
+@Injectable()
+export class SqlQueueJobStore implements QueueJobStore {
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+
+  get heldByOneProcess(): boolean {
+    return this.sql.dialect === 'pglite';
+  }
 
   async insert(queue: string, jobs: NewJob<unknown>[]): Promise<void> {
     const rows = jobs.map((job) => ({
@@ -93,10 +90,6 @@ export class SqlJobStore {
     ]);
   }
 
-  /**
-   * Puts back jobs whose lease ran out (their consumer died), or — when `liveConsumers` is given —
-   * every lease not held by one of them. A job that stalled more than `maxStalledCount` times fails.
-   */
   async requeueStalled(queue: string, maxStalledCount: number, liveConsumers?: string[]): Promise<number> {
     const rows = await this.sql.query(
       `UPDATE queue_jobs SET
@@ -114,7 +107,6 @@ export class SqlJobStore {
     return rows.length;
   }
 
-  /** A job can be removed unless a live consumer holds it. */
   async remove(queue: string, id: string): Promise<boolean> {
     const rows = await this.sql.query(
       `DELETE FROM queue_jobs WHERE queue = $1 AND id = $2 AND NOT (state = 'active' AND locked_until >= now()) RETURNING id`,
@@ -138,7 +130,6 @@ export class SqlJobStore {
     return counts;
   }
 
-  /** Milliseconds since the longest-due waiting job was due; undefined when none is due. */
   async oldestWaitingAgeMs(queue: string): Promise<number | undefined> {
     const [row] = await this.sql.query<{ ms: number | null }>(
       `SELECT (EXTRACT(EPOCH FROM (now() - min(run_at))) * 1000)::float8 AS ms FROM queue_jobs WHERE queue = $1 AND state = 'pending' AND run_at <= now()`,
@@ -147,7 +138,6 @@ export class SqlJobStore {
     return row?.ms ?? undefined;
   }
 
-  /** Milliseconds until the next pending job is due (≤ 0: due now); undefined when none waits. */
   async msUntilNextDue(queue: string): Promise<number | undefined> {
     const [row] = await this.sql.query<{ ms: number | null }>(
       `SELECT (EXTRACT(EPOCH FROM (min(run_at) - now())) * 1000)::float8 AS ms FROM queue_jobs WHERE queue = $1 AND state = 'pending'`,

@@ -1,11 +1,11 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig, ConfigError } from '@app/config';
-import { CLOCK, Clock, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
+import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
-import { RedisIdempotencyStore } from '@app/redis';
-import { SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
+import { RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
+import { SQL_CLIENT, SqlClient, SqlHealthProbe, SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
 import { REDIS_CONNECTION } from './redis.tokens';
 
 class RedisCloser implements OnApplicationShutdown {
@@ -15,18 +15,17 @@ class RedisCloser implements OnApplicationShutdown {
   }
 }
 
-export interface AppModuleOptions {
+/** What every process (api, worker, cli) is built from: the configuration, plus what tests vary. */
+export interface ServiceOptions {
   config: AppConfig;
   clock?: Clock;
   /** Put before QUEUE_PREFIX: keeps Redis keys of parallel test runs apart. */
   redisKeyPrefix?: string;
   /** PostgreSQL schema to use (tests). */
   sqlSchema?: string;
-  /** Also run the queue processors in this process (the embedded mode). */
-  runWorker?: boolean;
 }
 
-export function storeModule(options: AppModuleOptions): DynamicModule {
+export function storeModule(options: ServiceOptions): DynamicModule {
   const { store } = options.config;
   if (store.kind === 'mongodb') {
     throw new ConfigError('DATABASE_URL', 'points at MongoDB, whose store adapter is not available yet; use postgres:// or leave it unset');
@@ -44,28 +43,31 @@ export function sqlPoolSize(config: AppConfig): number {
   return Math.min(20, 5 + Math.ceil(config.workerConcurrency / 10));
 }
 
-/** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one. */
-export function queueModule(options: AppModuleOptions): DynamicModule {
+/** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one on the store. */
+export function queueModule(options: ServiceOptions): DynamicModule {
   return QueueModule.forRoot({ redisUrl: options.config.redisUrl, prefix: queueKeyPrefix(options), queueNames: [FANOUT_QUEUE, STEPS_QUEUE] });
 }
 
 /** The Bull key prefix: QUEUE_PREFIX (default "bull"), behind a test run's own prefix if any. */
-export function queueKeyPrefix(options: AppModuleOptions): string {
+export function queueKeyPrefix(options: ServiceOptions): string {
   return `${options.redisKeyPrefix ?? ''}${options.config.queuePrefix}`;
 }
 
-export type CoreOptions = AppModuleOptions;
-
-/** Process-wide pieces every context uses: configuration, clock, Redis, idempotency store. */
+/** Process-wide pieces every context uses: configuration, clock, Redis, idempotency store, health probes. */
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(options: CoreOptions): DynamicModule {
+  static forRoot(options: ServiceOptions): DynamicModule {
     const { config } = options;
     const providers: any[] = [
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: options.clock ?? systemClock },
       RedisCloser,
+      {
+        provide: HEALTH_PROBES,
+        inject: [SQL_CLIENT, { token: REDIS_CONNECTION, optional: true }],
+        useFactory: (sql: SqlClient, redis?: Redis): HealthProbe[] => [new SqlHealthProbe(sql), ...(redis ? [new RedisHealthProbe(redis)] : [])],
+      },
     ];
     if (config.redisUrl) {
       providers.push(
@@ -79,6 +81,6 @@ export class CoreModule {
     } else {
       providers.push({ provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore });
     }
-    return { module: CoreModule, providers, exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, ...(config.redisUrl ? [REDIS_CONNECTION] : [])] };
+    return { module: CoreModule, providers, exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, HEALTH_PROBES, ...(config.redisUrl ? [REDIS_CONNECTION] : [])] };
   }
 }

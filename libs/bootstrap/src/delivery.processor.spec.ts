@@ -30,12 +30,12 @@ describe('DeliveryProcessor', () => {
 
   it('counts the attempt a fan-out made before the step reached the queue', async () => {
     const seen: object[] = [];
-    const handlers = processor({ execute: async (command) => void seen.push(command) });
+    const handlers = processor({ execute: async ({ jobId, phase, attempt }) => void seen.push({ jobId, phase, made: attempt.made, allowed: attempt.allowed }) });
     await handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'job-1', priorAttempts: 1 }, 2, 5));
     await handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'job-2', phase: 'wake' }, 0, 6));
     expect(seen).toEqual([
-      { jobId: 'job-1', phase: undefined, attemptsMade: 3, attempts: 6 },
-      { jobId: 'job-2', phase: 'wake', attemptsMade: 0, attempts: 6 },
+      { jobId: 'job-1', phase: undefined, made: 3, allowed: 6 },
+      { jobId: 'job-2', phase: 'wake', made: 0, allowed: 6 },
     ]);
   });
 

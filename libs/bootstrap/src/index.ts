@@ -1,0 +1,6 @@
+export * from './core.module';
+export * from './redis.tokens';
+export * from './logging';
+export * from './delivery-worker.module';
+export * from './retention.scheduler';
+export * from './delivery.processor';

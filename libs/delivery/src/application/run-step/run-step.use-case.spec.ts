@@ -1,0 +1,211 @@
+import { DomainError, RetryableJobError, systemClock } from '@app/kernel';
+import { PreferenceRepository, Subscriber, SubscriberRepository } from '@app/subscribers';
+import { Workflow, WorkflowRepository, WorkflowStep } from '@app/workflows';
+import { Attempt } from '../../domain/attempt';
+import { DETAIL } from '../../domain/execution-detail';
+import { Job } from '../../domain/job';
+import { JobRepository } from '../../ports/job.repository.port';
+import { TemplateRenderer } from '../../ports/template-renderer.port';
+import { UnwrittenChain } from '../fan-out/unwritten-chain';
+import { StepRecorder } from './channels/step-recorder';
+import { RunStep } from './run-step.use-case';
+import { SendChannelStep } from './send-channel-step';
+import { StepChain } from './step-chain';
+import { StepGate } from './step-gate';
+import { StepHandler } from './step-handler';
+import { StepHandlers } from './step-handlers';
+import { StepOutcome } from './step-outcome';
+import { RunAheadWrites, StoreStepWrites } from './step-writes';
+import { DelayStep } from './steps/delay.step';
+import { DigestStep } from './steps/digest.step';
+
+const scope = { organizationId: 'org', environmentId: 'env' };
+const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
+
+function chainOf(...types: Job['type'][]): Job[] {
+  return types.map(
+    (type, index) =>
+      ({
+        id: `job-${index + 1}`,
+        ...scope,
+        notificationId: 'n-1',
+        transactionId: 'tx-1',
+        subscriberId: ada.id,
+        externalSubscriberId: 'ada',
+        workflowId: 'wf-1',
+        stepId: `step-${index + 1}`,
+        parentId: index === 0 ? undefined : `job-${index}`,
+        type,
+        status: index === 0 ? 'queued' : 'pending',
+        payload: { plan: 'pro' },
+        overrides: {},
+        attempts: 0,
+      }) as unknown as Job,
+  );
+}
+
+function workflowOf(jobs: Job[], step: Partial<WorkflowStep> = {}, preferences: Record<string, boolean> = {}): Workflow {
+  return {
+    id: 'wf-1',
+    ...scope,
+    critical: false,
+    preferenceSettings: { in_app: true, email: true, sms: true, chat: true, push: true, ...preferences },
+    steps: jobs.map((job, index) => ({ id: job.stepId, template: { type: job.type }, ...(index === 0 ? step : {}) })),
+  } as unknown as Workflow;
+}
+
+/**
+ * RunStep's frame alone: the step handlers are scripted, the chain is an UnwrittenChain (run
+ * ahead, or standing in for the store), the workflow and subscriber are read from stand-ins.
+ */
+function runStep(jobs: Job[], handler: Partial<StepHandler<RunAheadWrites>>, workflow = workflowOf(jobs)) {
+  const chain = new UnwrittenChain(jobs, systemClock);
+  const ran: string[] = [];
+  const scripted: StepHandler<RunAheadWrites> = {
+    run: async (context) => (ran.push(`run ${context.job.id}`), handler.run!(context)),
+    ...(handler.wake ? { wake: async (context) => (ran.push(`wake ${context.job.id}`), handler.wake!(context)) } : {}),
+  };
+  const handlers = { stored: { in_app: scripted, email: scripted }, runAhead: { in_app: scripted } } as unknown as StepHandlers;
+  const recorder = new StepRecorder(systemClock);
+  const steps = new StepChain(recorder);
+  const gate = new StepGate(
+    { findForWorkflow: async () => ({ global: null, workflow: null }) } as unknown as PreferenceRepository,
+    { render: (source: string) => source.replace('{{payload.plan}}', 'pro') } as unknown as TemplateRenderer,
+    recorder,
+    steps,
+  );
+  const useCase = new RunStep(
+    { findById: async (id: string) => chain.jobs.find((job) => job.id === id) ?? null } as unknown as JobRepository,
+    { findByIdIncludingDeleted: async () => workflow } as unknown as WorkflowRepository,
+    { findBySubscriberId: async () => ada } as unknown as SubscriberRepository,
+    chain as unknown as StoreStepWrites, // the chain stands in for the store: the frame only uses what both have
+    handlers,
+    gate,
+    steps,
+    recorder,
+  );
+  const ahead = (attempt = Attempt.first(6)) => useCase.runAhead({ jobId: jobs[0].id, attempt }, { job: jobs[0], subscriber: ada }, chain);
+  const details = () => chain.details.map((detail) => [detail.jobId, detail.status, detail.detail]);
+  return { useCase, chain, ran, ahead, details };
+}
+
+const answer = (outcome: StepOutcome) => async () => outcome;
+
+describe('RunStep', () => {
+  it('moves the job to running, then settles a delivered step: completed, the next job queued and added', async () => {
+    const { chain, ahead } = runStep(chainOf('in_app', 'email'), {
+      run: async (context) => {
+        expect(chain.jobs[0].status).toBe('running');
+        expect(context.attempt).toMatchObject({ made: 0, allowed: 6 });
+        return { kind: 'completed', providerId: 'novu' };
+      },
+    });
+    await ahead();
+    expect(chain.jobs.map((job) => job.status)).toEqual(['completed', 'queued']);
+    expect(chain.jobs[0].providerId).toBe('novu');
+    expect(chain.enqueued.map((job) => job.id)).toEqual(['job-2']);
+  });
+
+  it('a step with nothing to deliver to is canceled and the chain goes on', async () => {
+    const { chain, ahead } = runStep(chainOf('in_app', 'email'), { run: answer({ kind: 'skipped' }) });
+    await ahead();
+    expect(chain.jobs.map((job) => job.status)).toEqual(['canceled', 'queued']);
+  });
+
+  it('a failed channel step lets the chain go on; with shouldStopOnFail it cancels the rest, saying why on each job', async () => {
+    const goesOn = runStep(chainOf('in_app', 'email'), { run: answer({ kind: 'failed', reason: 'no integration' }) });
+    await goesOn.ahead();
+    expect(goesOn.chain.jobs.map((job) => [job.status, job.error?.message])).toEqual([['failed', 'no integration'], ['queued', undefined]]);
+    expect(goesOn.details()).toEqual([]); // the step recorded its failure itself
+
+    const jobs = chainOf('in_app', 'email', 'email');
+    const stops = runStep(jobs, { run: answer({ kind: 'failed', reason: 'no integration' }) }, workflowOf(jobs, { shouldStopOnFail: true }));
+    await stops.ahead();
+    expect(stops.chain.jobs.map((job) => job.status)).toEqual(['failed', 'canceled', 'canceled']);
+    expect(stops.details()).toEqual([
+      ['job-2', 'Warning', DETAIL.STEP_CANCELED_PREVIOUS_FAILED],
+      ['job-3', 'Warning', DETAIL.STEP_CANCELED_PREVIOUS_FAILED],
+    ]);
+    expect(stops.chain.enqueued).toEqual([]);
+  });
+
+  it('input the domain refuses fails the step, recorded as a Payload failure with its code', async () => {
+    const { chain, ahead } = runStep(chainOf('in_app'), {
+      run: async () => {
+        throw new DomainError('bad_delay', 'Delay path is not a date', 'invalid');
+      },
+    });
+    await ahead();
+    expect(chain.jobs[0].status).toBe('failed');
+    expect(chain.details).toEqual([expect.objectContaining({ status: 'Failed', source: 'Payload', detail: 'Delay path is not a date', raw: JSON.stringify({ code: 'bad_delay' }) })]);
+  });
+
+  it('a step that asks for a retry goes back to queued with this attempt counted, and the error goes on to the queue', async () => {
+    const { chain, ahead } = runStep(chainOf('in_app'), {
+      run: async () => {
+        throw new RetryableJobError('503');
+      },
+    });
+    await expect(ahead(Attempt.first(6).next())).rejects.toBeInstanceOf(RetryableJobError);
+    expect(chain.jobs[0]).toMatchObject({ status: 'queued', attempts: 2 });
+  });
+
+  it('a failover runs the step again as a fresh queue job, with a whole retry budget', async () => {
+    const { chain, ahead } = runStep(chainOf('in_app', 'email'), { run: answer({ kind: 'failover', queueJobId: 'job-1:failover:a:b', delayMs: 1_000 }) });
+    await ahead();
+    expect(chain.jobs.map((job) => [job.status, job.attempts])).toEqual([['queued', 0], ['pending', 0]]);
+    expect(chain.enqueued).toEqual([expect.objectContaining({ id: 'job-1:failover:a:b', data: { jobId: 'job-1' }, delayMs: 1_000, attempts: 6 })]);
+  });
+
+  it('filters that do not pass skip the step: canceled with the reason, the chain goes on, the handler never runs', async () => {
+    const jobs = chainOf('in_app', 'email');
+    const filters = [{ isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: 'payload', field: 'plan', operator: 'EQUAL', value: 'free' }] }];
+    const { chain, ran, ahead, details } = runStep(jobs, { run: answer({ kind: 'completed' }) }, workflowOf(jobs, { filters } as never));
+    await ahead();
+    expect(ran).toEqual([]);
+    expect(chain.jobs.map((job) => job.status)).toEqual(['canceled', 'queued']);
+    expect(details()).toEqual([['job-1', 'Success', DETAIL.FILTER_STEPS]]);
+  });
+
+  it('a channel the workflow turns off is skipped by preferences before the handler', async () => {
+    const jobs = chainOf('in_app');
+    const { chain, ran, ahead, details } = runStep(jobs, { run: answer({ kind: 'completed' }) }, workflowOf(jobs, {}, { in_app: false }));
+    await ahead();
+    expect(ran).toEqual([]);
+    expect(chain.jobs[0].status).toBe('canceled');
+    expect(details()).toEqual([['job-1', 'Success', DETAIL.STEP_FILTERED_BY_WORKFLOW_PREFERENCES]]);
+  });
+
+  it('a wake-up goes to the handler\'s second half, past the filters; a stray redelivery of a waiting job does nothing', async () => {
+    const jobs = chainOf('email', 'in_app').map((job, index) => (index === 0 ? { ...job, status: 'delayed' as const } : job));
+    const { useCase, chain, ran } = runStep(jobs, { run: answer({ kind: 'waiting' }), wake: answer({ kind: 'ended', digestEvents: [{ n: 1 }] }) });
+    await useCase.execute({ jobId: 'job-1', attempt: Attempt.first(6) });
+    expect(ran).toEqual([]);
+    await useCase.execute({ jobId: 'job-1', phase: 'wake', attempt: Attempt.first(6) });
+    expect(ran).toEqual(['wake job-1']);
+    expect(chain.jobs[1]).toMatchObject({ status: 'queued', digest: { events: [{ n: 1 }] } });
+  });
+
+  it('a step type without a handler fails as unsupported; only a step that can run ahead of the write is run against an unwritten chain', async () => {
+    const jobs = chainOf('throttle', 'email');
+    const { useCase, chain, details } = runStep(jobs, { run: answer({ kind: 'completed' }) });
+    await useCase.execute({ jobId: 'job-1', attempt: Attempt.first(6) });
+    expect(chain.jobs.map((job) => job.status)).toEqual(['failed', 'canceled']);
+    expect(details()[0]).toEqual(['job-1', 'Failed', 'Unsupported step type throttle']);
+    expect(useCase.canRunAhead('in_app')).toBe(true);
+    expect(useCase.canRunAhead('email')).toBe(false);
+    await expect(useCase.runAhead({ jobId: 'job-2', attempt: Attempt.first(6) }, { job: chain.jobs[1] }, chain)).rejects.toThrow('cannot run before its chain is written');
+  });
+});
+
+describe('step handlers and an unwritten chain (checked by the compiler)', () => {
+  it('only a handler that writes nothing outside its chain fits where a chain not written yet is run', () => {
+    const delay: StepHandler<RunAheadWrites> = new DelayStep(new StepRecorder(systemClock));
+    // @ts-expect-error a digest touches buckets shared with other notifications: it needs StepWrites
+    const digest: StepHandler<RunAheadWrites> = new DigestStep(new StepRecorder(systemClock));
+    // @ts-expect-error a channel step may call a provider: it needs StepWrites (its in-app part does not)
+    const channel: StepHandler<RunAheadWrites> = {} as SendChannelStep;
+    const inApp: StepHandler<RunAheadWrites> = ({} as SendChannelStep).inApp;
+    expect([delay, digest, channel, inApp]).toHaveLength(4);
+  });
+});

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { Job } from '../../domain/job';
+import { isChannelStep } from '../../domain/step-type';
+import { stepJob } from '../queues';
+import { StepRecorder } from './channels/step-recorder';
+import { RunAheadWrites } from './step-writes';
+
+/** A failed channel step lets the chain go on unless its step says shouldStopOnFail; any other failed step stops it. */
+export function failureStopsChain(job: Pick<Job, 'type'>, step: { shouldStopOnFail?: boolean } | undefined): boolean {
+  return !isChannelStep(job.type) || !!step?.shouldStopOnFail;
+}
+
+/** What happens to the rest of a notification's chain once one of its jobs has moved on. */
+@Injectable()
+export class StepChain {
+  constructor(private readonly recorder: StepRecorder) {}
+
+  /**
+   * Queues the next job of the chain and adds it to the steps queue. Only a job nobody started yet
+   * moves: a step deferred to quiet hours already let its successor go. Steps after a digest see
+   * its events (Novu's step.events / step.total_count), carried on by the steps in between.
+   */
+  async handOn(writes: RunAheadWrites, job: Job, digestEvents?: Record<string, unknown>[]): Promise<void> {
+    const next = await writes.queueNext(job.id, digestEvents ?? job.digest?.events);
+    if (next) await writes.enqueue(stepJob(next.id, { jobId: next.id }));
+  }
+
+  /**
+   * Cancels the not-yet-running jobs after `job` in its chain; `detail`, when given, is recorded
+   * (a warning) on each of them.
+   */
+  async cancelRest(writes: RunAheadWrites, job: Job, options: { detail?: string } = {}): Promise<void> {
+    const canceled = await writes.cancelChildren(job.notificationId, job.id);
+    if (options.detail === undefined) return;
+    for (const id of canceled) await this.recorder.detail({ writes, job: { ...job, id } }, 'Warning', options.detail);
+  }
+}

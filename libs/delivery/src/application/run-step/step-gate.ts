@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { evaluateConditions } from '@app/kernel';
+import { PREFERENCE_REPOSITORY, PreferenceRepository, isWithinSchedule, nextScheduleWindow, resolveChannelPreferences } from '@app/subscribers';
+import { DETAIL } from '../../domain/execution-detail';
+import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
+import { stepJob } from '../queues';
+import { StepRecorder } from './channels/step-recorder';
+import { StepChain } from './step-chain';
+import { StepContext, stepVariables } from './step-context';
+import { RunAheadWrites } from './step-writes';
+
+const PREFERENCE_DETAIL = {
+  workflow: DETAIL.STEP_FILTERED_BY_WORKFLOW_PREFERENCES,
+  subscriber_global: DETAIL.STEP_FILTERED_BY_SUBSCRIBER_GLOBAL_PREFERENCES,
+  subscriber_workflow: DETAIL.STEP_FILTERED_BY_SUBSCRIBER_WORKFLOW_PREFERENCES,
+} as const;
+
+/**
+ * Whether a running step goes ahead: its filters, and for a channel step the subscriber's
+ * preferences and quiet hours. A step held back is settled here — skipped (canceled, the chain
+ * goes on) or deferred to the subscriber's schedule with a wake-up job — and answers false.
+ */
+@Injectable()
+export class StepGate {
+  constructor(
+    @Inject(PREFERENCE_REPOSITORY) private readonly preferences: PreferenceRepository,
+    @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
+    private readonly recorder: StepRecorder,
+    private readonly chain: StepChain,
+  ) {}
+
+  /** Step filters; a value holding `{{…}}` is a template rendered with the step's variables first (as Novu compiles it). */
+  async passesFilters(context: StepContext<RunAheadWrites>): Promise<boolean> {
+    const variables = stepVariables(context);
+    const filters = evaluateConditions(context.step.filters, variables, {
+      resolveValue: (value) => (value.includes('{{') ? this.renderer.render(value, variables) : value),
+    });
+    if (!filters.passed) await this.skip(context, DETAIL.FILTER_STEPS, filters.details);
+    return filters.passed;
+  }
+
+  /** Preferences turn a channel step off; quiet hours defer it, never drop it. */
+  async passesPreferences(context: StepContext<RunAheadWrites>): Promise<boolean> {
+    const { scope, job, workflow, subscriber, writes } = context;
+    const channel = job.type as keyof typeof PREFERENCE_DETAIL & string;
+    const stored = await this.preferences.findForWorkflow(scope, subscriber.id, workflow.id);
+    const resolved = resolveChannelPreferences({ workflow, global: stored.global, subscriberWorkflow: stored.workflow });
+    if (!resolved.channels[job.type as 'email']) {
+      await this.skip(context, PREFERENCE_DETAIL[resolved.sources[channel as 'email']], { channel, sources: resolved.sources });
+      return false;
+    }
+    // Quiet hours hold everything but in-app; critical workflows go through.
+    const schedule = stored.global?.schedule;
+    if (job.type === 'in_app' || workflow.critical || !schedule || isWithinSchedule(schedule, subscriber.timezone, context.now)) return true;
+    const next = nextScheduleWindow(schedule, subscriber.timezone, context.now);
+    if (!next) return true; // no window at all: deliver rather than hold forever
+    const extension = (job.scheduleExtensionsCount ?? 0) + 1;
+    await writes.transition(job.id, 'delayed', { runAt: next, scheduleExtensionsCount: extension });
+    await this.recorder.detail(context, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, { raw: { until: next.toISOString(), timezone: subscriber.timezone ?? 'UTC' } });
+    await writes.enqueue(stepJob(`${job.id}:schedule:${extension}`, { jobId: job.id, phase: 'wake' }, Math.max(0, next.getTime() - context.now.getTime())));
+    // Quiet hours hold this step only: the rest of the chain (an in-app step, say) goes on now,
+    // unless a failure of this step must stop it, which only the deferred run can tell.
+    if (!context.step.shouldStopOnFail) await this.chain.handOn(writes, job);
+    return false;
+  }
+
+  /** The step does not apply: canceled, with the reason, and the chain goes on. */
+  private async skip(context: StepContext<RunAheadWrites>, detail: string, raw: unknown): Promise<void> {
+    await context.writes.transition(context.job.id, 'canceled');
+    await this.recorder.detail(context, 'Success', detail, { raw });
+    await this.chain.handOn(context.writes, context.job);
+  }
+}

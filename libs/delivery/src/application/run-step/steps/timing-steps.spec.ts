@@ -1,0 +1,147 @@
+import { RetryableJobError, systemClock } from '@app/kernel';
+import { Subscriber } from '@app/subscribers';
+import { Workflow, WorkflowStep } from '@app/workflows';
+import { Attempt } from '../../../domain/attempt';
+import { DETAIL } from '../../../domain/execution-detail';
+import { Job } from '../../../domain/job';
+import { DigestEvent, OpenDigest } from '../../../ports/digest-bucket.repository.port';
+import { UnwrittenChain } from '../../fan-out/unwritten-chain';
+import { StepRecorder } from '../channels/step-recorder';
+import { StepContext } from '../step-context';
+import { RunAheadWrites, StepWrites } from '../step-writes';
+import { DelayStep } from './delay.step';
+import { DigestStep } from './digest.step';
+
+const scope = { organizationId: 'org', environmentId: 'env' };
+const now = new Date('2026-03-02T10:00:00Z');
+const clock = { now: () => now };
+const recorder = new StepRecorder(clock);
+const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
+
+function running(type: Job['type'], metadata: Record<string, unknown>) {
+  const jobs = [type, 'in_app'].map(
+    (jobType, index) =>
+      ({
+        id: `job-${index + 1}`,
+        ...scope,
+        notificationId: 'n-1',
+        transactionId: 'tx-1',
+        subscriberId: ada.id,
+        parentId: index === 0 ? undefined : 'job-1',
+        type: jobType,
+        status: index === 0 ? 'running' : 'pending',
+        payload: { order: 7 },
+        overrides: {},
+        attempts: 0,
+      }) as unknown as Job,
+  );
+  const step = { id: 'step-1', template: { type }, metadata } as unknown as WorkflowStep;
+  const chain = new UnwrittenChain(jobs, systemClock);
+  const context = <W extends RunAheadWrites>(writes: W, job = chain.jobs[0]): StepContext<W> => ({
+    scope,
+    job,
+    workflow: { id: 'wf-1', steps: [step] } as unknown as Workflow,
+    step,
+    subscriber: ada,
+    writes,
+    attempt: Attempt.first(6),
+    now,
+  });
+  return { chain, context, details: () => chain.details.map((detail) => detail.detail) };
+}
+
+/** The chain's writes plus scripted digest buckets: what DigestStep needs of the store. */
+function withBuckets(chain: UnwrittenChain, buckets: Partial<StepWrites>) {
+  const calls: string[] = [];
+  const writes: StepWrites = {
+    transition: (...args) => chain.transition(...args),
+    appendDetail: (detail) => chain.appendDetail(detail),
+    insertMessage: (message) => chain.insertMessage(message),
+    queueNext: (...args) => chain.queueNext(...args),
+    cancelChildren: (...args) => chain.cancelChildren(...args),
+    enqueue: (job) => chain.enqueue(job),
+    updateMessage: async () => void calls.push('updateMessage'),
+    mergeIntoDigest: async () => null,
+    openDigest: async () => true,
+    closeDigest: async () => null,
+    recordDigestEvent: async () => void calls.push('recordDigestEvent'),
+    hasRecentDigestEvent: async () => false,
+    setDigestedNotification: async (id, master) => void calls.push(`setDigestedNotification ${id} ${master}`),
+    ...buckets,
+  };
+  return { writes, calls };
+}
+
+describe('DelayStep', () => {
+  it('waits: the job delayed until the delay ends, with a wake-up job due then; the wake-up completes it and the chain goes on', async () => {
+    const { chain, context, details } = running('delay', { type: 'regular', amount: 5, unit: 'minutes' });
+    const delay = new DelayStep(recorder);
+    await expect(delay.run(context(chain))).resolves.toEqual({ kind: 'waiting' });
+    expect(chain.jobs[0]).toMatchObject({ status: 'delayed', runAt: new Date('2026-03-02T10:05:00Z') });
+    expect(chain.enqueued).toEqual([expect.objectContaining({ id: 'job-1:wake', data: { jobId: 'job-1', phase: 'wake' }, delayMs: 300_000 })]);
+    await chain.transition('job-1', 'running');
+    await expect(delay.wake(context(chain))).resolves.toEqual({ kind: 'ended' });
+    expect(chain.jobs[0].status).toBe('completed');
+    expect(details()).toEqual([DETAIL.STEP_DELAYED, DETAIL.DELAY_FINISHED]);
+  });
+});
+
+describe('DigestStep', () => {
+  const regular = { type: 'regular', amount: 10, unit: 'minutes' };
+  const fireAt = new Date('2026-03-02T10:10:00Z');
+
+  it('opens the bucket as master when no digest is open, and waits for the window to close', async () => {
+    const { chain, context, details } = running('digest', regular);
+    const opened: DigestEvent[] = [];
+    const { writes } = withBuckets(chain, { openDigest: async (_scope, _key, _master, event, at) => (opened.push(event), at.getTime() === fireAt.getTime()) });
+    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'waiting' });
+    expect(opened).toEqual([{ jobId: 'job-1', notificationId: 'n-1', payload: { order: 7 }, at: now }]);
+    expect(chain.jobs[0]).toMatchObject({ status: 'delayed', runAt: fireAt, digestBucketKey: expect.any(String) });
+    expect(chain.enqueued).toEqual([expect.objectContaining({ id: 'job-1:wake', data: { jobId: 'job-1', phase: 'wake' } })]);
+    expect(details()).toEqual([DETAIL.STEP_DIGESTED]);
+  });
+
+  it('merges into another job\'s open digest: merged, pointing at the master\'s notification (the frame cancels the rest)', async () => {
+    const { chain, context, details } = running('digest', regular);
+    const open: OpenDigest = { masterJobId: 'master-job', masterNotificationId: 'master-n', fireAt };
+    const { writes, calls } = withBuckets(chain, { mergeIntoDigest: async () => open });
+    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'merged' });
+    expect(chain.jobs[0]).toMatchObject({ status: 'merged', mergedDigestId: 'master-job' });
+    expect(calls).toEqual(['setDigestedNotification n-1 master-n']);
+    expect(details()).toEqual([DETAIL.DIGEST_MERGED]);
+  });
+
+  it('a redelivered master finds its own digest open and waits again', async () => {
+    const { chain, context } = running('digest', regular);
+    const { writes } = withBuckets(chain, { mergeIntoDigest: async () => ({ masterJobId: 'job-1', masterNotificationId: 'n-1', fireAt }) });
+    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'waiting' });
+    expect(chain.jobs[0].status).toBe('delayed');
+  });
+
+  it('a first backoff event is not digested: recorded, the job skipped, its own event handed on', async () => {
+    const { chain, context, details } = running('digest', { type: 'backoff', amount: 10, unit: 'minutes', backoffAmount: 5, backoffUnit: 'minutes' });
+    const { writes, calls } = withBuckets(chain, {});
+    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'ended', digestEvents: [{ order: 7 }] });
+    expect(chain.jobs[0]).toMatchObject({ status: 'skipped', digest: { events: [{ order: 7 }] } });
+    expect(calls).toEqual(['recordDigestEvent']);
+    expect(details()).toEqual([DETAIL.DIGEST_SKIPPED]);
+  });
+
+  it('the wake-up closes the digest and hands every collected event on', async () => {
+    const { chain, context, details } = running('digest', regular);
+    const events = [{ order: 7 }, { order: 8 }].map((payload, n) => ({ jobId: `job-${n}`, notificationId: `n-${n}`, payload, at: now }));
+    const { writes } = withBuckets(chain, { closeDigest: async () => events });
+    await expect(new DigestStep(recorder).wake(context(writes, { ...chain.jobs[0], digestBucketKey: 'bucket' }))).resolves.toEqual({
+      kind: 'ended',
+      digestEvents: [{ order: 7 }, { order: 8 }],
+    });
+    expect(chain.jobs[0]).toMatchObject({ status: 'completed', digest: { events: [{ order: 7 }, { order: 8 }] } });
+    expect(details()).toEqual([DETAIL.DIGEST_TRIGGERED_EVENTS]);
+  });
+
+  it('a bucket that stays contended asks for a retry', async () => {
+    const { chain, context } = running('digest', regular);
+    const { writes } = withBuckets(chain, { openDigest: async () => false });
+    await expect(new DigestStep(recorder).run(context(writes))).rejects.toBeInstanceOf(RetryableJobError);
+  });
+});

@@ -1,0 +1,72 @@
+import { ApiKey, Environment, EnvironmentRepository, Organization } from '@app/environments';
+import { copy, foreignKeyViolation, orderBy, stored, uniqueViolation } from './memory-records';
+
+const byId = orderBy<{ id: string }>((row) => row.id);
+
+/** EnvironmentRepository in memory: organizations, environments (unique name per organization), API keys (unique hash). */
+export class InMemoryEnvironmentRepository implements EnvironmentRepository {
+  private bootstrapClaimed = false;
+  private readonly organizations = new Map<string, Organization>();
+  private readonly environments = new Map<string, Environment>();
+  private readonly apiKeys = new Map<string, ApiKey>();
+
+  async claimBootstrap(): Promise<boolean> {
+    if (this.bootstrapClaimed) return false;
+    this.bootstrapClaimed = true;
+    return true;
+  }
+
+  async insertOrganization(organization: Organization): Promise<void> {
+    if (this.organizations.has(organization.id)) throw uniqueViolation('organizations');
+    const { id, name, createdAt } = stored(organization);
+    this.organizations.set(id, { id, name, createdAt });
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return [...this.organizations.values()].sort(byId).map(copy);
+  }
+
+  async insertEnvironment(environment: Environment): Promise<boolean> {
+    const { id, organizationId, name, createdAt } = stored(environment);
+    if ([...this.environments.values()].some((e) => e.organizationId === organizationId && e.name === name)) return false;
+    if (this.environments.has(id)) throw uniqueViolation('environments');
+    if (!this.organizations.has(organizationId)) throw foreignKeyViolation('environments');
+    this.environments.set(id, { id, organizationId, name, createdAt });
+    return true;
+  }
+
+  async findEnvironment(id: string): Promise<Environment | null> {
+    const environment = this.environments.get(id);
+    return environment ? copy(environment) : null;
+  }
+
+  async findEnvironmentByName(organizationId: string, name: string): Promise<Environment | null> {
+    const environment = [...this.environments.values()].find((e) => e.organizationId === organizationId && e.name === name);
+    return environment ? copy(environment) : null;
+  }
+
+  async listEnvironments(organizationId?: string): Promise<Environment[]> {
+    return [...this.environments.values()]
+      .filter((e) => organizationId === undefined || e.organizationId === organizationId)
+      .sort(byId)
+      .map(copy);
+  }
+
+  async insertApiKey(key: ApiKey): Promise<boolean> {
+    const { id, organizationId, environmentId, hash, hint, createdAt } = stored(key);
+    if ([...this.apiKeys.values()].some((k) => k.hash === hash)) return false;
+    if (this.apiKeys.has(id)) throw uniqueViolation('api_keys');
+    if (!this.environments.has(environmentId)) throw foreignKeyViolation('api_keys');
+    this.apiKeys.set(id, { id, organizationId, environmentId, hash, hint, createdAt });
+    return true;
+  }
+
+  async findApiKeyByHash(hash: string): Promise<ApiKey | null> {
+    const key = [...this.apiKeys.values()].find((k) => k.hash === hash);
+    return key ? copy(key) : null;
+  }
+
+  async listApiKeys(environmentId: string): Promise<ApiKey[]> {
+    return [...this.apiKeys.values()].filter((k) => k.environmentId === environmentId).sort(byId).map(copy);
+  }
+}

@@ -1,0 +1,149 @@
+import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
+import { Clock, EnvironmentScope, StoreRejectedError, systemClock } from '@app/kernel';
+import { DeliveryTables, JOB_OPTIONAL_FIELDS, inScope } from './memory-delivery-tables';
+import { copy, oldestBefore, orderBy, stored } from './memory-records';
+
+/** The fields a transition may patch (JobPatch); any other key of a patch is ignored, as the SQL adapter ignores it. */
+const PATCHABLE: readonly (keyof JobPatch)[] = [
+  'providerId',
+  'payload',
+  'overrides',
+  'digest',
+  'digestBucketKey',
+  'mergedDigestId',
+  'runAt',
+  'attempts',
+  'scheduleExtensionsCount',
+  'error',
+  'updatedAt',
+];
+/** Patchable fields whose column is NOT NULL: null is refused (SQLSTATE 23502). */
+const NOT_NULL: readonly (keyof JobPatch)[] = ['payload', 'overrides', 'attempts'];
+
+const byCreation = orderBy<Job>((j) => j.createdAt, (j) => j.id);
+
+/** Orders each notification's jobs along their parent chain (jobs created together share a createdAt). */
+function inChainOrder(jobs: Job[]): Job[] {
+  const ids = new Set(jobs.map((j) => j.id));
+  const childrenOf = new Map<string, Job[]>();
+  const roots: Job[] = [];
+  for (const job of jobs) {
+    if (job.parentId && ids.has(job.parentId)) childrenOf.set(job.parentId, [...(childrenOf.get(job.parentId) ?? []), job]);
+    else roots.push(job);
+  }
+  const ordered: Job[] = [];
+  const visit = (job: Job) => {
+    ordered.push(job);
+    for (const child of childrenOf.get(job.id) ?? []) visit(child);
+  };
+  roots.forEach(visit);
+  return ordered;
+}
+
+/** JobRepository in memory, over the store's shared delivery tables. */
+export class InMemoryJobRepository implements JobRepository {
+  constructor(
+    private readonly tables: DeliveryTables,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async findById(id: string): Promise<Job | null> {
+    const job = this.tables.jobs.get(id);
+    return job ? copy(job) : null;
+  }
+
+  async findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]> {
+    const wanted = new Set(notificationIds);
+    const rows = [...this.tables.jobs.values()]
+      .filter((j) => wanted.has(j.notificationId) && inScope(scope)(j))
+      .sort(orderBy((j) => j.notificationId, (j) => j.createdAt, (j) => j.id));
+    return inChainOrder(rows).map(copy);
+  }
+
+  async transition(id: string, to: JobStatus, patch: JobPatch = {}): Promise<boolean> {
+    const allowed = jobStatusesAllowing(to);
+    if (allowed.length === 0) return false;
+    const job = this.tables.jobs.get(id);
+    if (!job || !allowed.includes(job.status)) return false;
+    const changes = stored(patch);
+    for (const field of NOT_NULL) {
+      if (changes[field] === null) throw new StoreRejectedError(`memory store: UPDATE jobs: null value in column of ${field} violates not-null constraint`, '23502');
+    }
+    job.status = to;
+    for (const field of PATCHABLE) {
+      const value = changes[field];
+      if (value === undefined) continue;
+      if (value === null) delete (job as Partial<Job>)[field as (typeof JOB_OPTIONAL_FIELDS)[number]];
+      else (job as unknown as Record<string, unknown>)[field] = value;
+    }
+    if (!changes.updatedAt) job.updatedAt = this.clock.now();
+    return true;
+  }
+
+  async cancelPendingByTransaction(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<Job[]> {
+    const canceled = [...this.tables.jobs.values()].filter(
+      (j) => inScope(scope)(j) && j.transactionId === transactionId && CANCELABLE_JOB_STATUSES.includes(j.status),
+    );
+    for (const job of canceled) this.cancel(job, at);
+    return canceled.map(copy);
+  }
+
+  async cancelChildren(notificationId: string, afterJobId?: string, at?: Date): Promise<string[]> {
+    const ofNotification = [...this.tables.jobs.values()].filter((j) => j.notificationId === notificationId);
+    let candidates = ofNotification;
+    if (afterJobId !== undefined) {
+      // the jobs after afterJobId: follow parentId links down the chain
+      const chain = new Set<string>();
+      let frontier = [afterJobId];
+      while (frontier.length) {
+        const parents = new Set(frontier);
+        frontier = ofNotification.filter((j) => j.parentId !== undefined && parents.has(j.parentId) && !chain.has(j.id)).map((j) => j.id);
+        frontier.forEach((id) => chain.add(id));
+      }
+      candidates = ofNotification.filter((j) => chain.has(j.id));
+    }
+    const canceled = candidates.filter((j) => CANCELABLE_JOB_STATUSES.includes(j.status));
+    for (const job of canceled) this.cancel(job, at);
+    return canceled.map((j) => j.id);
+  }
+
+  async findOverdue(before: Date, limit: number): Promise<Job[]> {
+    const cutoff = before.getTime();
+    return [...this.tables.jobs.values()]
+      .filter(
+        (j) =>
+          ((j.status === 'queued' || j.status === 'running') && j.updatedAt.getTime() < cutoff) ||
+          (j.status === 'delayed' && j.runAt !== undefined && j.runAt.getTime() < cutoff),
+      )
+      .sort(orderBy((j) => j.updatedAt, (j) => j.id))
+      .slice(0, Math.max(limit, 0))
+      .map(copy);
+  }
+
+  async findNextJob(parentId: string): Promise<Job | null> {
+    const [next] = [...this.tables.jobs.values()].filter((j) => j.parentId === parentId).sort(byCreation);
+    return next ? copy(next) : null;
+  }
+
+  async queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null> {
+    const events = digestEvents ? stored(digestEvents) : undefined;
+    const moved = [...this.tables.jobs.values()].filter((j) => j.parentId === parentId && j.status === 'pending').sort(byCreation);
+    for (const job of moved) {
+      job.status = 'queued';
+      job.updatedAt = this.clock.now();
+      if (events) job.digest = { ...(job.digest ?? {}), events: copy(events) } as Job['digest'];
+    }
+    return moved[0] ? copy(moved[0]) : null;
+  }
+
+  async deleteOlderThan(before: Date, limit: number): Promise<number> {
+    const doomed = oldestBefore(this.tables.jobs.values(), before, limit, (j) => this.tables.notificationFinished(j.notificationId));
+    for (const job of doomed) this.tables.jobs.delete(job.id);
+    return doomed.length;
+  }
+
+  private cancel(job: Job, at?: Date): void {
+    job.status = 'canceled';
+    job.updatedAt = at ? new Date(at) : this.clock.now();
+  }
+}

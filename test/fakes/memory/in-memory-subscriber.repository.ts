@@ -1,0 +1,144 @@
+import { CursorPage, EnvironmentScope } from '@app/kernel';
+import {
+  SUBSCRIBER_PROFILE_FIELDS,
+  Subscriber,
+  SubscriberChanges,
+  SubscriberChannel,
+  SubscriberRepository,
+  SubscriberSearch,
+  SubscriberUpsert,
+} from '@app/subscribers';
+import { containsIgnoringCase, copy, cursorPage, orderBy, sameJson, shaped, stored, uniqueViolation } from './memory-records';
+
+/** The fields a change may set (what the SQL adapter has columns for). */
+const CHANGE_FIELDS = [...SUBSCRIBER_PROFILE_FIELDS, 'data'] as const;
+type ChangeField = (typeof CHANGE_FIELDS)[number];
+
+const REQUIRED = ['id', 'organizationId', 'environmentId', 'subscriberId', 'channels', 'createdAt', 'updatedAt'] as const;
+
+const ORDER_VALUES = {
+  _id: (s: Subscriber) => s.id,
+  createdAt: (s: Subscriber) => s.createdAt,
+  updatedAt: (s: Subscriber) => s.updatedAt,
+} as const;
+
+const byId = orderBy<Subscriber>((s) => s.id);
+
+/** The fields a change really sets: undefined stays as it is. */
+const changedFields = (changes: SubscriberChanges) => CHANGE_FIELDS.filter((field) => changes[field] !== undefined);
+
+/** Applies the given fields: null clears, anything else replaces (`data` as a whole). */
+function apply(subscriber: Subscriber, changes: SubscriberChanges, fields: readonly ChangeField[]): void {
+  for (const field of fields) {
+    const value = changes[field];
+    if (value === null) delete subscriber[field];
+    else (subscriber as unknown as Record<string, unknown>)[field] = value;
+  }
+}
+
+/** SubscriberRepository in memory: one subscriber per (environment, subscriberId). */
+export class InMemorySubscriberRepository implements SubscriberRepository {
+  private readonly rows = new Map<string, Subscriber>();
+
+  async findBySubscriberId(scope: EnvironmentScope, subscriberId: string): Promise<Subscriber | null> {
+    const found = this.find(scope.environmentId, subscriberId);
+    return found ? copy(found) : null;
+  }
+
+  async findManyBySubscriberIds(scope: EnvironmentScope, subscriberIds: string[]): Promise<Subscriber[]> {
+    const wanted = new Set(subscriberIds);
+    return this.inEnvironment(scope.environmentId).filter((s) => wanted.has(s.subscriberId)).sort(byId).map(copy);
+  }
+
+  async findManyByIds(scope: EnvironmentScope, ids: string[]): Promise<Subscriber[]> {
+    const wanted = new Set(ids);
+    return this.inEnvironment(scope.environmentId).filter((s) => wanted.has(s.id)).sort(byId).map(copy);
+  }
+
+  async insert(subscriber: Subscriber): Promise<boolean> {
+    const given = stored(subscriber);
+    if (this.find(given.environmentId, given.subscriberId)) return false;
+    if (this.rows.has(given.id)) throw uniqueViolation('subscribers');
+    // Presence (isOnline, lastOnlineAt) is not written by an insert.
+    const row = shaped({ ...given, channels: given.channels ?? [] }, REQUIRED, CHANGE_FIELDS);
+    this.rows.set(row.id, row);
+    return true;
+  }
+
+  async upsert(scope: EnvironmentScope, upsert: SubscriberUpsert): Promise<{ subscriber: Subscriber; created: boolean }> {
+    const { id, subscriberId, changes, now } = stored(upsert);
+    const fields = changedFields(changes);
+    const existing = this.find(scope.environmentId, subscriberId);
+    if (existing) {
+      if (fields.length) {
+        apply(existing, changes, fields);
+        existing.updatedAt = now;
+      }
+      return { subscriber: copy(existing), created: false };
+    }
+    if (this.rows.has(id)) throw uniqueViolation('subscribers');
+    const row: Subscriber = {
+      id,
+      organizationId: scope.organizationId,
+      environmentId: scope.environmentId,
+      subscriberId,
+      channels: [],
+      createdAt: now,
+      updatedAt: new Date(now),
+    };
+    apply(row, changes, fields);
+    this.rows.set(row.id, row);
+    return { subscriber: copy(row), created: true };
+  }
+
+  async update(scope: EnvironmentScope, subscriberId: string, changes: SubscriberChanges, now: Date): Promise<Subscriber | null> {
+    const existing = this.find(scope.environmentId, subscriberId);
+    if (!existing) return null;
+    const kept = stored(changes);
+    apply(existing, kept, changedFields(kept));
+    existing.updatedAt = new Date(now);
+    return copy(existing);
+  }
+
+  async replaceChannels(
+    scope: EnvironmentScope,
+    subscriberId: string,
+    expected: SubscriberChannel[],
+    next: SubscriberChannel[],
+    now: Date,
+  ): Promise<Subscriber | null> {
+    const existing = this.find(scope.environmentId, subscriberId);
+    if (!existing || !sameJson(existing.channels, expected)) return null;
+    existing.channels = stored(next);
+    existing.updatedAt = new Date(now);
+    return copy(existing);
+  }
+
+  async delete(scope: EnvironmentScope, subscriberId: string): Promise<boolean> {
+    const existing = this.find(scope.environmentId, subscriberId);
+    return existing ? this.rows.delete(existing.id) : false;
+  }
+
+  async search(scope: EnvironmentScope, search: SubscriberSearch): Promise<CursorPage<Subscriber>> {
+    const { filter } = search;
+    const fullName = (s: Subscriber) => `${s.firstName ?? ''} ${s.lastName ?? ''}`.replace(/^ +| +$/g, '');
+    return cursorPage({
+      environmentRows: this.inEnvironment(scope.environmentId),
+      orderValue: ORDER_VALUES[search.orderBy],
+      request: search,
+      matches: (s) =>
+        (!filter.email || containsIgnoringCase(s.email, filter.email)) &&
+        (!filter.phone || containsIgnoringCase(s.phone, filter.phone)) &&
+        (!filter.name || containsIgnoringCase(fullName(s), filter.name)) &&
+        (!filter.subscriberId || s.subscriberId === filter.subscriberId),
+    });
+  }
+
+  private find(environmentId: string, subscriberId: string): Subscriber | undefined {
+    return this.inEnvironment(environmentId).find((s) => s.subscriberId === subscriberId);
+  }
+
+  private inEnvironment(environmentId: string): Subscriber[] {
+    return [...this.rows.values()].filter((s) => s.environmentId === environmentId);
+  }
+}

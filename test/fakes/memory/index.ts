@@ -1,0 +1,137 @@
+import type { Provider } from '@nestjs/common';
+import {
+  DIGEST_BUCKET_REPOSITORY,
+  DigestBucketRepository,
+  EXECUTION_DETAIL_REPOSITORY,
+  ExecutionDetailRepository,
+  JOB_REPOSITORY,
+  JobRepository,
+  MESSAGE_REPOSITORY,
+  MessageRepository,
+  NOTIFICATION_REPOSITORY,
+  NotificationRepository,
+  TRIGGER_REPOSITORY,
+  TriggerRepository,
+} from '@app/delivery';
+import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
+import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
+import { Clock, IDEMPOTENCY_STORE, IdempotencyStore, QUEUE_JOB_STORE, QueueJobStore, systemClock } from '@app/kernel';
+import {
+  PREFERENCE_REPOSITORY,
+  PreferenceRepository,
+  SUBSCRIBER_REPOSITORY,
+  SubscriberRepository,
+  TOPIC_REPOSITORY,
+  TopicRepository,
+} from '@app/subscribers';
+import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
+import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
+import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
+import { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
+import { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
+import { InMemoryIntegrationRepository } from './in-memory-integration.repository';
+import { InMemoryJobRepository } from './in-memory-job.repository';
+import { InMemoryMessageRepository } from './in-memory-message.repository';
+import { InMemoryNotificationRepository } from './in-memory-notification.repository';
+import { InMemoryPreferenceRepository } from './in-memory-preference.repository';
+import { InMemoryQueueJobStore } from './in-memory-queue-job.store';
+import { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
+import { InMemoryTenantRepository } from './in-memory-tenant.repository';
+import { InMemoryTopicRepository } from './in-memory-topic.repository';
+import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
+import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
+import { DeliveryTables } from './memory-delivery-tables';
+
+export { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
+export { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
+export { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
+export { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
+export { InMemoryIntegrationRepository } from './in-memory-integration.repository';
+export { InMemoryJobRepository } from './in-memory-job.repository';
+export { InMemoryMessageRepository } from './in-memory-message.repository';
+export { InMemoryNotificationRepository } from './in-memory-notification.repository';
+export { InMemoryPreferenceRepository } from './in-memory-preference.repository';
+export { InMemoryQueueJobStore } from './in-memory-queue-job.store';
+export { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
+export { InMemoryTenantRepository } from './in-memory-tenant.repository';
+export { InMemoryTopicRepository } from './in-memory-topic.repository';
+export { InMemoryTriggerRepository } from './in-memory-trigger.repository';
+export { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
+export { DeliveryTables } from './memory-delivery-tables';
+
+/** Every store-backed port, one adapter each: what a store (SQL or memory) gives the contract suites. */
+export interface Repositories {
+  environments: EnvironmentRepository;
+  idempotency: IdempotencyStore;
+  subscribers: SubscriberRepository;
+  preferences: PreferenceRepository;
+  topics: TopicRepository;
+  tenants: TenantRepository;
+  integrations: IntegrationRepository;
+  workflows: WorkflowRepository;
+  triggers: TriggerRepository;
+  notifications: NotificationRepository;
+  jobs: JobRepository;
+  messages: MessageRepository;
+  executionDetails: ExecutionDetailRepository;
+  digestBuckets: DigestBucketRepository;
+  /** The embedded JobQueue's jobs. */
+  queueJobs: QueueJobStore;
+}
+
+export interface MemoryStore extends Repositories {
+  /** Every repository bound to its port token, for `Test.createTestingModule({ providers: [...store.providers, …] })`. */
+  providers: Provider[];
+}
+
+export interface MemoryStoreOptions {
+  /** What stands in for the database's `now()` where a port method takes no time (default: the system clock). */
+  clock?: Clock;
+}
+
+/**
+ * A fresh, empty in-memory store: every repository port, held to the same contract suites as the
+ * SQL adapters. The delivery repositories share one set of tables (a notification written with its
+ * jobs, messages and details is read back through each of them). Test code only: no I/O, and
+ * nothing survives the process.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const clock = options.clock ?? systemClock;
+  const delivery = new DeliveryTables();
+  const repositories: Repositories = {
+    environments: new InMemoryEnvironmentRepository(),
+    idempotency: new InMemoryIdempotencyStore(clock),
+    subscribers: new InMemorySubscriberRepository(),
+    preferences: new InMemoryPreferenceRepository(),
+    topics: new InMemoryTopicRepository(),
+    tenants: new InMemoryTenantRepository(),
+    integrations: new InMemoryIntegrationRepository(),
+    workflows: new InMemoryWorkflowRepository(),
+    triggers: new InMemoryTriggerRepository(clock),
+    notifications: new InMemoryNotificationRepository(delivery, clock),
+    jobs: new InMemoryJobRepository(delivery, clock),
+    messages: new InMemoryMessageRepository(delivery, clock),
+    executionDetails: new InMemoryExecutionDetailRepository(delivery),
+    digestBuckets: new InMemoryDigestBucketRepository(),
+    queueJobs: new InMemoryQueueJobStore(clock),
+  };
+  const tokens: [symbol, unknown][] = [
+    [ENVIRONMENT_REPOSITORY, repositories.environments],
+    [IDEMPOTENCY_STORE, repositories.idempotency],
+    [SUBSCRIBER_REPOSITORY, repositories.subscribers],
+    [PREFERENCE_REPOSITORY, repositories.preferences],
+    [TOPIC_REPOSITORY, repositories.topics],
+    [TENANT_REPOSITORY, repositories.tenants],
+    [INTEGRATION_REPOSITORY, repositories.integrations],
+    [WORKFLOW_REPOSITORY, repositories.workflows],
+    [TRIGGER_REPOSITORY, repositories.triggers],
+    [NOTIFICATION_REPOSITORY, repositories.notifications],
+    [JOB_REPOSITORY, repositories.jobs],
+    [MESSAGE_REPOSITORY, repositories.messages],
+    [EXECUTION_DETAIL_REPOSITORY, repositories.executionDetails],
+    [DIGEST_BUCKET_REPOSITORY, repositories.digestBuckets],
+    [QUEUE_JOB_STORE, repositories.queueJobs],
+  ];
+  return { ...repositories, providers: tokens.map(([provide, useValue]) => ({ provide, useValue })) };
+}
