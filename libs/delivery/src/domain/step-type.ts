@@ -21,3 +21,11 @@ export function isActionStep(type: StepType | string): boolean {
 export function isDeferredStep(type: StepType | string): boolean {
   return type === 'digest' || type === 'delay' || type === 'throttle';
 }
+
+/**
+ * Channel steps that call a vendor (everything but in-app): their time is the vendor's, so they run
+ * in the steps queue, never inside a fan-out job where a slow vendor would hold every trigger behind it.
+ */
+export function sendsThroughProvider(type: StepType | string): boolean {
+  return isChannelStep(type) && type !== 'in_app';
+}

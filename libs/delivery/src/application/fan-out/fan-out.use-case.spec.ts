@@ -36,7 +36,7 @@ const workflowOf = (...types: string[]) =>
     critical: false,
     steps: types.map((type, index) => ({ id: `step-${index + 1}`, active: true, template: { type } })),
   }) as unknown as Workflow;
-const workflow = workflowOf('chat', 'in_app');
+const workflow = workflowOf('delay', 'in_app');
 const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
 
 /** FanOut alone: its stores are in-memory stand-ins, RunStep a stub that answers as told. */
@@ -61,7 +61,10 @@ function fanOut(
         return new Set(records.map((r) => r.notification.id));
       },
     } as unknown as NotificationRepository,
-    { add: async (_queue: string, job: NewJob) => void added.push({ ...job, queue: _queue } as NewJob) } as unknown as JobQueue,
+    {
+      add: async (queue: string, job: NewJob) => void added.push({ ...job, queue } as NewJob),
+      addBulk: async (queue: string, jobs: NewJob[]) => void added.push(...jobs.map((job) => ({ ...job, queue }) as NewJob)),
+    } as unknown as JobQueue,
     systemClock,
     { execute: async () => [{ subscriber: ada, created: false }] } as unknown as UpsertSubscribers,
     {} as UpdateSubscriberCredentials,
@@ -90,6 +93,21 @@ describe('FanOut', () => {
     expect(runs[0].attempt).toMatchObject({ made: 0, allowed: PIPELINE_JOB_OPTIONS.attempts });
     expect(added).toEqual([]);
     expect(marked).toEqual([trigger.id]);
+  });
+
+  it('hands a first step that calls a vendor to the steps queue at once, and does not run it itself', async () => {
+    const { useCase, added, runs, written } = fanOut(async () => undefined, { workflow: workflowOf('email', 'in_app') });
+    await useCase.execute({ triggerIds: [trigger.id] });
+    const [first] = written[0].jobs;
+    expect(runs).toEqual([]);
+    expect(added).toEqual([{ queue: STEPS_QUEUE, id: first.id, data: { jobId: first.id }, ...PIPELINE_JOB_OPTIONS }]);
+  });
+
+  it('hands a vendor step to the queue on a redelivery too (the queue drops a job id it holds already)', async () => {
+    const { useCase, added, runs } = fanOut(async () => undefined, { workflow: workflowOf('chat'), alreadyInserted: true });
+    await useCase.execute({ triggerIds: [trigger.id] });
+    expect(runs).toEqual([]);
+    expect(added).toEqual([expect.objectContaining({ queue: STEPS_QUEUE, data: { jobId: expect.any(String) } })]);
   });
 
   it('hands a step that asks for a retry to the steps queue as attempt 2, after the provider\'s wait', async () => {

@@ -14,9 +14,10 @@ import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { Job } from '../../domain/job';
+import { sendsThroughProvider } from '../../domain/step-type';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
-import { FanOutJobData, PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepRetryJob } from '../queues';
+import { FanOutJobData, PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepJob, stepRetryJob } from '../queues';
 import { KnownRows, RunStep } from '../run-step/run-step.use-case';
 import { RecipientContext, buildNotification } from './build-notification';
 import { UnwrittenChain } from './unwritten-chain';
@@ -189,13 +190,19 @@ export class FanOut {
         return chain ? { notification, jobs: chain.jobs, messages: chain.messages, details: chain.details } : { notification, jobs, messages: [], details: [] };
       }),
     );
-    // The other first steps of the batch (≤ fanOutBatchSize) run right here, all at once, rather
-    // than as one queue job each: a queue round trip per delivery costs more than the delivery,
-    // and concurrent steps share their store statements. They are `queued` in the store, so a
-    // crash here leaves them to RecoverSteps (and to this job's redelivery).
+    // First steps that call a vendor go to the steps queue: a stalled vendor then holds steps-queue
+    // slots, never the fan-out slots every environment's triggers pass through. The queue
+    // deduplicates by job id, so a redelivered fan-out adds nothing twice.
+    const handedOn = built.flatMap(({ jobs: [first] }) => (first && sendsThroughProvider(first.type) ? [stepJob(first.id, { jobId: first.id })] : []));
+    if (handedOn.length) await this.queue.addBulk(STEPS_QUEUE, handedOn);
+    // The other first steps of the batch (≤ fanOutBatchSize; in-app, delay, digest: store work only)
+    // run right here, all at once, rather than as one queue job each: a queue round trip per
+    // delivery costs more than the delivery, and concurrent steps share their store statements.
+    // They are `queued` in the store, so a crash here leaves them to RecoverSteps (and to this
+    // job's redelivery).
     await Promise.all(
       built.map(async ({ notification, jobs: [first], subscriber }, index) => {
-        if (!first) return;
+        if (!first || sendsThroughProvider(first.type)) return;
         // written before (a redelivered fan-out): carry on from the store
         if (!written.has(notification.id)) return this.runFirstStep(first.id, {});
         const chain = ranAhead[index];
