@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -59,8 +59,8 @@ function cruiseFixture(): Violation[] {
       lines.push(`export const used = [${imports.map((_, i) => `m${i}`).join(', ')}];`);
       writeFileSync(join(dir, file), `${lines.join('\n')}\n`);
     }
-    const { compilerOptions } = require(join(ROOT, 'tsconfig.json'));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: compilerOptions.paths } }));
+    const { compilerOptions } = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { ...compilerOptions.paths, '@app/http-api': ['apps/api/src'] } } }));
     const run = spawnSync(
       process.execPath,
       [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'apps', 'libs', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'],

@@ -42,27 +42,27 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     const record = triggerRecord(scope);
     await repository.insertIfAbsent(record);
     const at = tick();
-    const moves = await Promise.all([1, 2, 3].map(() => repository.markStatus(record.id, ['accepted'], 'enqueued', at)));
+    const moves = await Promise.all([1, 2, 3].map(() => repository.markStatus(record.id, ['accepted'], 'processed', at)));
     expect(moves.filter(Boolean)).toHaveLength(1);
-    expect(await repository.markStatus(record.id, ['accepted'], 'processed')).toBe(false);
-    expect(await repository.findById(record.id)).toMatchObject({ status: 'enqueued', updatedAt: at });
-    expect(await repository.markStatus(record.id, ['accepted', 'enqueued'], 'processed')).toBe(true);
-    expect(await repository.markStatus(record.id, [], 'canceled')).toBe(false);
-    expect(await repository.markStatus('000000000000000000000000', ['accepted'], 'enqueued')).toBe(false);
+    expect(await repository.markStatus(record.id, ['accepted'], 'failed')).toBe(false);
+    expect(await repository.findById(record.id)).toMatchObject({ status: 'processed', updatedAt: at });
+    expect(await repository.markStatus(record.id, ['accepted', 'processed'], 'canceled')).toBe(true);
+    expect(await repository.markStatus(record.id, [], 'failed')).toBe(false);
+    expect(await repository.markStatus('000000000000000000000000', ['accepted'], 'processed')).toBe(false);
   });
 
   it('finds stale accepted triggers, oldest first, for the reconciler', async () => {
     const scope = newScope();
     const old = [triggerRecord(scope), triggerRecord(scope), triggerRecord(scope)];
-    const enqueued = triggerRecord(scope, { status: 'enqueued' });
+    const processed = triggerRecord(scope, { status: 'processed' });
     const cutoff = tick();
     const fresh = triggerRecord(scope);
-    for (const r of [...old, enqueued, fresh]) await repository.insertIfAbsent(r);
+    for (const r of [...old, processed, fresh]) await repository.insertIfAbsent(r);
     const stale = (await repository.findStaleAccepted(cutoff, 1000)).filter((r) => r.environmentId === scope.environmentId);
     expect(stale.map((r) => r.id)).toEqual(old.map((r) => r.id));
     const limited = await repository.findStaleAccepted(cutoff, 1);
     expect(limited).toHaveLength(1);
-    await repository.markStatus(old[0].id, ['accepted'], 'enqueued');
+    await repository.markStatus(old[0].id, ['accepted'], 'processed');
     expect((await repository.findStaleAccepted(cutoff, 1000)).map((r) => r.id)).not.toContain(old[0].id);
   });
 
@@ -77,7 +77,7 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     expect(await repository.cancel(scope, 'unknown')).toBe(false);
     expect(await repository.findByTransactionId(scope, record.transactionId)).toMatchObject({ status: 'canceled' });
     // a canceled trigger is not picked up again by a fan-out
-    expect(await repository.markStatus(record.id, ['accepted', 'enqueued'], 'processed')).toBe(false);
+    expect(await repository.markStatus(record.id, ['accepted'], 'processed')).toBe(false);
   });
 
   /** A purge deletes across environments, so it runs on a store of its own. */
@@ -93,7 +93,7 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
         return triggerRecord(newScope(), { status, createdAt: at, updatedAt: at });
       };
       const over = [old('processed', 1), old('canceled', 2), old('failed', 3)];
-      const waiting = [old('accepted', 4), old('enqueued', 5)];
+      const waiting = [old('accepted', 4), old('accepted', 5)];
       const young = triggerRecord(newScope(), { status: 'processed', createdAt: new Date('2001-02-01T00:00:00Z') });
       for (const r of [...over, ...waiting, young]) expect(await store.repository.insertIfAbsent(r)).toBe(true);
 

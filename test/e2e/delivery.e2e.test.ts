@@ -46,7 +46,7 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
     notifications.length > 0 && notifications.every((n) => n.jobs.length > 0 && n.jobs.every((j: any) => ['completed', 'failed', 'canceled', 'merged', 'skipped'].includes(j.status)));
 
   it('delivers an in-app message with rendered content and records the notification', async () => {
-    const wf = await createWorkflow([inApp('Hello {{payload.name}}, {{subscriber.firstName}}!', { cta: { type: 'redirect', data: { url: '/x/{{payload.name}}' } } } as never)]);
+    const wf = await createWorkflow([inApp('Hello {{payload.name}}, {{subscriber.firstName}}!', { cta: { type: 'redirect', data: { url: '/x/{{payload.name}}' } } })]);
     const subscriberId = uniqueName('sub');
     const body = await trigger({ name: wf.identifier, to: { subscriberId, firstName: 'Ada' }, payload: { name: 'World' } });
     expect(body.data).toMatchObject({ acknowledged: true, status: 'processed' });

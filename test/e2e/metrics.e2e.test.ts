@@ -77,16 +77,16 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
   });
 
   it('reports the depth and the oldest waiting job of both queues, read at scrape time', async () => {
-    const queue = t.app.get<JobQueue>(JOB_QUEUE);
+    // An api process with no consumers (production mode's api), so the job waits.
+    const apiOnly = await startTestApp({ ...options, worker: false });
+    const queue = apiOnly.app.get<JobQueue>(JOB_QUEUE);
     const waiting = uniqueName('held');
     const delayed = uniqueName('later');
-    // This process's consumer is paused, so the job waits (and is removed before anything runs it).
-    await queue.pause(STEPS_QUEUE);
     try {
       await queue.add(STEPS_QUEUE, { id: waiting, data: { jobId: waiting } });
       await queue.add(STEPS_QUEUE, { id: delayed, data: { jobId: delayed }, delayMs: 600_000 });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const text = await scrape();
+      const text = (await request(apiOnly.app.getHttpServer()).get('/metrics').expect(200)).text;
       expect(sample(text, 'notify_queue_jobs{queue="steps",state="waiting"}')).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'notify_queue_jobs{queue="steps",state="delayed"}')).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'notify_queue_oldest_waiting_job_age_seconds{queue="steps"}')).toBeGreaterThanOrEqual(0.25);
@@ -97,7 +97,7 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
     } finally {
       await queue.remove(STEPS_QUEUE, waiting);
       await queue.remove(STEPS_QUEUE, delayed);
-      await queue.resume(STEPS_QUEUE);
+      await apiOnly.close();
     }
   });
 

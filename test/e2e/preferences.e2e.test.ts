@@ -14,14 +14,13 @@ const schedule = {
 describe.each(STORES)('subscriber preferences (%s)', (store) => {
   let t: TestApp;
   let alpha: { _id: string; triggers: { identifier: string }[] };
-  let beta: { _id: string };
   let critical: { _id: string };
 
   beforeAll(async () => {
     t = await startTestApp({ store });
     const create = async (body: Record<string, unknown>) => (await t.api().post('/v1/workflows').send(body).expect(201)).body.data;
     alpha = await create({ name: 'Alpha', active: true, steps: [step('email'), step('in_app'), { ...step('push'), active: false }] });
-    beta = await create({ name: 'Beta', active: true, preferenceSettings: { sms: false }, steps: [step('sms')] });
+    await create({ name: 'Beta', active: true, preferenceSettings: { sms: false }, steps: [step('sms')] });
     critical = await create({ name: 'Security alert', active: true, critical: true, steps: [step('email'), step('chat')] });
     await create({ name: 'Draft', steps: [step('push')] });
     await t.api().post('/v2/subscribers').send({ subscriberId: 'sub-1', firstName: 'Ada' }).expect(201);

@@ -60,7 +60,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
   }
 
   async function messagesOf(query: Record<string, string>): Promise<any[]> {
-    const res = await h.request('GET', `/v1/messages?${new URLSearchParams({ limit: '100', ...query })}`);
+    const res = await h.request('GET', `/v1/messages?${new URLSearchParams({ limit: '100', ...query }).toString()}`);
     if (res.status === 404 && query.subscriberId) return []; // the fan-out has not created the subscriber yet
     if (res.status !== 200) throw new Error(`GET /v1/messages answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body.data;
@@ -68,7 +68,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
 
   async function settledNotifications(transactionId: string, timeoutMs = 30_000): Promise<any[]> {
     return waitFor(async () => {
-      const { data } = await h.expect(200, 'GET', `/v1/notifications?${new URLSearchParams({ transactionId, limit: '100' })}`);
+      const { data } = await h.expect(200, 'GET', `/v1/notifications?${new URLSearchParams({ transactionId, limit: '100' }).toString()}`);
       return data.length > 0 && data.every((n: any) => n.jobs.length > 0 && n.jobs.every((j: any) => TERMINAL.includes(j.status))) && data;
     }, timeoutMs);
   }

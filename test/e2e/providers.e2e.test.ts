@@ -92,13 +92,13 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
 
   async function settled(transactionId: string): Promise<any> {
     return waitFor(async () => {
-      const { data } = await h.expect(200, 'GET', `/v1/notifications?${new URLSearchParams({ transactionId })}`);
+      const { data } = await h.expect(200, 'GET', `/v1/notifications?${new URLSearchParams({ transactionId }).toString()}`);
       return data.length === 1 && data[0].jobs.every((job: any) => TERMINAL.includes(job.status)) && data[0];
     }, 60_000);
   }
 
   async function messages(transactionId: string): Promise<any[]> {
-    return (await h.expect(200, 'GET', `/v1/messages?${new URLSearchParams({ transactionId, limit: '100' })}`)).data;
+    return (await h.expect(200, 'GET', `/v1/messages?${new URLSearchParams({ transactionId, limit: '100' }).toString()}`)).data;
   }
 
   /** Each member's accepted sends, for an assertion that names the provider. */

@@ -68,9 +68,9 @@ describe.each([
     expect(await notifications.insertWithRecords([expired, underWay, recent])).toEqual(new Set([expired, underWay, recent].map((r) => r.notification.id)));
     const oldProcessed = trigger(daysAgo(40), 'processed');
     // not fanned out yet (the reconciler's business): kept whatever its age
-    const oldEnqueued = trigger(daysAgo(40), 'enqueued');
+    const oldAccepted = trigger(daysAgo(40), 'accepted');
     const recentProcessed = trigger(daysAgo(29), 'processed');
-    for (const r of [oldProcessed, oldEnqueued, recentProcessed]) expect(await triggers.insertIfAbsent(r)).toBe(true);
+    for (const r of [oldProcessed, oldAccepted, recentProcessed]) expect(await triggers.insertIfAbsent(r)).toBe(true);
 
     const counts = await t.app.get(RetentionScheduler).run();
     expect(counts).toEqual({ executionDetails: 1, messages: 1, jobs: 2, notifications: 1, triggers: 1 });
@@ -85,7 +85,7 @@ describe.each([
     expect(await left(underWay)).toEqual({ notification: true, jobs: 2, messages: 1, details: 1 });
     expect(await left(recent)).toEqual({ notification: true, jobs: 2, messages: 1, details: 1 });
     expect(await triggers.findById(oldProcessed.id)).toBeNull();
-    expect(await triggers.findById(oldEnqueued.id)).not.toBeNull();
+    expect(await triggers.findById(oldAccepted.id)).not.toBeNull();
     expect(await triggers.findById(recentProcessed.id)).not.toBeNull();
 
     // the API sees the same

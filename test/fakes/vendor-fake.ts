@@ -175,20 +175,14 @@ function toFakeRequest(req: IncomingMessage | Http2ServerRequest, body: Buffer):
     method: req.method ?? '',
     path: decodeURIComponent(url.pathname),
     query: url.searchParams,
-    headers: req.headers as IncomingHttpHeaders,
+    headers: req.headers,
     body,
     text,
     json: () => JSON.parse(text),
     form: () => new URLSearchParams(text),
     header(name: string) {
       const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value[0] : (value as string | undefined);
+      return Array.isArray(value) ? value[0] : (value);
     },
   };
-}
-
-/** Starts fakes together and closes them together. */
-export async function startFakes<T extends Record<string, VendorFake>>(fakes: T): Promise<T & { closeAll(): Promise<void> }> {
-  await Promise.all(Object.values(fakes).map((fake) => (fake as VendorFake & { started?: boolean }).start()));
-  return Object.assign(fakes, { closeAll: () => Promise.all(Object.values(fakes).map((fake) => fake.close())).then(() => undefined) });
 }

@@ -139,10 +139,10 @@ export function interpolate(value: string, vars: Record<string, string | undefin
     used?.add(variable);
     const current = vars[variable];
     const unset = current === undefined || (colon === ':' && current === '');
-    if (operator === '-') return unset ? word : current!;
+    if (operator === '-') return unset ? word : current;
     if (operator === '?') {
       if (unset) throw new MissingVariableError(variable, word);
-      return current!;
+      return current;
     }
     return current ?? '';
   });

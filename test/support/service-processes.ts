@@ -158,8 +158,8 @@ export class ServiceHarness {
       output += chunk.toString();
       if (output.length > 200_000) output = output.slice(-100_000); // enough to explain a failure
     };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     const exited = new Promise<void>((done) => child.once('exit', () => (liveChildren.delete(child), done())));
     const alive = () => child.exitCode === null && child.signalCode === null;
     const processHandle: ServiceProcess = {

@@ -84,7 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.init();
   const server = app.getHttpServer();
   const api = (key = resolved.apiKey): ApiClient => {
-    const agent: TestAgent = request(server) as unknown as TestAgent;
+    const agent: TestAgent = request(server);
     const wrap = (method: Method) => (path: string) => agent[method](path).set('Authorization', `ApiKey ${key}`);
     return { get: wrap('get'), post: wrap('post'), put: wrap('put'), patch: wrap('patch'), delete: wrap('delete') };
   };

@@ -64,7 +64,7 @@ async function main(argv: string[]) {
   if (output) console.log(output);
 }
 
-function explain(error: any): string {
+function explain(error: unknown): string {
   if (error instanceof DataDirInUseError) {
     const { dataDir, owner } = error;
     return [
@@ -72,7 +72,7 @@ function explain(error: any): string {
       'The embedded store takes one process at a time: stop the service, run this command, then start the service again.',
     ].join('\n');
   }
-  return error instanceof ConfigError ? error.message : error?.message ?? String(error);
+  return error instanceof Error ? error.message : String(error);
 }
 
 main(process.argv.slice(2)).catch((error) => {

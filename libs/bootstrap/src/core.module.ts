@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig, ConfigError } from '@app/config';
 import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
@@ -59,7 +59,7 @@ export function queueKeyPrefix(options: ServiceOptions): string {
 export class CoreModule {
   static forRoot(options: ServiceOptions): DynamicModule {
     const { config } = options;
-    const providers: any[] = [
+    const providers: Provider[] = [
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: options.clock ?? systemClock },
       RedisCloser,

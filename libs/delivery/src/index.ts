@@ -8,7 +8,6 @@ export * from './domain/job';
 export * from './domain/notification';
 export * from './domain/message';
 export * from './domain/execution-detail';
-export * from './domain/retry-policy';
 export * from './domain/attempt';
 export * from './ports/channel-provider.port';
 export * from './ports/template-renderer.port';

@@ -26,7 +26,7 @@ export class InMemoryProviderRegistry implements ProviderRegistry {
 
   /** Ends what adapters keep open (APNs HTTP/2 sessions). */
   async close(): Promise<void> {
-    await Promise.all(this.list().map((provider) => (provider as { close?: () => Promise<void> }).close?.()));
+    await Promise.all(this.list().map(async (provider) => (provider as { close?: () => Promise<void> }).close?.()));
   }
 }
 

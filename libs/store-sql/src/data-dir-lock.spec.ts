@@ -38,9 +38,9 @@ function contend(dir: string, at?: number): Contender {
   const child = spawn(process.execPath, ['-r', './test/support/ts-register.js', '-e', CONTENDER, dir, ...(at ? [String(at)] : [])], { cwd: ROOT });
   children.push(child);
   let output = '';
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const verdict = new Promise<string>((resolveVerdict, reject) => {
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       output += chunk;
       if (output.includes('\n')) resolveVerdict(output.split('\n')[0]);
     });
@@ -53,7 +53,7 @@ function contend(dir: string, at?: number): Contender {
 
 /** A pid no process has any more. */
 function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '']).pid!;
+  return spawnSync(process.execPath, ['-e', '']).pid;
 }
 
 function writeLock(dir: string, owner: Record<string, unknown>): string {

@@ -131,7 +131,7 @@ export class InMemoryJobRepository implements JobRepository {
     for (const job of moved) {
       job.status = 'queued';
       job.updatedAt = this.clock.now();
-      if (events) job.digest = { ...(job.digest ?? {}), events: copy(events) } as Job['digest'];
+      if (events) job.digest = { ...(job.digest ?? {}), events: copy(events) };
     }
     return moved[0] ? copy(moved[0]) : null;
   }

@@ -3,7 +3,7 @@ import { Clock, EnvironmentScope, systemClock } from '@app/kernel';
 import { copy, oldestBefore, orderBy, shaped, stored } from './memory-records';
 
 /** Statuses a cancel may still move (a canceled trigger stays as it is). */
-const CANCELABLE: readonly TriggerStatus[] = ['accepted', 'enqueued', 'processed'];
+const CANCELABLE: readonly TriggerStatus[] = ['accepted', 'processed'];
 /** Statuses after which nothing reads a trigger again (retention may delete it). */
 const FINISHED: readonly TriggerStatus[] = ['processed', 'canceled', 'failed'];
 

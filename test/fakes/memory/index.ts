@@ -43,22 +43,6 @@ import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
 import { DeliveryTables } from './memory-delivery-tables';
 
-export { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
-export { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
-export { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
-export { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
-export { InMemoryIntegrationRepository } from './in-memory-integration.repository';
-export { InMemoryJobRepository } from './in-memory-job.repository';
-export { InMemoryMessageRepository } from './in-memory-message.repository';
-export { InMemoryNotificationRepository } from './in-memory-notification.repository';
-export { InMemoryPreferenceRepository } from './in-memory-preference.repository';
-export { InMemoryQueueJobStore } from './in-memory-queue-job.store';
-export { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
-export { InMemoryTenantRepository } from './in-memory-tenant.repository';
-export { InMemoryTopicRepository } from './in-memory-topic.repository';
-export { InMemoryTriggerRepository } from './in-memory-trigger.repository';
-export { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
-export { DeliveryTables } from './memory-delivery-tables';
 
 /** Every store-backed port, one adapter each: what a store (SQL or memory) gives the contract suites. */
 export interface Repositories {

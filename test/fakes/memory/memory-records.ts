@@ -71,7 +71,7 @@ export function compareValues(a: Sortable, b: Sortable): number {
   if (!present(a) || !present(b)) return present(a) ? -1 : present(b) ? 1 : 0;
   const x = a instanceof Date ? a.getTime() : a;
   const y = b instanceof Date ? b.getTime() : b;
-  return x! < y! ? -1 : x! > y! ? 1 : 0;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** A comparator for `ORDER BY key1, key2, …` (ascending; negate for DESC). */

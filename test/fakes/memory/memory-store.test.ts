@@ -35,7 +35,7 @@ describe('createMemoryStore', () => {
     const store = createMemoryStore({ clock });
     const record = triggerRecord(newScope());
     await store.triggers.insertIfAbsent(record);
-    await store.triggers.markStatus(record.id, ['accepted'], 'enqueued');
+    await store.triggers.markStatus(record.id, ['accepted'], 'processed');
     expect(await store.triggers.findById(record.id)).toMatchObject({ updatedAt: now });
 
     expect(await store.idempotency.claim('key', 'hash', 60)).toBeNull();

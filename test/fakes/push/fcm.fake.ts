@@ -117,7 +117,7 @@ export class FcmFake extends VendorFake {
     if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') grantRefused(`grant_type ${form.get('grant_type')}`);
     const jwt = verifyJwt(form.get('assertion') ?? '', this.publicKey, 'RS256');
     if (typeof jwt === 'string') return grantRefused(jwt === 'expired' ? 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.' : 'Invalid JWT Signature.');
-    const { iss, scope, aud, iat, exp } = jwt.payload as Record<string, unknown>;
+    const { iss, scope, aud, iat, exp } = jwt.payload;
     if (iss !== this.clientEmail) grantRefused(`Invalid JWT: iss ${String(iss)}`);
     if (aud !== this.tokenUri) grantRefused(`Invalid JWT: aud ${String(aud)}`);
     if (typeof scope !== 'string' || !scope.split(' ').includes(SCOPE)) return this.refuse(400, `scope ${String(scope)}`, { error: 'invalid_scope', error_description: 'Invalid OAuth scope or ID token audience provided.' });

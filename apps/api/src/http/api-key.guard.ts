@@ -28,7 +28,7 @@ export class ApiKeyGuard extends AuthGuard(API_KEY_STRATEGY) {
 
   override handleRequest<T>(error: unknown, scope: T): T {
     if (error instanceof DomainError) throw new UnauthorizedException(error.message);
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new UnauthorizedException(String(error));
     if (!scope) throw new UnauthorizedException('API Key not found');
     return scope;
   }

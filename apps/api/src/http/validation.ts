@@ -4,6 +4,7 @@ import { isSecretCredential, maskSecret, maskUrl } from '@app/integrations';
 import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 
 // class-transformer's own @Type registry (the package exports no accessor for it, only this module)
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a deep path with no typings
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
 
 type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
@@ -32,10 +33,11 @@ function collect(errors: ValidationError[], prefix: string, into: FieldErrors): 
  * (it throws a TypeError while transforming, before validation), so they are found first, walking
  * the same @Type metadata it uses.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- class-transformer's metadata is keyed by Function
 export function arraysForObjects(dto: Function, plain: unknown, prefix = '', into: FieldErrors = {}): FieldErrors {
   if (!plain || typeof plain !== 'object' || Array.isArray(plain)) return into;
   for (const [key, value] of Object.entries(plain)) {
-    const nested = defaultMetadataStorage.findTypeMetadata(dto, key)?.typeFunction() as Function | undefined;
+    const nested = defaultMetadataStorage.findTypeMetadata(dto, key)?.typeFunction() as Function | undefined; // eslint-disable-line @typescript-eslint/no-unsafe-function-type
     if (!nested || value === null || typeof value !== 'object') continue;
     const path = prefix ? `${prefix}.${key}` : key;
     const declaredArray = Reflect.getMetadata('design:type', dto.prototype, key) === Array;

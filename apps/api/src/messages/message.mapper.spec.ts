@@ -1,4 +1,4 @@
-import { ArgumentMetadata, UnprocessableEntityException } from '@nestjs/common';
+import { UnprocessableEntityException } from '@nestjs/common';
 import { MessageResponseDto$inboundSchema, MessagesResponseDto$inboundSchema } from '@novu/api/models/components';
 import { Message } from '@app/delivery';
 import { Subscriber } from '@app/subscribers';
@@ -46,7 +46,7 @@ const subscriber: Subscriber = {
 };
 
 const hasNull = (value: unknown): boolean =>
-  value === null || (typeof value === 'object' && Object.values(value as object).some(hasNull));
+  value === null || (typeof value === 'object' && Object.values(value).some(hasNull));
 
 describe('message mapping', () => {
   it('maps a bare message: cta defaults to an empty redirect, optional fields are left out', () => {
@@ -136,7 +136,7 @@ describe('message mapping', () => {
 describe('message queries', () => {
   const pipe = createValidationPipe();
   const list = (query: Record<string, unknown>) =>
-    pipe.transform(query, { type: 'query', metatype: ListMessagesQueryDto } as ArgumentMetadata) as Promise<ListMessagesQueryDto>;
+    pipe.transform(query, { type: 'query', metatype: ListMessagesQueryDto }) as Promise<ListMessagesQueryDto>;
   const rejects = async (promise: Promise<unknown>, field: string) => {
     const error = await promise.then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(UnprocessableEntityException);
@@ -161,7 +161,7 @@ describe('message queries', () => {
     await rejects(list({ limit: '0' }), 'limit');
     await rejects(list({ limit: 'ten' }), 'limit');
     await rejects(
-      pipe.transform({ channel: 'carrier-pigeon' }, { type: 'query', metatype: DeleteMessagesQueryDto } as ArgumentMetadata) as Promise<unknown>,
+      pipe.transform({ channel: 'carrier-pigeon' }, { type: 'query', metatype: DeleteMessagesQueryDto }) as Promise<unknown>,
       'channel',
     );
   });

@@ -1,4 +1,4 @@
-import { ArgumentMetadata, UnprocessableEntityException } from '@nestjs/common';
+import { UnprocessableEntityException } from '@nestjs/common';
 import { ActivityNotificationResponseDto$inboundSchema } from '@novu/api/models/components';
 import { ExecutionDetail, Job, Notification, NotificationActivity } from '@app/delivery';
 import { Subscriber } from '@app/subscribers';
@@ -241,7 +241,7 @@ describe('notification activity mapping', () => {
   });
 
   it('maps a timed digest and leaves an unknown severity out', () => {
-    const timedJob = job('job-timed', 's-digest', 'digest', { digest: { type: 'timed', timed: { atTime: '09:00', weekDays: ['monday'], monthDays: ['1' as unknown as number] } } });
+    const timedJob = job('job-timed', 's-digest', 'digest', { digest: { type: 'timed', timed: { atTime: '09:00', weekDays: ['monday'], monthDays: ['1'] } } });
     const cronJob = job('job-cron', 's-digest', 'digest', { digest: { cron: '0 9 * * *' } });
     const response = toActivityNotificationResponse({
       notification: { ...notification, severity: 'urgent' },
@@ -274,7 +274,7 @@ describe('notification activity mapping', () => {
 
 describe('activity feed query', () => {
   const list = (query: Record<string, unknown>) =>
-    createValidationPipe().transform(query, { type: 'query', metatype: ListNotificationsQueryDto } as ArgumentMetadata) as Promise<ListNotificationsQueryDto>;
+    createValidationPipe().transform(query, { type: 'query', metatype: ListNotificationsQueryDto }) as Promise<ListNotificationsQueryDto>;
 
   it('defaults page 0 and limit 10 and caps limit at 100', async () => {
     expect(await list({})).toMatchObject({ page: 0, limit: 10 });

@@ -114,7 +114,7 @@ function toVariantResponse(step: StepVariant): StepVariantResponseDto {
     active: step.active,
     shouldStopOnFail: step.shouldStopOnFail,
     template: toTemplateResponse(step.template) as StepVariantResponseDto['template'],
-    filters: step.filters as ConditionDto[],
+    filters: step.filters,
     ...(step.metadata ? { metadata: step.metadata } : {}),
     ...(step.replyCallback ? { replyCallback: step.replyCallback } : {}),
   };

@@ -83,7 +83,7 @@ export function computeDelayMs(
         }
         delay = at - now.getTime();
         if (delay < 0) {
-          throw new InvalidDelayError('delay_date_not_in_future', `Dynamic delay timestamp '${value}' must be a future date`, {
+          throw new InvalidDelayError('delay_date_not_in_future', `Dynamic delay timestamp '${String(value)}' must be a future date`, {
             dynamicKey: key,
           });
         }

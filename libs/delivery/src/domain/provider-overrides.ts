@@ -11,7 +11,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 function merge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const merged = { ...base };
-  for (const [key, value] of Object.entries(patch)) merged[key] = isObject(value) && isObject(merged[key]) ? merge(merged[key] as Record<string, unknown>, value) : value;
+  for (const [key, value] of Object.entries(patch)) merged[key] = isObject(value) && isObject(merged[key]) ? merge(merged[key], value) : value;
   return merged;
 }
 
@@ -39,5 +39,5 @@ export function providerOverrides(overrides: Record<string, unknown>, channel: C
     data = merge(data, Object.fromEntries(Object.entries(rest).filter(([key]) => !SELECTION_KEYS.has(key))));
     if (isObject(_passthrough)) passthrough = merge(passthrough ?? {}, _passthrough);
   }
-  return { data, ...(passthrough ? { passthrough: passthrough as ProviderOverrides['passthrough'] } : {}) };
+  return { data, ...(passthrough ? { passthrough: passthrough } : {}) };
 }

@@ -75,7 +75,7 @@ export function parseRecipients(to: unknown): { recipients: ParsedRecipients; pr
     }
     if (item.data !== undefined) {
       if (item.data !== null && !isObject(item.data)) problem(`${path}.data`, 'data must be an object');
-      else subscriber.data = item.data as Record<string, unknown> | null;
+      else subscriber.data = item.data;
     }
     if (item.channels !== undefined) {
       const channels = item.channels;
@@ -116,5 +116,5 @@ export function parseTenant(tenant: unknown): { tenant?: { identifier: string; n
   if (invalidIdentifier) return { problems: { 'tenant.identifier': [invalidIdentifier] } };
   if (tenant.name !== undefined && typeof tenant.name !== 'string') return { problems: { 'tenant.name': ['name must be a string'] } };
   if (tenant.data !== undefined && !isObject(tenant.data)) return { problems: { 'tenant.data': ['data must be an object'] } };
-  return { tenant: { identifier: tenant.identifier, name: tenant.name as string | undefined, data: tenant.data as Record<string, unknown> | undefined }, problems: {} };
+  return { tenant: { identifier: tenant.identifier, name: tenant.name, data: tenant.data }, problems: {} };
 }

@@ -27,7 +27,7 @@ export function requestedIntegrationIdentifier(overrides: Record<string, unknown
 }
 
 function matches(integration: SelectableIntegration, context: SelectionContext): boolean {
-  return integration.conditions.length > 0 && evaluateConditions(integration.conditions as never, context as Record<string, unknown>).passed;
+  return integration.conditions.length > 0 && evaluateConditions(integration.conditions, context as Record<string, unknown>).passed;
 }
 
 /**

@@ -1,14 +1,13 @@
 /**
  * Where an accepted trigger is on its way to jobs:
- * `accepted` — persisted, the fan-out may not have reached the queue yet (the reconciler looks for these);
- * `enqueued` — not written by the engine today: fan-out moves a trigger from `accepted` straight to `processed`,
- *   so the reconciler keeps an eye on it until its notifications exist;
+ * `accepted` — persisted, the fan-out may not have reached the queue yet (the reconciler looks for these,
+ *   so it keeps an eye on a trigger until its notifications exist);
  * `processed` — notifications and jobs exist;
  * `canceled` — canceled by request (a fan-out that sees it creates nothing more);
  * `failed` — its fan-out failed for a reason no retry fixes (data the store refuses): it ends there,
  *   and the reconciler leaves it alone.
  */
-export const TRIGGER_STATUSES = ['accepted', 'enqueued', 'processed', 'canceled', 'failed'] as const;
+export const TRIGGER_STATUSES = ['accepted', 'processed', 'canceled', 'failed'] as const;
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number];
 
 /** A recipient as given in the trigger: a subscriberId, a subscriber object or a topic. */

@@ -81,8 +81,8 @@ export function maskCredentials(credentials: IntegrationCredentials): Integratio
 
 export function maskConfigurations(configurations: IntegrationConfigurations): IntegrationConfigurations {
   const masked: Record<string, unknown> = { ...configurations };
-  for (const key of SECRET_CONFIGURATION_KEYS) if (typeof masked[key] === 'string') masked[key] = maskSecret(masked[key] as string);
-  return masked as IntegrationConfigurations;
+  for (const key of SECRET_CONFIGURATION_KEYS) if (typeof masked[key] === 'string') masked[key] = maskSecret(masked[key]);
+  return masked;
 }
 
 /** Whether `sent` is exactly what the stored value is shown as (so the stored one is kept). */
@@ -126,7 +126,7 @@ export function mergeConfigurations(stored: IntegrationConfigurations, update: I
     const previous = (stored as Record<string, unknown>)[key];
     if (typeof previous === 'string' && merged[key] === maskSecret(previous)) merged[key] = previous;
   }
-  return merged as IntegrationConfigurations;
+  return merged;
 }
 
 /** Every secret value of these credentials and configurations, for masking wherever text may repeat them. */

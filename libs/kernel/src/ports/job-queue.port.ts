@@ -65,9 +65,6 @@ export interface JobQueue {
    * undefined when no job waits. Queue latency, for monitoring.
    */
   getOldestWaitingAgeMs(queueName: string): Promise<number | undefined>;
-  /** Stops this process taking new jobs from the queue; running ones finish. */
-  pause(queueName: string): Promise<void>;
-  resume(queueName: string): Promise<void>;
   /**
    * Stops consuming and releases connections. Waits for running handlers unless `force`: then
    * their jobs keep their lease and come back to the queue when it expires, as after a crash.

@@ -145,7 +145,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function deepMerge(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) {
-    merged[key] = isPlainObject(value) && isPlainObject(merged[key]) ? deepMerge(merged[key] as Record<string, unknown>, value) : value;
+    merged[key] = isPlainObject(value) && isPlainObject(merged[key]) ? deepMerge(merged[key], value) : value;
   }
   return merged;
 }

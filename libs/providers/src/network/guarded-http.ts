@@ -61,7 +61,7 @@ async function requestOnce(url: string, request: GuardedRequest): Promise<Guarde
       {
         method: request.method ?? 'POST',
         headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...request.headers },
-        lookup: pinnedLookup(target) as never,
+        lookup: pinnedLookup(target),
         // certificates name the host, not the address we connect to (SNI takes no IP literals)
         ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
         signal: request.signal,
@@ -80,7 +80,7 @@ async function requestOnce(url: string, request: GuardedRequest): Promise<Guarde
         res.on('error', reject);
       },
     );
-    req.on('error', (error) => reject(request.signal.aborted && request.signal.reason ? request.signal.reason : error));
+    req.on('error', (error) => reject(request.signal.aborted && request.signal.reason instanceof Error ? request.signal.reason : error));
     req.end(body);
   });
 }

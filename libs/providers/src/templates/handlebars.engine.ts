@@ -67,7 +67,7 @@ export class HandlebarsEngine {
     hb.registerHelper('json', (value: unknown) => JSON.stringify(value));
     hb.registerHelper('equals', function (this: HelperThis, a: unknown, b: unknown, options: HelperOptions) {
       // Novu compares loosely here (== ), unlike eq.
-      return a == b ? options.fn(this) : options.inverse(this);
+      return a == b ? options.fn(this) : options.inverse(this); // eslint-disable-line eqeqeq
     });
     hb.registerHelper('titlecase', (value: unknown) =>
       typeof value === 'string'
@@ -116,7 +116,7 @@ export class HandlebarsEngine {
 
     // Every loop body goes through `each`: the place to hold a render to its budget.
     const each = hb.helpers.each;
-    const engine = this;
+    const engine = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the helper's own `this` is Handlebars' context
     hb.registerHelper('each', function (this: HelperThis, context: unknown, options: HelperOptions) {
       const fn = options.fn;
       return each.call(this, context, {
@@ -150,7 +150,7 @@ export class HandlebarsEngine {
     if (hit?.[key]) {
       this.cache.delete(source);
       this.cache.set(source, hit);
-      return hit[key]!;
+      return hit[key];
     }
     this.handlebars.precompile(source); // throws on a parse error now rather than at first render
     const template = this.handlebars.compile(source, { noEscape: !html });

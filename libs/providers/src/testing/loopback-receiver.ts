@@ -17,17 +17,18 @@ export class LoopbackReceiver {
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<LoopbackReceiver> {
-    let receiver!: LoopbackReceiver;
+    const holder: { receiver?: LoopbackReceiver } = {};
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') };
+        const receiver = holder.receiver!;
         receiver.requests.push(request);
         receiver.handler(request, res);
       });
     });
-    receiver = new LoopbackReceiver(server);
+    const receiver = (holder.receiver = new LoopbackReceiver(server));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return receiver;
   }

@@ -89,7 +89,7 @@ export class BullJobQueue implements JobQueue {
         await handler(toQueuedJob<T>(queueName, job));
       } catch (error) {
         // Bull retries every error; the port retries only RetryableJobError.
-        if (!(error instanceof RetryableJobError)) job.discard();
+        if (!(error instanceof RetryableJobError)) void job.discard(); // only sets a flag, typed as a promise
         throw error instanceof Error ? error : new Error(String(error));
       }
     });
@@ -145,14 +145,6 @@ export class BullJobQueue implements JobQueue {
     // or back from a dead consumer) the start of its last run, which counts that run and its backoff too.
     const dueAt = Math.min(...jobs.map((job) => Math.max(job.timestamp + (job.opts.delay ?? 0), job.processedOn ?? 0)));
     return Math.max(0, Date.now() - dueAt);
-  }
-
-  async pause(queueName: string): Promise<void> {
-    await this.queue(queueName).pause(true);
-  }
-
-  async resume(queueName: string): Promise<void> {
-    await this.queue(queueName).resume(true);
   }
 
   close(options: { force?: boolean } = {}): Promise<void> {

@@ -19,7 +19,7 @@ export interface EmbeddedJobQueueOptions {
 interface Consumer {
   queueName: string;
   concurrency: number;
-  handler: JobHandler<any>;
+  handler: JobHandler<unknown>;
   running: Set<Promise<void>>;
   stopped: boolean;
   /** A wake-up that arrived while the loop was busy; the next sleep returns at once. */
@@ -39,7 +39,6 @@ export class EmbeddedJobQueue implements JobQueue {
   private readonly logger = new Logger(EmbeddedJobQueue.name);
   private readonly consumerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly consumers = new Map<string, Consumer>();
-  private readonly paused = new Map<string, () => void>();
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
   private readonly stalledCheckIntervalMs: number;
@@ -75,7 +74,7 @@ export class EmbeddedJobQueue implements JobQueue {
     const consumer: Consumer = {
       queueName,
       concurrency: Math.max(1, Math.floor(options.concurrency)),
-      handler,
+      handler: handler as JobHandler<unknown>, // each consumer's jobs are the T its handler was given for
       running: new Set(),
       stopped: false,
       woken: false,
@@ -102,19 +101,6 @@ export class EmbeddedJobQueue implements JobQueue {
     return this.store.oldestWaitingAgeMs(queueName);
   }
 
-  async pause(queueName: string): Promise<void> {
-    if (!this.paused.has(queueName)) this.paused.set(queueName, () => undefined);
-    const consumer = this.consumers.get(queueName);
-    if (consumer) await Promise.allSettled([...consumer.running]);
-  }
-
-  async resume(queueName: string): Promise<void> {
-    const resumed = this.paused.get(queueName);
-    this.paused.delete(queueName);
-    resumed?.();
-    this.consumers.get(queueName)?.wake();
-  }
-
   async close(options: { force?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -123,8 +109,7 @@ export class EmbeddedJobQueue implements JobQueue {
       consumer.stopped = true;
       consumer.wake();
     }
-    for (const resume of this.paused.values()) resume();
-    await Promise.all(consumers.map((consumer) => consumer.loop));
+    await Promise.all(consumers.flatMap((consumer) => (consumer.loop ? [consumer.loop] : [])));
     // Leases stay renewed while running handlers finish; forced, they are left to expire.
     if (!options.force) await Promise.allSettled(consumers.flatMap((consumer) => [...consumer.running]));
     clearInterval(this.leaseRenewal);
@@ -138,11 +123,6 @@ export class EmbeddedJobQueue implements JobQueue {
     let firstRound = true;
     while (!consumer.stopped) {
       try {
-        const paused = this.paused.has(queueName);
-        if (paused) {
-          await new Promise<void>((resolve) => this.paused.set(queueName, resolve));
-          continue;
-        }
         if (Date.now() - lastStalledCheck >= this.stalledCheckIntervalMs) {
           const live = firstRound && this.store.heldByOneProcess ? [...(liveConsumers.get(this.store) ?? [])] : undefined;
           const requeued = await this.store.requeueStalled(queueName, this.maxStalledCount, live);

@@ -7,7 +7,6 @@ export type ColumnSpec = readonly [name: string, type: string];
 export const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
 /** A jsonb parameter: JSON text, or SQL NULL for an absent value. */
-export const jsonParam = (value: unknown): string | null => (present(value) ? JSON.stringify(value) : null);
 
 /** Copies the columns that hold a value onto `target` (optional fields stay out, never null). */
 export function setPresent<T extends object>(target: T, fields: Partial<Record<keyof T, unknown>>): T {

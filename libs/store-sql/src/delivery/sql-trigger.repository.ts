@@ -26,7 +26,7 @@ export function toTriggerRecord(row: any): TriggerRecord {
 }
 
 /** Statuses a cancel may still move (a canceled trigger stays as it is). */
-const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'enqueued', 'processed'];
+const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'processed'];
 
 /** Statuses after which nothing reads a trigger again (retention may delete it). */
 const FINISHED_TRIGGER_STATUSES: TriggerStatus[] = ['processed', 'canceled', 'failed'];

@@ -147,11 +147,11 @@ function normalizeMetadata(type: 'digest' | 'delay', metadata: NonNullable<StepD
   const pick = <K extends string>(keys: K[]) =>
     Object.fromEntries(keys.filter((key) => (metadata as Record<string, unknown>)[key] !== undefined).map((key) => [key, (metadata as Record<string, unknown>)[key]]));
   if (type === 'delay') {
-    return { ...pick(['amount', 'unit', 'delayPath']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' } as DelayMetadata;
+    return { ...pick(['amount', 'unit', 'delayPath']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
   }
   const digestType = (metadata.type as DigestMetadata['type']) ?? (metadata.backoff ? 'backoff' : 'regular');
   return {
     ...pick(['amount', 'unit', 'digestKey', 'backoff', 'backoffAmount', 'backoffUnit', 'updateMode', 'timed']),
     type: digestType,
-  } as DigestMetadata;
+  };
 }

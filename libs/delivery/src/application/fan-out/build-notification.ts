@@ -58,7 +58,7 @@ export function buildNotification(scope: EnvironmentScope, subscriber: Subscribe
       workflowIdentifier: workflow.trigger.identifier,
       stepId: step.id,
       parentId,
-      type: step.template.type as StepType,
+      type: step.template.type,
       // The first job is enqueued right after the insert; the others wait for their parent.
       status: index === 0 ? 'queued' : 'pending',
       providerId: step.template.type === 'in_app' ? 'novu' : undefined,

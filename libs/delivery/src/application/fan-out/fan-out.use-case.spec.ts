@@ -23,7 +23,7 @@ const trigger = {
   to: ['ada'],
   payload: {},
   overrides: {},
-  status: 'enqueued',
+  status: 'accepted',
   createdAt: new Date(0),
   updatedAt: new Date(0),
 } as unknown as TriggerRecord;

@@ -69,14 +69,14 @@ export class FanOut {
     // `triggerId`: a job enqueued by a version that gave each trigger its own job
     const ids = data.triggerIds ?? [(data as unknown as { triggerId: string }).triggerId];
     const outcomes = await Promise.allSettled(ids.map((id) => this.fanOutTrigger(id)));
-    let retry: unknown;
+    let retry: Error | undefined;
     for (const [index, outcome] of outcomes.entries()) {
       if (outcome.status === 'fulfilled') continue;
       if (!isPermanentFailure(outcome.reason)) {
-        retry ??= outcome.reason;
+        retry ??= outcome.reason instanceof Error ? outcome.reason : new Error(String(outcome.reason));
         continue;
       }
-      if (await this.triggers.markStatus(ids[index], ['accepted', 'enqueued'], 'failed')) {
+      if (await this.triggers.markStatus(ids[index], ['accepted'], 'failed')) {
         this.logger.warn(`Trigger ${ids[index]} failed for good and will not be retried: ${(outcome.reason as Error).message}`);
       }
     }
@@ -92,7 +92,7 @@ export class FanOut {
     const workflow = await this.workflows.findByIdIncludingDeleted(scope, trigger.workflowId);
     if (!workflow || workflow.deletedAt) {
       this.logger.warn(`Trigger ${trigger.transactionId}: workflow ${trigger.workflowId} is gone; nothing to deliver`);
-      await this.triggers.markStatus(trigger.id, ['accepted', 'enqueued'], 'processed');
+      await this.triggers.markStatus(trigger.id, ['accepted'], 'processed');
       return;
     }
     const now = this.clock.now();
@@ -147,7 +147,7 @@ export class FanOut {
       } while (cursor);
       await delivering;
     }
-    await this.triggers.markStatus(trigger.id, ['accepted', 'enqueued'], 'processed');
+    await this.triggers.markStatus(trigger.id, ['accepted'], 'processed');
   }
 
   private async upsertInline(scope: EnvironmentScope, inline: InlineSubscriber[]): Promise<Subscriber[]> {

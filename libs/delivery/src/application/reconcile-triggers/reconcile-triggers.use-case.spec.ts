@@ -3,7 +3,6 @@ import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
 import { TriggerRecord, TriggerStatus } from '../../domain/trigger';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
-import { FANOUT_QUEUE } from '../queues';
 import { TriggerEvent } from '../trigger-event/trigger-event.use-case';
 import { RECONCILE_AFTER_MS, ReconcileTriggers } from './reconcile-triggers.use-case';
 
@@ -147,7 +146,7 @@ describe('durable acceptance: TriggerEvent + ReconcileTriggers with a queue that
     await accept.execute({ scope, name: 'welcome', to: 'a', transactionId: 'taken' });
     queue.reachable = true;
     const [record] = triggers.records.values();
-    await triggers.markStatus(record.id, ['accepted'], 'enqueued');
+    await triggers.markStatus(record.id, ['accepted'], 'processed');
     later(RECONCILE_AFTER_MS + 1);
     expect(await reconcile.execute()).toBe(0);
   });

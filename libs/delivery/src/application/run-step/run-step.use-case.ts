@@ -105,7 +105,7 @@ export class RunStep {
         await writes.transition(job.id, 'queued', { attempts: command.attempt.number });
         throw error;
       }
-      if (error instanceof DomainError) return await this.fail(context, { reason: error.message, source: 'Payload', raw: { code: error.code, ...error.details } });
+      if (error instanceof DomainError) return this.fail(context, { reason: error.message, source: 'Payload', raw: { code: error.code, ...error.details } });
       throw error;
     }
   }

@@ -42,7 +42,7 @@ export class StepGate {
   /** Preferences turn a channel step off; quiet hours defer it, never drop it. */
   async passesPreferences(context: StepContext<RunAheadWrites>): Promise<boolean> {
     const { scope, job, workflow, subscriber, writes } = context;
-    const channel = job.type as keyof typeof PREFERENCE_DETAIL & string;
+    const channel = job.type as keyof typeof PREFERENCE_DETAIL;
     const stored = await this.preferences.findForWorkflow(scope, subscriber.id, workflow.id);
     const resolved = resolveChannelPreferences({ workflow, global: stored.global, subscriberWorkflow: stored.workflow });
     if (!resolved.channels[job.type as 'email']) {

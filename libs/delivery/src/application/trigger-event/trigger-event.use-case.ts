@@ -63,7 +63,7 @@ export class InvalidTriggerError extends UnprocessableError {
   constructor(problems: RecipientProblems, body: Record<string, unknown>) {
     const errors: Record<string, { messages: string[]; value: unknown }> = {};
     for (const [path, messages] of Object.entries(problems)) {
-      errors[path] = { messages, value: path.split('.').reduce<any>((value, key) => value?.[key], body) ?? 'No Value Recorded' };
+      errors[path] = { messages, value: path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body) ?? 'No Value Recorded' };
     }
     super('invalid_trigger', 'Validation Error', { errors });
   }

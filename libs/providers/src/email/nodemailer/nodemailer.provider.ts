@@ -184,7 +184,7 @@ async function checkedAddress(host: string, allowPrivate: boolean): Promise<stri
 }
 
 function safeTlsOptions(options: Record<string, unknown> | undefined): ConnectionOptions {
-  return Object.fromEntries(Object.entries(options ?? {}).filter(([key]) => !DESTINATION_TLS_KEYS.has(key))) as ConnectionOptions;
+  return Object.fromEntries(Object.entries(options ?? {}).filter(([key]) => !DESTINATION_TLS_KEYS.has(key)));
 }
 
 /** nodemailer's verify takes no signal: give up waiting (and let the finally close it) on abort. */

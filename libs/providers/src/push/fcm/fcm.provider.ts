@@ -40,9 +40,10 @@ export class FcmProvider implements ProviderAdapter<'push'> {
     const account = parseServiceAccount(this.id, config.serviceAccount);
     const url = vendorUrl(config.baseUrl, FCM_ORIGIN, `/v1/projects/${encodeURIComponent(account.projectId)}/messages:send`);
     const body = { message: fcmMessage(message, context.overrides) };
-    let { accessToken, cached } = await this.tokens.get(account, context.signal);
+    const first = await this.tokens.get(account, context.signal);
+    let accessToken = first.accessToken;
     let response = await this.post(url, accessToken, body, context);
-    if (refusedAccessToken(response) && cached) {
+    if (refusedAccessToken(response) && first.cached) {
       // Google can revoke a token before it expires: one fresh exchange, then give up.
       this.tokens.drop(account, accessToken);
       ({ accessToken } = await this.tokens.get(account, context.signal));

@@ -24,7 +24,7 @@ export interface ServiceAccount {
 
 /** The service account JSON as typed fields; anything unusable is an `invalid_request` naming the field (never its value). */
 export function parseServiceAccount(providerId: string, json: Record<string, unknown>): ServiceAccount {
-  const text = (key: string) => (typeof json[key] === 'string' && (json[key] as string).trim() !== '' ? (json[key] as string).trim() : undefined);
+  const text = (key: string) => (typeof json[key] === 'string' && (json[key]).trim() !== '' ? (json[key]).trim() : undefined);
   const missing = ['project_id', 'client_email', 'private_key'].filter((key) => text(key) === undefined);
   if (missing.length) {
     throw new ProviderError('invalid_request', `The ${providerId} integration's credentials.serviceAccount lacks ${missing.join(', ')}`, { raw: { missing } });

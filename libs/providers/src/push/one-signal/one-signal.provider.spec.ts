@@ -112,6 +112,6 @@ describe('OneSignalProvider against a OneSignal fake', () => {
     await expect(provider.check(current(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
     await expect(provider.check({ ...legacy(), apiKey: 'wrong' }, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: expect.stringContaining('Access denied.') });
     await expect(provider.check({ ...legacy(), applicationId: 'other' }, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: expect.stringContaining('app_id not found') });
-    expect(fake.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toContain(`GET /api/v1/notifications?app_id=${fake.appId}&limit=1`);
+    expect(fake.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`)).toContain(`GET /api/v1/notifications?app_id=${fake.appId}&limit=1`);
   });
 });

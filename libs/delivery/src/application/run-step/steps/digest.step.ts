@@ -36,7 +36,7 @@ export class DigestStep implements StepHandler {
         await this.recorder.detail(context, 'Success', DETAIL.DIGEST_MERGED, { raw: { masterJobId: open.masterJobId } });
         return { kind: 'merged' };
       }
-      const window = digestWindow(metadata, { now, timezone: subscriber.timezone, overrides: job.overrides as never, recentEventInBackoffWindow: recent });
+      const window = digestWindow(metadata, { now, timezone: subscriber.timezone, overrides: job.overrides, recentEventInBackoffWindow: recent });
       if (window.action === 'skip') {
         await writes.recordDigestEvent(scope, bucketKey, now);
         await writes.transition(job.id, 'skipped', { digest: { ...job.digest, events: [job.payload] } });
