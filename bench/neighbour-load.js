@@ -4,7 +4,8 @@
 //   burst: <amount> valid triggers (one in-app step, distinct transactionIds) as fast as <connections> allow.
 //   flood: <amount> seconds of triggers the API refuses (unknown workflow, a 10,000-character
 //          subscriberId, a lone surrogate in the payload, a body that is not JSON), in rotation.
-// Usage: node bench/neighbour-load.js <burst|flood> <baseUrl> <apiKey> <workflow> <amount> <connections> <transactionPrefix>
+// Usage: node bench/neighbour-load.js <burst|flood> <baseUrl> <apiKey> <workflow> <amount> <connections> <transactionPrefix> [path]
+// (path: /v1/events/trigger unless given; the framework-ceiling run floods bench/bare-nest.js's /bench)
 // Prints "started <epoch ms>" when the load begins, then one JSON line with the status counts.
 const autocannon = require('autocannon');
 
@@ -21,7 +22,7 @@ function malformed(workflow) {
 }
 
 async function main() {
-  const [mode, url, apiKey, workflow, amountArg, connectionsArg, prefix] = process.argv.slice(2);
+  const [mode, url, apiKey, workflow, amountArg, connectionsArg, prefix, routePath = '/v1/events/trigger'] = process.argv.slice(2);
   const amount = Number(amountArg);
   const headers = { 'content-type': 'application/json', authorization: `ApiKey ${apiKey}` };
   let counter = 0;
@@ -31,7 +32,7 @@ async function main() {
     options.requests = [
       {
         method: 'POST',
-        path: '/v1/events/trigger',
+        path: routePath,
         headers,
         setupRequest: (req) => {
           const n = counter++;
@@ -42,7 +43,7 @@ async function main() {
     ];
   } else if (mode === 'flood') {
     options.duration = amount;
-    options.requests = malformed(workflow).map((body) => ({ method: 'POST', path: '/v1/events/trigger', headers, body }));
+    options.requests = malformed(workflow).map((body) => ({ method: 'POST', path: routePath, headers, body }));
   } else {
     throw new Error(`unknown mode ${mode}`);
   }

@@ -25,7 +25,7 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
 const Redis = require('ioredis');
-const { ApiClient, Child, DIST, REDIS_URL, RUN_ID, log, median, round, sleep, waitUntil, withTimeout } = require('./support');
+const { ApiClient, Child, DIST, REDIS_URL, RUN_ID, freePort, log, median, round, sleep, waitUntil, withTimeout } = require('./support');
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const STREAM_TRIGGERS = num('BENCH_NEIGHBOUR_TRIGGERS', 200);
@@ -213,8 +213,8 @@ function parseStall(text) {
   return { triggers, delayMs };
 }
 
-function startLoad(mode, baseUrl, env, amount, connections, prefix) {
-  const child = new Child(`neighbour-${mode}`, path.join(__dirname, 'neighbour-load.js'), [mode, baseUrl, env.apiKey, env.workflow, String(amount), String(connections), prefix], {
+function startLoad(mode, baseUrl, env, amount, connections, prefix, routePath = '/v1/events/trigger') {
+  const child = new Child(`neighbour-${mode}`, path.join(__dirname, 'neighbour-load.js'), [mode, baseUrl, env.apiKey, env.workflow, String(amount), String(connections), prefix, routePath], {
     PATH: process.env.PATH,
   });
   const started = child.waitForLine(/^started /, 30_000).then((line) => Number(line.split(' ')[1]));
@@ -374,6 +374,47 @@ async function scenario(ctx, name, roundNo, { load, api = ctx.api, minCount = ST
   return out;
 }
 
+/**
+ * The framework's own ceiling: B's open-loop stream of POSTs against a bare Nest route
+ * (bench/bare-nest.js: no guard, validation, store or queue), alone and while A floods the same
+ * process with the flood scenario's load. What sharing one event loop costs before any of the
+ * service's work: its p99 ratio is the floor under the service's `flood` HTTP ratio.
+ */
+async function bareCeilingRound(bareUrl, env, connections, roundNo) {
+  const stream = async (stop) => {
+    const sent = [];
+    const t0 = performance.now();
+    for (let i = 0; i < STREAM_TRIGGERS || !stop(); i++) {
+      const wait = t0 + i * INTERVAL_MS - performance.now();
+      if (wait > 0) await sleep(wait);
+      const record = { start: epochMs() };
+      record.done = fetch(`${bareUrl}/bench`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'b', to: 'b', payload: { order: i } }) }).then(
+        async (response) => {
+          await response.text();
+          record.answered = epochMs();
+        },
+        () => undefined,
+      );
+      sent.push(record);
+    }
+    await Promise.all(sent.map((record) => record.done));
+    return percentile(sent.filter((record) => record.answered).map((record) => record.answered - record.start), 99);
+  };
+  const quiet = await stream(() => true);
+  await sleep(500);
+  let overAt;
+  const load = (async () => {
+    await sleep(LEAD_MS);
+    const run = startLoad('flood', bareUrl, env, FLOOD_SECONDS, connections, 'bare-', '/bench');
+    await run.finished;
+    await withTimeout(run.child.exited, 30_000, 'neighbour-load exit');
+  })().finally(() => (overAt = epochMs()));
+  const flood = await stream(() => overAt !== undefined && epochMs() > overAt + TAIL_MS);
+  await load;
+  log(`noisy_neighbour: round ${roundNo} bare Nest route: B HTTP p99 ${quiet.toFixed(1)} ms alone, ${flood.toFixed(1)} ms during the flood (${(flood / quiet).toFixed(2)}x)`);
+  return { quiet, flood };
+}
+
 function parseLimit(text) {
   if (text === '0' || text === '') return undefined;
   const [limit, windowSeconds] = text.split('/').map(Number);
@@ -406,6 +447,8 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
       `${stall ? `, while ${stall.triggers} of A's emails wait ${stall.delayMs} ms each for their vendor` : ''}; ${rounds} rounds`,
   );
   const sandbox = await newSandbox('neighbour');
+  const barePort = await freePort();
+  let bare;
   const api = await apiFor(sandbox, serviceEnv);
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
   let limitedApi;
@@ -454,6 +497,8 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
     }
     worker = startWorker(sandbox, serviceEnv);
     ctx.worker = worker;
+    bare = new Child('bare-nest', path.join(__dirname, 'bare-nest.js'), [String(barePort)], { PATH: process.env.PATH });
+    await bare.waitForLine(/^listening/, 30_000);
 
     log('noisy_neighbour: warm-up (a short burst with the stream, on each api process)');
     await scenario(ctx, 'warmup', 0, { load: 'burst', minCount: 40, burst: Math.min(500, BURST) });
@@ -475,7 +520,8 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
       // last: A's emails are all answered before the scenario ends, so nothing of them is left for the next round
       const stalled = stall ? await scenario(ctx, 'stalled', r, { load: 'stalled' }) : undefined;
       if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
-      results.push({ quiet, burst, flood, limited, stalled });
+      const ceiling = await bareCeilingRound(`http://127.0.0.1:${barePort}`, ctx.a, connections, r);
+      results.push({ quiet, burst, flood, limited, stalled, ceiling });
       await sleep(500);
     }
 
@@ -494,6 +540,11 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
       burst_vs_quiet: round(burstVsQuiet),
       flood_vs_quiet: round(floodVsQuiet),
       aim: `<= ${AIM_RATIO}x`,
+      // B's HTTP answer alone (request → 201), flood vs quiet: the service, and a bare Nest route under the same flood
+      flood_http_vs_quiet: round(median(results.map((r) => r.flood.http_p99 / r.quiet.http_p99))),
+      burst_http_vs_quiet: round(median(results.map((r) => r.burst.http_p99 / r.quiet.http_p99))),
+      bare_route_flood_http_vs_quiet: round(median(results.map((r) => r.ceiling.flood / r.ceiling.quiet))),
+      bare_route_http_p99_ms: { quiet: round(median(results.map((r) => r.ceiling.quiet)), 1), flood: round(median(results.map((r) => r.ceiling.flood)), 1) },
       ...(limitedApi
         ? {
             burst_limited_p50_ms: round(median(per('limited').map((s) => s.p50)), 1),
@@ -538,6 +589,7 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
     await worker?.stop();
     await vendor?.close();
     await limitedApi?.child.stop();
+    await bare?.stop();
     await api.child.stop();
     redis.disconnect();
   }

@@ -15,6 +15,7 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiKeyGuard } from './http/api-key.guard';
 import { ApiKeyStrategy } from './http/api-key.strategy';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { FairAdmissionInterceptor } from './http/fair-admission.interceptor';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { TriggerRateLimitModule } from './http/trigger-rate-limit.module';
 import { IntegrationsHttpModule } from './integrations/integrations.http.module';
@@ -66,7 +67,9 @@ export class AppModule {
         BootstrapService,
         LifecycleLogger,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        // Registration order is nesting order: idempotency sees the enveloped body.
+        // Registration order is nesting order: admission first (a request waits its turn before
+        // anything else), and idempotency sees the enveloped body.
+        { provide: APP_INTERCEPTOR, useClass: FairAdmissionInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

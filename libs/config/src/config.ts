@@ -24,6 +24,11 @@ export interface AppConfig {
   queuePrefix: string;
   /** `pretty`: human-readable lines (a terminal); `json`: one JSON object per line (piped, production). */
   logFormat: 'pretty' | 'json';
+  /**
+   * Requests of one environment an api process runs at once (0: no limit), and how many more of
+   * them may wait for a slot: one environment's load then cannot queue another's requests behind it.
+   */
+  admission: { maxInFlightPerEnvironment: number; maxQueuedPerEnvironment: number };
   /** Triggers one environment may send per window, across every api process; limit 0 turns it off. */
   triggerRateLimit: { limit: number; windowMs: number };
   /** Delivery records (triggers, notifications, jobs, messages, execution details) older than this many days are deleted; 0 keeps them. */
@@ -145,6 +150,10 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     recoveryAfterMs: parseInteger(env, 'RECOVERY_AFTER_SECONDS', 60, 1, 86_400) * 1000,
     queuePrefix,
     logFormat,
+    admission: {
+      maxInFlightPerEnvironment: parseInteger(env, 'API_MAX_IN_FLIGHT_PER_ENVIRONMENT', 16, 0, 100_000),
+      maxQueuedPerEnvironment: parseInteger(env, 'API_MAX_QUEUED_PER_ENVIRONMENT', 1000, 1, 1_000_000),
+    },
     triggerRateLimit: {
       limit: parseInteger(env, 'TRIGGER_RATE_LIMIT', 60_000, 0, 100_000_000),
       windowMs: parseInteger(env, 'TRIGGER_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
