@@ -37,6 +37,18 @@ function topicRepositoryContract(open: () => Promise<{ repository: TopicReposito
     expect(await repository.insert(topic(env, 'other'))).toBe(true);
   });
 
+  it('lists by key in code-point order, a cursor walking on from a key', async () => {
+    const env = scope();
+    for (const key of ['b-topic', 'B-topic', 'a.topic', 'a_topic', 'a-topic']) await repository.upsert(topic(env, key));
+    const keys = (page: { items: Topic[] }) => page.items.map((t) => t.key);
+    const first = await repository.search(env, search({ orderBy: 'key', orderDirection: 'ASC', limit: 3 }));
+    expect(keys(first)).toEqual(['B-topic', 'a-topic', 'a.topic']);
+    const second = await repository.search(env, search({ orderBy: 'key', orderDirection: 'ASC', limit: 3, after: first.next! }));
+    expect(keys(second)).toEqual(['a_topic', 'b-topic']);
+    expect(second.previous).toBe(second.items[0].id);
+    expect(keys(await repository.search(env, search({ orderBy: 'key', orderDirection: 'DESC', limit: 2 })))).toEqual(['b-topic', 'a_topic']);
+  });
+
   it('concurrent upserts of one key make one topic', async () => {
     const env = scope();
     const results = await Promise.all(Array.from({ length: 6 }, () => repository.upsert(topic(env, 'race'))));

@@ -131,6 +131,12 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
     expect(next.body.previous).toBe(next.body.data[0]._id);
     await t.api(env.apiKey).get('/v2/topics?after=a&before=b').expect(400);
     await t.api(env.apiKey).get('/v2/topics?orderBy=name').expect(422);
+    // Novu's orderBy=key, pages walking the keys in order
+    const byKey = await t.api(env.apiKey).get('/v2/topics?orderBy=key&orderDirection=ASC&limit=2').expect(200);
+    expect(byKey.body.data.map((x: any) => x.key)).toEqual(['alpha', 'alphabet']);
+    const rest = await t.api(env.apiKey).get(`/v2/topics?orderBy=key&orderDirection=ASC&limit=2&after=${byKey.body.next}`).expect(200);
+    expect(rest.body.data.map((x: any) => x.key)).toEqual(['beta']);
+    expect((await t.api(env.apiKey).get('/v2/topics?orderBy=key').expect(200)).body.data.map((x: any) => x.key)).toEqual(['beta', 'alphabet', 'alpha']);
   });
 
   it('keeps environments apart', async () => {

@@ -6,6 +6,7 @@ const ORDER_VALUES = {
   _id: (row: { id: string }) => row.id,
   createdAt: (row: { createdAt: Date }) => row.createdAt,
   updatedAt: (row: { updatedAt: Date }) => row.updatedAt,
+  key: (row: { key: string }) => row.key,
 } as const;
 
 const toTopic = (t: Topic): Topic =>

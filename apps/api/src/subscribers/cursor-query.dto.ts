@@ -4,44 +4,58 @@ import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 export const ORDER_BY_VALUES = ['_id', 'updatedAt', 'createdAt'] as const;
 
-/** Query of Novu's v2 cursor lists (subscribers, topics, topic subscriptions). */
-export class CursorQueryDto {
-  @ApiPropertyOptional({ description: 'Cursor (an item `_id`): return the items after it' })
-  @IsOptional()
-  @IsString()
+/** Query of Novu's v2 cursor lists (subscribers, topics, topic subscriptions), sortable by `orderFields`. */
+export function cursorQueryDto<F extends readonly [string, ...string[]]>(orderFields: F) {
+  class CursorQuery {
+    @ApiPropertyOptional({ description: 'Cursor (an item `_id`): return the items after it' })
+    @IsOptional()
+    @IsString()
+    after?: string;
+
+    @ApiPropertyOptional({ description: 'Cursor (an item `_id`): return the items before it; not together with `after`' })
+    @IsOptional()
+    @IsString()
+    before?: string;
+
+    @ApiPropertyOptional({ description: 'Items per page, 1 to 100', minimum: 1, maximum: 100, default: 10 })
+    @IsOptional()
+    @Type(() => Number)
+    @IsInt()
+    @Min(1)
+    @Max(100)
+    limit: number = 10;
+
+    @ApiPropertyOptional({ description: 'Sort direction', enum: ['ASC', 'DESC'], default: 'DESC' })
+    @IsOptional()
+    @IsIn(['ASC', 'DESC'])
+    orderDirection: 'ASC' | 'DESC' = 'DESC';
+
+    @ApiPropertyOptional({ description: 'Field to sort by (ties broken by `_id`)', enum: orderFields, default: '_id' })
+    @IsOptional()
+    @IsIn(orderFields)
+    orderBy: F[number] = '_id' as F[number];
+
+    @ApiPropertyOptional({ description: 'Include the cursor item itself; only the string "true" turns it on', type: String, example: 'true' })
+    @IsOptional()
+    @IsString()
+    includeCursor?: string;
+  }
+  return CursorQuery;
+}
+
+export class CursorQueryDto extends cursorQueryDto(ORDER_BY_VALUES) {}
+
+/** The cursor part of a list query, in the shape use cases take. */
+interface CursorQueryFields<F extends string> {
   after?: string;
-
-  @ApiPropertyOptional({ description: 'Cursor (an item `_id`): return the items before it; not together with `after`' })
-  @IsOptional()
-  @IsString()
   before?: string;
-
-  @ApiPropertyOptional({ description: 'Items per page, 1 to 100', minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit: number = 10;
-
-  @ApiPropertyOptional({ description: 'Sort direction', enum: ['ASC', 'DESC'], default: 'DESC' })
-  @IsOptional()
-  @IsIn(['ASC', 'DESC'])
-  orderDirection: 'ASC' | 'DESC' = 'DESC';
-
-  @ApiPropertyOptional({ description: 'Field to sort by (ties broken by `_id`)', enum: ORDER_BY_VALUES, default: '_id' })
-  @IsOptional()
-  @IsIn(ORDER_BY_VALUES)
-  orderBy: (typeof ORDER_BY_VALUES)[number] = '_id';
-
-  @ApiPropertyOptional({ description: 'Include the cursor item itself; only the string "true" turns it on', type: String, example: 'true' })
-  @IsOptional()
-  @IsString()
+  limit: number;
+  orderDirection: 'ASC' | 'DESC';
+  orderBy: F;
   includeCursor?: string;
 }
 
-/** The cursor part of a list query, in the shape use cases take. */
-export function cursorRequest(query: CursorQueryDto) {
+export function cursorRequest<F extends string>(query: CursorQueryFields<F>) {
   return {
     ...(query.after !== undefined ? { after: query.after } : {}),
     ...(query.before !== undefined ? { before: query.before } : {}),

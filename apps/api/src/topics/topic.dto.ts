@@ -1,8 +1,8 @@
 import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { TOPIC_KEY_PATTERN } from '@app/subscribers';
-import { CursorQueryDto } from '../subscribers/cursor-query.dto';
+import { TOPIC_KEY_PATTERN, TOPIC_ORDER_FIELDS } from '@app/subscribers';
+import { CursorQueryDto, cursorQueryDto } from '../subscribers/cursor-query.dto';
 import { IsIdentifier } from '../http/identifier';
 
 export class TopicResponseDto {
@@ -118,7 +118,7 @@ export class ListTopicSubscriptionsResponseDto extends CursorPageDto {
   data: TopicSubscriptionResponseDto[];
 }
 
-export class ListTopicsQueryDto extends CursorQueryDto {
+export class ListTopicsQueryDto extends cursorQueryDto(TOPIC_ORDER_FIELDS) {
   @ApiPropertyOptional({ description: 'Case-insensitive substring of the key' })
   @IsOptional()
   @IsString()

@@ -8,7 +8,7 @@ export interface CursorListQuery {
   /** Extra conditions, each in terms of placeholders it got from `param`. */
   where: (param: (value: unknown) => string) => string[];
   /** Column sorted on, the row id breaking ties. */
-  orderColumn: 'id' | 'created_at' | 'updated_at';
+  orderColumn: 'id' | 'created_at' | 'updated_at' | 'key COLLATE "C"';
   request: CursorRequest;
 }
 

@@ -4,7 +4,8 @@ import { Topic, TopicMember, TopicRepository, TopicSearch, TopicSubscription, To
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { containsPattern, cursorListPage } from '../subscribers/sql-cursor-page';
 
-const ORDER_COLUMNS = { _id: 'id', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+// Keys sort by code point (`C`), as the other stores compare them.
+const ORDER_COLUMNS = { _id: 'id', createdAt: 'created_at', updatedAt: 'updated_at', key: 'key COLLATE "C"' } as const;
 
 export function toTopic(row: any): Topic {
   return {

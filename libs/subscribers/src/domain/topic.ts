@@ -27,7 +27,7 @@ export interface TopicSubscription {
 /** Topic keys travel in URL paths and trigger recipients, so they stay within a safe alphabet. */
 export const TOPIC_KEY_PATTERN = /^[a-zA-Z0-9_:.-]+$/;
 
-export const TOPIC_ORDER_FIELDS = ['_id', 'updatedAt', 'createdAt'] as const;
+export const TOPIC_ORDER_FIELDS = ['_id', 'updatedAt', 'createdAt', 'key'] as const;
 export type TopicOrderField = (typeof TOPIC_ORDER_FIELDS)[number];
 
 export interface TopicSearchFilter {

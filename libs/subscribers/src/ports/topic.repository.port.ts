@@ -7,7 +7,7 @@ export interface TopicSearch extends CursorRequest {
 }
 
 export interface TopicSubscriptionSearch extends CursorRequest {
-  orderBy: TopicOrderField;
+  orderBy: Exclude<TopicOrderField, 'key'>;
   /** Exact subscriberId. */
   subscriberId?: string;
 }
