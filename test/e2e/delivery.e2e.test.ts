@@ -62,6 +62,9 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
       return jobsSettled(n) && n;
     });
     expect(notifications).toHaveLength(1);
+    // the answer's activityFeedLink is this transaction's feed
+    const linked = await t.api().get(body.data.activityFeedLink).expect(200);
+    expect(linked.body.data.map((n: any) => n.transactionId)).toEqual([transactionId]);
     expect(notifications[0].jobs.map((j: any) => j.status)).toEqual(['completed']);
     expect(notifications[0].jobs[0].executionDetails.map((d: any) => d.detail)).toContain('Message sent');
     const single = await t.api().get(`/v1/notifications/${notifications[0]._id}`).expect(200);

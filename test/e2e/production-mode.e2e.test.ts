@@ -184,7 +184,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
       const subscriberId = uniqueName('dedup');
       const transactionId = uniqueName('txn');
       const answers = await Promise.all(Array.from({ length: 5 }, () => trigger({ name: workflow, to: subscriberId, transactionId })));
-      expect(answers).toEqual(Array.from({ length: 5 }, () => ({ acknowledged: true, status: 'processed', transactionId })));
+      expect(answers).toEqual(Array.from({ length: 5 }, () => ({ acknowledged: true, status: 'processed', transactionId, activityFeedLink: `/v1/notifications?transactionId=${transactionId}` })));
       await settledNotifications(transactionId);
       await sleep(500);
       expect(await messagesOf({ subscriberId })).toHaveLength(1);

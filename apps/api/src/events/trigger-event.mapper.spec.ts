@@ -58,7 +58,7 @@ describe('trigger event mapping', () => {
 
   it('answers with the shape the Novu SDK parses', () => {
     const response = toTriggerEventResponse({ acknowledged: true, status: 'processed', transactionId: 'txn_1' });
-    expect(response).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn_1' });
+    expect(response).toEqual({ acknowledged: true, status: 'processed', transactionId: 'txn_1', activityFeedLink: '/v1/notifications?transactionId=txn_1' });
     expect(TriggerEventResponseDto$inboundSchema.parse(response)).toEqual(response);
   });
 });

@@ -17,5 +17,15 @@ export function toTriggerEventCommand(scope: EnvironmentScope, body: TriggerEven
 }
 
 export function toTriggerEventResponse(result: TriggerEventResult): TriggerEventResponseDto {
-  return { acknowledged: result.acknowledged, status: result.status, transactionId: result.transactionId };
+  return {
+    acknowledged: result.acknowledged,
+    status: result.status,
+    transactionId: result.transactionId,
+    activityFeedLink: activityFeedLink(result.transactionId),
+  };
+}
+
+/** Novu links its dashboard's feed; this service has none, so it links its own activity feed of the transaction (same base URL, API key needed). */
+export function activityFeedLink(transactionId: string): string {
+  return `/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`;
 }
