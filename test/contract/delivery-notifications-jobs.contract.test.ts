@@ -114,6 +114,25 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await notifications.list(scope, { page: 5, limit: 10 })).toEqual({ items: [], totalCount: 5 });
     });
 
+    it("filters the feed by any of several subscribers, workflows and channels (Novu's activity filters)", async () => {
+      const scope = newScope();
+      const [ada, bob] = [newId(), newId()];
+      const [welcome, digest] = [newId(), newId()];
+      const emailToAda = notification(scope, { subscriberId: ada, workflowId: welcome, channels: ['email'] });
+      const smsToBob = notification(scope, { subscriberId: bob, workflowId: digest, channels: ['digest', 'sms'] });
+      const inAppToOther = notification(scope, { workflowId: welcome, channels: ['in_app'] });
+      await write([emailToAda, smsToBob, inAppToOther]);
+      const ids = async (query: Partial<Parameters<typeof notifications.list>[1]>) =>
+        (await notifications.list(scope, { page: 0, limit: 10, ...query })).items.map((n) => n.id).sort();
+      const sorted = (...list: { id: string }[]) => list.map((n) => n.id).sort();
+      expect(await ids({ subscriberIds: [ada, bob] })).toEqual(sorted(emailToAda, smsToBob));
+      expect(await ids({ workflowIds: [welcome] })).toEqual(sorted(emailToAda, inAppToOther));
+      expect(await ids({ channels: ['sms', 'in_app'] })).toEqual(sorted(smsToBob, inAppToOther));
+      expect(await ids({ channels: ['email'], workflowIds: [welcome], subscriberIds: [ada, bob] })).toEqual(sorted(emailToAda));
+      expect(await ids({ channels: ['push'] })).toEqual([]);
+      expect((await notifications.list(scope, { channels: ['sms', 'email'], page: 0, limit: 1 })).totalCount).toBe(2);
+    });
+
     it('records the digest master notification', async () => {
       const scope = newScope();
       const [master, follower] = [notification(scope), notification(scope)];

@@ -45,6 +45,30 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
   const jobsSettled = (notifications: any[]) =>
     notifications.length > 0 && notifications.every((n) => n.jobs.length > 0 && n.jobs.every((j: any) => ['completed', 'failed', 'canceled', 'merged', 'skipped'].includes(j.status)));
 
+  it("filters the activity feed by channels, templates, emails and subscriberIds, as Novu's", async () => {
+    const alerts = await createWorkflow([inApp('Alert')]);
+    const receipts = await createWorkflow([chat('Receipt')]);
+    const [ada, bob] = [uniqueName('ada'), uniqueName('bob')];
+    await t.api().post('/v2/subscribers').send({ subscriberId: ada, email: `${ada}@example.com` }).expect(201);
+    await t.api().post('/v2/subscribers').send({ subscriberId: bob, email: `${bob}@example.com` }).expect(201);
+    const toAda = (await trigger({ name: alerts.identifier, to: ada })).data.transactionId;
+    const toBob = (await trigger({ name: receipts.identifier, to: bob })).data.transactionId;
+    const feed = async (query: string) => {
+      const res = await t.api().get(`/v1/notifications?${query}`).expect(200);
+      return res.body.data.map((n: any) => n.transactionId).sort();
+    };
+    await waitFor(async () => (await feed(`subscriberIds=${ada}&subscriberIds=${bob}`)).length === 2);
+    expect(await feed(`subscriberIds=${ada}&subscriberIds=${bob}`)).toEqual([toAda, toBob].sort());
+    expect(await feed(`channels=chat&subscriberIds=${ada}&subscriberIds=${bob}`)).toEqual([toBob]);
+    expect(await feed(`templates=${alerts.id}`)).toEqual([toAda]);
+    expect(await feed(`emails=${ada.toUpperCase()}@EXAMPLE.COM`)).toEqual([toAda]);
+    expect(await feed(`emails=${ada}@example.com&subscriberIds=${bob}&channels=in_app&channels=chat`)).toEqual([toAda, toBob].sort());
+    expect(await feed('emails=nobody@example.com')).toEqual([]);
+    expect(await feed(`subscriberIds=${uniqueName('ghost')}`)).toEqual([]);
+    const bad = await t.api().get('/v1/notifications?channels=fax').expect(422);
+    expect(JSON.stringify(bad.body)).toContain('channels');
+  });
+
   it('delivers an in-app message with rendered content and records the notification', async () => {
     const wf = await createWorkflow([inApp('Hello {{payload.name}}, {{subscriber.firstName}}!', { cta: { type: 'redirect', data: { url: '/x/{{payload.name}}' } } })]);
     const subscriberId = uniqueName('sub');

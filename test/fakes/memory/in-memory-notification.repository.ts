@@ -47,7 +47,10 @@ export class InMemoryNotificationRepository implements NotificationRepository {
         (n) =>
           inScope(scope)(n) &&
           (query.transactionId === undefined || n.transactionId === query.transactionId) &&
-          (query.subscriberId === undefined || n.subscriberId === query.subscriberId),
+          (query.subscriberId === undefined || n.subscriberId === query.subscriberId) &&
+          (query.subscriberIds === undefined || query.subscriberIds.includes(n.subscriberId)) &&
+          (query.workflowIds === undefined || query.workflowIds.includes(n.workflowId)) &&
+          (query.channels === undefined || n.channels.some((channel) => query.channels!.includes(channel))),
       )
       .sort((a, b) => oldestFirst(b, a));
     return { items: pageOf(matching, query.page, query.limit).map(copy), totalCount: matching.length };

@@ -5,9 +5,8 @@ import { CHANNELS, Channel } from '@app/kernel';
 import { MESSAGE_STATUSES } from '@app/delivery';
 import { SubscriberResponseDto } from '../subscribers/subscriber.dto';
 import { MAX_PAGE } from '../http/page-query.dto';
+import { toArray } from '../http/query-array';
 
-/** A query value given once is a string, repeated it is an array: always an array here. */
-const toArray = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
 export class ListMessagesQueryDto {
   @ApiPropertyOptional({ description: 'Only messages of this channel', enum: CHANNELS })

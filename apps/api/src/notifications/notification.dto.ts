@@ -1,7 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CHANNELS, Channel, IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { EXECUTION_DETAIL_SOURCES, EXECUTION_DETAIL_STATUSES, JOB_STATUSES, STEP_TYPES } from '@app/delivery';
 import { PageQueryDto } from '../http/page-query.dto';
+import { toArray } from '../http/query-array';
+
+/** Values one list filter of the activity feed may take at once. */
+const MAX_FILTER_VALUES = 100;
 import { ConditionDto, NotificationTriggerDto } from '../workflows/workflow.dto';
 
 export class ListNotificationsQueryDto extends PageQueryDto {
@@ -14,6 +20,40 @@ export class ListNotificationsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsString()
   subscriberId?: string;
+
+  @ApiPropertyOptional({ description: 'Only notifications whose workflow has a step of one of these channels; repeat the parameter for several', enum: CHANNELS, isArray: true })
+  @IsOptional()
+  @Transform(toArray)
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsIn(CHANNELS, { each: true })
+  channels?: Channel[];
+
+  @ApiPropertyOptional({ description: 'Only notifications of these workflows (their `_id`); repeat the parameter for several', type: [String] })
+  @IsOptional()
+  @Transform(toArray)
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsString({ each: true })
+  @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
+  templates?: string[];
+
+  @ApiPropertyOptional({
+    description: 'Only notifications of subscribers with one of these emails (case-insensitive), or of the `subscriberIds`; repeat the parameter for several',
+    type: [String],
+  })
+  @IsOptional()
+  @Transform(toArray)
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsString({ each: true })
+  @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
+  emails?: string[];
+
+  @ApiPropertyOptional({ description: "Only notifications of these subscribers (the caller's subscriberIds), or of the `emails`; unknown ones match nothing", type: [String] })
+  @IsOptional()
+  @Transform(toArray)
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  @IsString({ each: true })
+  @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
+  subscriberIds?: string[];
 }
 
 // ---- responses ----

@@ -20,13 +20,17 @@ export class NotificationsController {
 
   @Get()
   @RawResponse()
-  @ApiOperation({ summary: 'Activity feed: notifications newest first, by transaction and/or subscriber, with their jobs (page-based)' })
+  @ApiOperation({ summary: 'Activity feed: notifications newest first, filtered by transaction, subscriber(s), email, workflow and channel, with their jobs (page-based)' })
   @ApiOkResponse({ type: ActivityNotificationsResponseDto, description: 'One page of notifications' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No subscriber with that subscriberId' })
   async list(@CurrentScope() scope: AuthenticatedScope, @Query() query: ListNotificationsQueryDto): Promise<ActivityNotificationsResponseDto> {
     const result = await this.listNotifications.execute(scope, {
       transactionId: query.transactionId,
       subscriberId: query.subscriberId,
+      channels: query.channels,
+      workflowIds: query.templates,
+      emails: query.emails,
+      subscriberIds: query.subscriberIds,
       page: query.page,
       limit: query.limit,
     });

@@ -16,6 +16,11 @@ export interface NotificationListQuery {
   transactionId?: string;
   /** Internal id of the subscriber. */
   subscriberId?: string;
+  /** Internal ids: notifications of any of these subscribers. */
+  subscriberIds?: string[];
+  workflowIds?: string[];
+  /** Notifications whose channels include any of these. */
+  channels?: string[];
   /** 0-based. */
   page: number;
   limit: number;

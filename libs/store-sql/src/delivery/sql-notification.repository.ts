@@ -136,6 +136,9 @@ export class SqlNotificationRepository implements NotificationRepository {
     const where = ['environment_id = $1', 'organization_id = $2'];
     if (query.transactionId !== undefined) where.push(`transaction_id = $${params.push(query.transactionId)}`);
     if (query.subscriberId !== undefined) where.push(`subscriber_id = $${params.push(query.subscriberId)}`);
+    if (query.subscriberIds) where.push(`subscriber_id = ANY($${params.push(query.subscriberIds)}::text[])`);
+    if (query.workflowIds) where.push(`workflow_id = ANY($${params.push(query.workflowIds)}::text[])`);
+    if (query.channels) where.push(`channels ?| $${params.push(query.channels)}::text[]`);
     const filter = where.join(' AND ');
     const [rows, [count]] = await Promise.all([
       this.sql.query(`SELECT * FROM notifications WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [

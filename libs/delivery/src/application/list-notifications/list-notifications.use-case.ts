@@ -8,6 +8,12 @@ export interface ListNotificationsQuery {
   transactionId?: string;
   /** The caller's subscriberId. */
   subscriberId?: string;
+  /** Workflows' `_id`s. */
+  workflowIds?: string[];
+  channels?: string[];
+  /** Subscribers with any of these emails, or any of `subscriberIds` (the caller's ids). */
+  emails?: string[];
+  subscriberIds?: string[];
   page: number;
   limit: number;
 }
@@ -28,7 +34,34 @@ export class ListNotifications {
       if (!subscriber) throw new NotFoundError('subscriber_not_found', `Subscriber '${query.subscriberId}' was not found`);
       subscriberId = subscriber.id;
     }
-    const page = await this.notifications.list(scope, { transactionId: query.transactionId, subscriberId, page: query.page, limit: query.limit });
+    let subscriberIds: string[] | undefined;
+    if (query.emails?.length || query.subscriberIds?.length) {
+      subscriberIds = await this.subscribersMatching(scope, query.emails ?? [], query.subscriberIds ?? []);
+      if (!subscriberIds.length) return { items: [], totalCount: 0 };
+    }
+    const page = await this.notifications.list(scope, {
+      transactionId: query.transactionId,
+      subscriberId,
+      subscriberIds,
+      workflowIds: query.workflowIds?.length ? query.workflowIds : undefined,
+      channels: query.channels?.length ? query.channels : undefined,
+      page: query.page,
+      limit: query.limit,
+    });
     return { items: await this.activity.describe(scope, page.items), totalCount: page.totalCount };
+  }
+
+  /** Internal ids of the subscribers with one of the emails (compared ignoring case) or one of the subscriberIds. */
+  private async subscribersMatching(scope: EnvironmentScope, emails: string[], subscriberIds: string[]): Promise<string[]> {
+    const ids = new Set((await this.subscribers.findManyBySubscriberIds(scope, subscriberIds)).map((s) => s.id));
+    for (const email of new Set(emails.map((e) => e.toLowerCase()))) {
+      let after: string | undefined;
+      do {
+        const page = await this.subscribers.search(scope, { filter: { email }, limit: 100, orderBy: '_id', orderDirection: 'ASC', includeCursor: false, ...(after ? { after } : {}) });
+        for (const subscriber of page.items) if (subscriber.email?.toLowerCase() === email) ids.add(subscriber.id);
+        after = page.next ?? undefined;
+      } while (after);
+    }
+    return [...ids];
   }
 }
