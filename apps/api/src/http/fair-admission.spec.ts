@@ -23,7 +23,7 @@ describe('FairAdmission', () => {
 
   it("never queues one environment's request behind another's", async () => {
     const admission = new FairAdmission(1, 10);
-    admission.acquire('a');
+    void admission.acquire('a');
     void admission.acquire('a');
     expect(typeof admission.acquire('b')).toBe('function'); // b runs at once while a waits on itself
     expect(admission.loadOf('a')).toEqual({ running: 1, waiting: 1 });

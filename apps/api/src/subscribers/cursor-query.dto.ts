@@ -33,7 +33,7 @@ export function cursorQueryDto<F extends readonly [string, ...string[]]>(orderFi
     @ApiPropertyOptional({ description: 'Field to sort by (ties broken by `_id`)', enum: orderFields, default: '_id' })
     @IsOptional()
     @IsIn(orderFields)
-    orderBy: F[number] = '_id' as F[number];
+    orderBy: F[number] = '_id';
 
     @ApiPropertyOptional({ description: 'Include the cursor item itself; only the string "true" turns it on', type: String, example: 'true' })
     @IsOptional()

@@ -83,12 +83,12 @@ describe('StepGate.passesFilters', () => {
   });
 
   it('lets a step whose filters match through', async () => {
-    const { gate, context } = gateFor({ step: { filters: planIs('pro') } as never });
+    const { gate, context } = gateFor({ step: { filters: planIs('pro') } });
     await expect(gate.passesFilters(context)).resolves.toBe(true);
   });
 
   it('skips a step whose filters do not match: canceled, the reason recorded, the next step queued', async () => {
-    const { gate, context, state, details, chain } = gateFor({ step: { filters: planIs('free') } as never });
+    const { gate, context, state, details, chain } = gateFor({ step: { filters: planIs('free') } });
     await expect(gate.passesFilters(context)).resolves.toBe(false);
     expect(state()).toEqual(['canceled', 'queued']);
     expect(details()).toEqual([['Success', DETAIL.FILTER_STEPS]]);
@@ -96,7 +96,7 @@ describe('StepGate.passesFilters', () => {
   });
 
   it('renders a filter value that is a template before comparing', async () => {
-    const { gate, context } = gateFor({ step: { filters: planIs('{{payload.threshold}}') } as never });
+    const { gate, context } = gateFor({ step: { filters: planIs('{{payload.threshold}}') } });
     await expect(gate.passesFilters(context)).resolves.toBe(true);
   });
 });
@@ -109,7 +109,7 @@ describe('StepGate.passesPreferences', () => {
   });
 
   it('skips a channel the workflow turns off, saying the workflow did', async () => {
-    const { gate, context, state, details } = gateFor({ workflow: { preferenceSettings: { in_app: true, email: false, sms: true, chat: true, push: true } } as never });
+    const { gate, context, state, details } = gateFor({ workflow: { preferenceSettings: { in_app: true, email: false, sms: true, chat: true, push: true } } });
     await expect(gate.passesPreferences(context)).resolves.toBe(false);
     expect(state()).toEqual(['canceled', 'queued']);
     expect(details()).toEqual([['Success', DETAIL.STEP_FILTERED_BY_WORKFLOW_PREFERENCES]]);
@@ -155,7 +155,7 @@ describe('StepGate.passesPreferences', () => {
   });
 
   it('holds the rest of the chain with a deferred step that must stop it on failure', async () => {
-    const { gate, context, state, prefer } = gateFor({ step: { shouldStopOnFail: true } as never });
+    const { gate, context, state, prefer } = gateFor({ step: { shouldStopOnFail: true } });
     await prefer({ subscriberId: 'sub-ada', workflowId: null, channels: {}, schedule: officeHours, at: NOW });
     await expect(gate.passesPreferences(context)).resolves.toBe(false);
     expect(state()).toEqual(['delayed', 'pending']);
