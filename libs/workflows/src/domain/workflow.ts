@@ -110,6 +110,8 @@ export interface StepVariant {
 
 export interface WorkflowStep extends StepVariant {
   variants: StepVariant[];
+  /** Set on the step as it runs when one of its variants was selected (never stored). */
+  variant?: { id: string; name: string };
 }
 
 export interface WorkflowTrigger {
