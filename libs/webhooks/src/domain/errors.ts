@@ -1,4 +1,4 @@
-import { InvalidRequestError, NotFoundError } from '@app/kernel';
+import { NotFoundError, UnprocessableError } from '@app/kernel';
 
 export class WebhookEndpointNotFoundError extends NotFoundError {
   constructor(id: string) {
@@ -6,7 +6,7 @@ export class WebhookEndpointNotFoundError extends NotFoundError {
   }
 }
 
-export class InvalidWebhookUrlError extends InvalidRequestError {
+export class InvalidWebhookUrlError extends UnprocessableError {
   constructor(reason: string) {
     super('invalid_webhook_url', `url ${reason}`);
   }
