@@ -4,7 +4,8 @@ import { WebhooksModule } from '@app/webhooks';
 import { DeliveryProcessor } from './delivery.processor';
 import { RetentionScheduler } from './retention.scheduler';
 import { WebhookProcessor } from './webhook.processor';
+import { InboundMailReceiver } from './inbound-mail.receiver';
 
-/** The queue processors (pipeline and outbound webhooks) and the retention purge; the worker process runs them, and so does the embedded process. */
-@Module({ imports: [DeliveryModule, WebhooksModule], providers: [DeliveryProcessor, WebhookProcessor, RetentionScheduler] })
+/** The queue processors (pipeline and outbound webhooks), the inbound mail receiver (when INBOUND_MAIL_PORT is set) and the retention purge; the worker process runs them, and so does the embedded process. */
+@Module({ imports: [DeliveryModule, WebhooksModule], providers: [DeliveryProcessor, WebhookProcessor, InboundMailReceiver, RetentionScheduler] })
 export class DeliveryWorkerModule {}

@@ -16,3 +16,4 @@ export * from './templates/template-filters';
 export * from './templates/step-template.renderer';
 export * from './templates/handlebars.engine';
 export * from './webhooks/guarded-webhook.sender';
+export * from './inbound-mail/smtp-inbound-mail.server';

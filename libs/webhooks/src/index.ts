@@ -5,6 +5,7 @@ export * from './domain/errors';
 export * from './ports/webhook-endpoint.repository.port';
 export * from './ports/webhook-delivery.repository.port';
 export * from './ports/webhook-sender.port';
+export * from './ports/inbound-mail';
 export * from './application/webhook-queue';
 export * from './application/create-endpoint/create-webhook-endpoint.use-case';
 export * from './application/list-endpoints/list-webhook-endpoints.use-case';
@@ -18,4 +19,5 @@ export * from './application/get-reply-callback-secret/get-reply-callback-secret
 export * from './application/publish-event/publish-outbound-event.use-case';
 export * from './application/deliver-webhook/deliver-webhook.use-case';
 export * from './application/recover-deliveries/recover-webhook-deliveries.use-case';
+export * from './application/receive-reply/receive-reply.use-case';
 export * from './webhooks.module';

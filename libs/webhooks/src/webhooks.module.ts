@@ -12,6 +12,8 @@ import { PublishOutboundEvent } from './application/publish-event/publish-outbou
 import { RecoverWebhookDeliveries } from './application/recover-deliveries/recover-webhook-deliveries.use-case';
 import { RotateWebhookSecret } from './application/rotate-endpoint-secret/rotate-webhook-secret.use-case';
 import { SendTestWebhook } from './application/send-test-event/send-test-webhook.use-case';
+import { ReceiveReply } from './application/receive-reply/receive-reply.use-case';
+import { ReplyAddresses } from '@app/delivery';
 import { UpdateWebhookEndpoint } from './application/update-endpoint/update-webhook-endpoint.use-case';
 
 const useCases = [
@@ -27,6 +29,7 @@ const useCases = [
   PublishOutboundEvent,
   DeliverWebhook,
   RecoverWebhookDeliveries,
+  ReceiveReply,
 ];
 
 /**
@@ -36,7 +39,7 @@ const useCases = [
  */
 @Global()
 @Module({
-  providers: [...useCases, EndpointTarget, { provide: OUTBOUND_EVENTS, useExisting: PublishOutboundEvent }],
+  providers: [...useCases, EndpointTarget, ReplyAddresses, { provide: OUTBOUND_EVENTS, useExisting: PublishOutboundEvent }],
   exports: [...useCases, OUTBOUND_EVENTS],
 })
 export class WebhooksModule {}
