@@ -1,8 +1,9 @@
 import { EnvironmentScope, PageRequest } from '@app/kernel';
 import { ListPage, WebhookAttempt, WebhookDelivery, WebhookDeliveryRepository, WebhookDeliveryStatus } from '@app/webhooks';
-import { orderBy, stored } from './memory-records';
+import { stored } from './memory-records';
 
-const newestFirst = orderBy<WebhookAttempt>((a) => -a.createdAt.getTime(), (a) => a.id);
+/** created_at DESC, id DESC, as the SQL adapter orders. */
+const newestFirst = (a: WebhookAttempt, b: WebhookAttempt) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /** WebhookDeliveryRepository in memory: the outbox and the attempts log. */
 export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
