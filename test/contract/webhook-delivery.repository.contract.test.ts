@@ -96,6 +96,30 @@ function webhookDeliveryRepositoryContract(open: () => Promise<{ repository: Web
     expect(await repository.succeededSince(d.endpointId, at(3))).toBe(true);
     expect(await repository.succeededSince(d.endpointId, at(4))).toBe(false);
   });
+
+  it('retention deletes ended deliveries and log entries older than a time, oldest first, in batches; never a pending delivery', async () => {
+    const s = scope();
+    const old = new Date('2000-01-01T00:00:00.000Z');
+    const ended = delivery(s, { status: 'delivered', createdAt: old });
+    const pending = delivery(s, { createdAt: old });
+    const recent = delivery(s, { status: 'failed', createdAt: new Date('2001-01-02T00:00:00.000Z') });
+    await repository.insertMany([ended, pending, recent]);
+    const entry = attempt(ended, { createdAt: old });
+    await repository.appendAttempt(entry);
+    const cutoff = new Date('2001-01-01T00:00:00.000Z');
+    let deleted = 0;
+    for (let batch = 0; batch < 100; batch++) {
+      const count = await repository.deleteOlderThan(cutoff, 1);
+      deleted += count;
+      if (count === 0) break;
+    }
+    expect(deleted).toBeGreaterThanOrEqual(2);
+    expect(await repository.findById(ended.id)).toBeNull();
+    expect(await repository.findById(pending.id)).not.toBeNull();
+    expect(await repository.findById(recent.id)).not.toBeNull();
+    expect((await repository.listAttempts(s, ended.endpointId, { page: 0, limit: 10 })).items).toEqual([]);
+    expect(await repository.deleteOlderThan(cutoff, 0)).toBe(0);
+  });
 }
 
 for (const store of REPOSITORY_STORES) {

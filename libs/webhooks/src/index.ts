@@ -20,4 +20,5 @@ export * from './application/publish-event/publish-outbound-event.use-case';
 export * from './application/deliver-webhook/deliver-webhook.use-case';
 export * from './application/recover-deliveries/recover-webhook-deliveries.use-case';
 export * from './application/receive-reply/receive-reply.use-case';
+export * from './application/purge-webhook-records/purge-webhook-records.use-case';
 export * from './webhooks.module';

@@ -12,6 +12,7 @@ import { PublishOutboundEvent } from './application/publish-event/publish-outbou
 import { RecoverWebhookDeliveries } from './application/recover-deliveries/recover-webhook-deliveries.use-case';
 import { RotateWebhookSecret } from './application/rotate-endpoint-secret/rotate-webhook-secret.use-case';
 import { SendTestWebhook } from './application/send-test-event/send-test-webhook.use-case';
+import { PurgeWebhookRecords } from './application/purge-webhook-records/purge-webhook-records.use-case';
 import { ReceiveReply } from './application/receive-reply/receive-reply.use-case';
 import { ReplyAddresses } from '@app/delivery';
 import { UpdateWebhookEndpoint } from './application/update-endpoint/update-webhook-endpoint.use-case';
@@ -30,6 +31,7 @@ const useCases = [
   DeliverWebhook,
   RecoverWebhookDeliveries,
   ReceiveReply,
+  PurgeWebhookRecords,
 ];
 
 /**

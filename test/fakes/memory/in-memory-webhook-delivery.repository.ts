@@ -60,6 +60,17 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return { items: rows.slice(start, start + page.limit).map((r) => structuredClone(r)), hasMore: rows.length > start + page.limit };
   }
 
+  async deleteOlderThan(before: Date, limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    const oldest = <T extends { id: string; createdAt: Date }>(rows: Iterable<T>, eligible: (row: T) => boolean) =>
+      [...rows].filter((row) => row.createdAt.getTime() < before.getTime() && eligible(row)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, limit);
+    const deliveries = oldest(this.deliveries.values(), (d) => d.status !== 'pending');
+    const attempts = oldest(this.attempts.values(), () => true);
+    deliveries.forEach((d) => this.deliveries.delete(d.id));
+    attempts.forEach((a) => this.attempts.delete(a.id));
+    return deliveries.length + attempts.length;
+  }
+
   async succeededSince(endpointId: string, since: Date): Promise<boolean> {
     return [...this.attempts.values()].some((a) => a.endpointId === endpointId && a.success && a.createdAt.getTime() >= since.getTime());
   }

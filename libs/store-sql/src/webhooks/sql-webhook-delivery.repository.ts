@@ -68,6 +68,22 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
     return { items: rows.slice(0, page.limit).map(toAttempt), hasMore: rows.length > page.limit };
   }
 
+  async deleteOlderThan(before: Date, limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    const deleteFrom = async (table: string, condition: string) => {
+      const [row] = await this.sql.query<{ deleted: number }>(
+        `WITH doomed AS (
+           SELECT r.id FROM ${table} r WHERE r.created_at < $1 ${condition}
+           ORDER BY r.created_at LIMIT $2 FOR UPDATE OF r SKIP LOCKED
+         ), gone AS (DELETE FROM ${table} t WHERE t.id = ANY(ARRAY(SELECT id FROM doomed)) RETURNING 1)
+         SELECT count(*)::int AS deleted FROM gone`,
+        [before, limit],
+      );
+      return row.deleted;
+    };
+    return (await deleteFrom('webhook_deliveries', `AND r.status <> 'pending'`)) + (await deleteFrom('webhook_attempts', ''));
+  }
+
   async succeededSince(endpointId: string, since: Date): Promise<boolean> {
     const rows = await this.sql.query('SELECT 1 FROM webhook_attempts WHERE endpoint_id = $1 AND success AND created_at >= $2 LIMIT 1', [endpointId, since]);
     return rows.length > 0;

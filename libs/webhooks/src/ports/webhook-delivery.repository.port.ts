@@ -24,6 +24,11 @@ export interface WebhookDeliveryRepository {
   appendAttempt(attempt: WebhookAttempt): Promise<void>;
   /** The endpoint's attempts log, newest first. */
   listAttempts(scope: EnvironmentScope, endpointId: string, page: PageRequest): Promise<ListPage<WebhookAttempt>>;
+  /**
+   * Retention: deletes up to `limit` ended deliveries (never a pending one) and up to `limit`
+   * attempts-log entries created before `before`, oldest first; answers how many rows went.
+   */
+  deleteOlderThan(before: Date, limit: number): Promise<number>;
   /** Whether the endpoint answered any attempt with a 2xx at or after `since`. */
   succeededSince(endpointId: string, since: Date): Promise<boolean>;
 }

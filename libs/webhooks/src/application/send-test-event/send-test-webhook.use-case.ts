@@ -4,8 +4,8 @@ import { GetWebhookEndpoint } from '../get-endpoint/get-webhook-endpoint.use-cas
 import { PublishOutboundEvent, eventBody } from '../publish-event/publish-outbound-event.use-case';
 
 /**
- * Sends an example event of `eventType` to one endpoint (even a disabled one is not: it must be
- * enabled), through the same outbox, signing, retries and attempts log as real events.
+ * Sends an example event of `eventType` to one endpoint through the same outbox, signing, retries
+ * and attempts log as real events (a disabled endpoint drops it, as it drops every event).
  */
 @Injectable()
 export class SendTestWebhook {
