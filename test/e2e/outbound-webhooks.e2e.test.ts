@@ -87,6 +87,15 @@ describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
     await api.post('/v2/outbound-webhooks/endpoints/6650f0a1c2b3d4e5f6a7b8c9/rotate-secret').expect(404);
     await api.delete(`/v2/outbound-webhooks/endpoints/${created._id}`).expect(204);
     await api.delete(`/v2/outbound-webhooks/endpoints/${created._id}`).expect(404);
+
+    // an Idempotency-Key replay is the same endpoint, without the secret (never kept for a replay)
+    const first = await api.post('/v2/outbound-webhooks/endpoints').set('Idempotency-Key', uniqueName('k')).send({ url: receiver.url('/once') });
+    const key = first.headers['idempotency-key'];
+    const replay = await api.post('/v2/outbound-webhooks/endpoints').set('Idempotency-Key', key).send({ url: receiver.url('/once') }).expect(201);
+    expect(replay.headers['idempotency-replay']).toBe('true');
+    expect(replay.body.data._id).toBe(first.body.data._id);
+    expect(first.body.data.secret).toMatch(/^whsec_/);
+    expect(replay.body.data).not.toHaveProperty('secret');
     // another environment never sees it
     const other = await environment();
     const theirs = await endpoint(other, '/theirs');

@@ -15,6 +15,7 @@ import {
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
+import { IdempotencyReplayOmits } from '../http/idempotency.interceptor';
 import { toAttemptResponse, toEndpointResponse } from './outbound-webhook.mapper';
 import {
   CreateWebhookEndpointRequestDto,
@@ -31,6 +32,8 @@ import {
 
 const IdParam = () => ApiParam({ name: 'id', description: 'Id of the webhook endpoint' });
 const IdempotencyKeyHeader = () => ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
+const SecretIdempotencyKeyHeader = () =>
+  ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h, without `secret` (it is shown once and never stored for a replay)' });
 const NotFound = () => ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No webhook endpoint with that id in this environment' });
 
 /**
@@ -62,7 +65,8 @@ export class OutboundWebhooksController {
       'a non-2xx answer or none is retried after the delays of WEBHOOK_RETRY_DELAYS (default +5 s, +30 s, +2 min, +10 min, +30 min, +2 h, +5 h, +10 h). ' +
       'When every attempt of an event failed and nothing succeeded since, the endpoint is disabled (disabledReason, and an `endpoint.disabled` entry in its attempts log).',
   })
-  @IdempotencyKeyHeader()
+  @SecretIdempotencyKeyHeader()
+  @IdempotencyReplayOmits('secret')
   @ApiDataResponse(WebhookEndpointResponseDto, { status: 201, description: 'The endpoint, with `secret`' })
   async create(@CurrentScope() scope: AuthenticatedScope, @Body() body: CreateWebhookEndpointRequestDto): Promise<WebhookEndpointResponseDto> {
     const { endpoint, secret } = await this.createEndpoint.execute({ scope, url: body.url, description: body.description, eventTypes: body.eventTypes, disabled: body.disabled });
@@ -130,6 +134,8 @@ export class OutboundWebhooksController {
     description: 'For 24 h the previous secret keeps signing beside the new one: `webhook-signature` holds two space-separated `v1,` signatures, and a receiver with either secret verifies.',
   })
   @IdParam()
+  @SecretIdempotencyKeyHeader()
+  @IdempotencyReplayOmits('secret')
   @ApiDataResponse(WebhookEndpointResponseDto, { status: 201, description: 'The endpoint, with the new `secret`' })
   @NotFound()
   async rotate(@CurrentScope() scope: AuthenticatedScope, @Param('id') id: string): Promise<WebhookEndpointResponseDto> {
