@@ -6,6 +6,8 @@ import {
   SqlIdempotencyStore,
   SqlIntegrationRepository,
   SqlQueueJobStore,
+  SqlWebhookDeliveryRepository,
+  SqlWebhookEndpointRepository,
   createSqlClient,
   migrate,
 } from '@app/store-sql';
@@ -80,6 +82,8 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     executionDetails: new SqlExecutionDetailRepository(sql),
     digestBuckets: new SqlDigestBucketRepository(sql),
     queueJobs: new SqlQueueJobStore(sql),
+    webhookEndpoints: new SqlWebhookEndpointRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
+    webhookDeliveries: new SqlWebhookDeliveryRepository(sql),
   };
 }
 

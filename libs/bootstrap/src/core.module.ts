@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig, ConfigError } from '@app/config';
 import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
+import { WEBHOOKS_QUEUE } from '@app/webhooks';
 import { RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
 import { SQL_CLIENT, SqlClient, SqlHealthProbe, SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
 import { REDIS_CONNECTION } from './redis.tokens';
@@ -45,7 +46,7 @@ export function sqlPoolSize(config: AppConfig): number {
 
 /** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one on the store. */
 export function queueModule(options: ServiceOptions): DynamicModule {
-  return QueueModule.forRoot({ redisUrl: options.config.redisUrl, prefix: queueKeyPrefix(options), queueNames: [FANOUT_QUEUE, STEPS_QUEUE] });
+  return QueueModule.forRoot({ redisUrl: options.config.redisUrl, prefix: queueKeyPrefix(options), queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE] });
 }
 
 /** The Bull key prefix: QUEUE_PREFIX (default "bull"), behind a test run's own prefix if any. */

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { DeliveryModule } from '@app/delivery';
+import { WebhooksModule } from '@app/webhooks';
 import { DeliveryProcessor } from './delivery.processor';
 import { RetentionScheduler } from './retention.scheduler';
+import { WebhookProcessor } from './webhook.processor';
+import { InboundMailReceiver } from './inbound-mail.receiver';
 
-/** The queue processors and the retention purge; the worker process runs them, and so does the embedded process. */
-@Module({ imports: [DeliveryModule], providers: [DeliveryProcessor, RetentionScheduler] })
+/** The queue processors (pipeline and outbound webhooks), the inbound mail receiver (when INBOUND_MAIL_PORT is set) and the retention purge; the worker process runs them, and so does the embedded process. */
+@Module({ imports: [DeliveryModule, WebhooksModule], providers: [DeliveryProcessor, WebhookProcessor, InboundMailReceiver, RetentionScheduler] })
 export class DeliveryWorkerModule {}

@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { PurgeCounts, PurgeExpiredRecords } from '@app/delivery';
+import { PurgeWebhookRecords } from '@app/webhooks';
 
 /** The first purge waits this long after start (a process restarted in a loop does not purge in a loop)… */
 export const RETENTION_FIRST_RUN_AFTER_MS = 60_000;
@@ -21,6 +22,7 @@ export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly purge: PurgeExpiredRecords,
+    @Optional() private readonly purgeWebhooks?: PurgeWebhookRecords,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,6 +51,9 @@ export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestr
     const days = this.config.retentionDays;
     try {
       const counts = await this.purge.execute(days);
+      // The outbound webhooks' outbox and attempts log age the same way.
+      const webhookRows = (await this.purgeWebhooks?.execute(days)) ?? 0;
+      if (webhookRows > 0) this.logger.log({ deleted: { webhookRows }, retentionDays: days }, `Deleted ${webhookRows} outbound webhook records older than ${days} days`);
       if (Object.values(counts).some((count) => count > 0)) {
         this.logger.log(
           { deleted: counts, retentionDays: days },

@@ -16,3 +16,24 @@ describe('loadConfig: QUEUE_PREFIX', () => {
     expect(() => loadConfig({ ...base, QUEUE_PREFIX: value })).toThrow(/^Invalid configuration: QUEUE_PREFIX/);
   });
 });
+
+describe('loadConfig: outbound webhooks and reply callbacks', () => {
+  const base = { DATA_DIR: '/tmp/notify-config-spec', STORE_ENCRYPTION_KEY: 'a'.repeat(64) };
+
+  it('retries webhooks at +5 s, +30 s, +2 min, +10 min, +30 min, +2 h, +5 h, +10 h by default; takes its own list', () => {
+    expect(loadConfig(base).webhookRetryDelaysMs).toEqual([5_000, 30_000, 120_000, 600_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]);
+    expect(loadConfig({ ...base, WEBHOOK_RETRY_DELAYS: '250ms, 1s,3m,1h' }).webhookRetryDelaysMs).toEqual([250, 1_000, 180_000, 3_600_000]);
+    expect(loadConfig(base).webhookTimeoutMs).toBe(15_000);
+  });
+
+  it.each(['5', '5x', '1s,,2s', '200h'])('refuses WEBHOOK_RETRY_DELAYS=%j, naming the variable', (value) => {
+    expect(() => loadConfig({ ...base, WEBHOOK_RETRY_DELAYS: value })).toThrow(/^Invalid configuration: WEBHOOK_RETRY_DELAYS/);
+  });
+
+  it('has no reply addresses and no mail receiver unless set; checks the domain', () => {
+    expect(loadConfig(base)).toMatchObject({ inboundMailDomain: undefined, inboundMailPort: undefined });
+    expect(loadConfig({ ...base, INBOUND_MAIL_DOMAIN: 'Replies.Example.com', INBOUND_MAIL_PORT: '2525' })).toMatchObject({ inboundMailDomain: 'replies.example.com', inboundMailPort: 2525 });
+    expect(() => loadConfig({ ...base, INBOUND_MAIL_DOMAIN: 'not a domain' })).toThrow(/^Invalid configuration: INBOUND_MAIL_DOMAIN/);
+    expect(() => loadConfig({ ...base, INBOUND_MAIL_PORT: '70000' })).toThrow(/^Invalid configuration: INBOUND_MAIL_PORT/);
+  });
+});

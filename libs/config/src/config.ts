@@ -37,6 +37,14 @@ export interface AppConfig {
   workerHeartbeatFile?: string;
   /** A worker serves GET /metrics (Prometheus) on this port; unset: no metrics server in the worker. */
   metricsPort?: number;
+  /** Outbound webhooks: the waits before each retry of a failed attempt (after the first); their count is the retries. */
+  webhookRetryDelaysMs: number[];
+  /** Outbound webhooks: how long one attempt may take. */
+  webhookTimeoutMs: number;
+  /** Reply callbacks: the domain of the Reply-To addresses (unset: no reply address is set). */
+  inboundMailDomain?: string;
+  /** Reply callbacks: the worker's SMTP receiver listens here (unset: no receiver). */
+  inboundMailPort?: number;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +86,22 @@ function parseUrl(env: Env, name: string, schemes: string[]): string | undefined
   const scheme = url.protocol.replace(/:$/, '');
   if (!schemes.includes(scheme)) throw new ConfigError(name, `must use one of ${schemes.map((s) => s + '://').join(', ')}, got "${scheme}://"`);
   return raw;
+}
+
+const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,30s,2m,10m,30m,2h,5h,10h';
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** A comma-separated list of durations such as `5s,30s,2m,10h` (ms, s, m, h). */
+function parseDurations(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name] || fallback;
+  const parts = raw.split(',').map((part) => part.trim());
+  return parts.map((part) => {
+    const match = /^(\d+)(ms|s|m|h)$/.exec(part);
+    if (!match) throw new ConfigError(name, `must be a comma-separated list of durations such as 5s,30s,2m,10h (units ms, s, m, h), got "${raw}"`);
+    const value = Number(match[1]) * DURATION_UNITS_MS[match[2]];
+    if (value > 7 * 24 * 3_600_000) throw new ConfigError(name, `may hold waits of at most 7 days, got "${part}"`);
+    return value;
+  });
 }
 
 function decodeKey(raw: string): Buffer | undefined {
@@ -161,7 +185,18 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     retentionDays: parseInteger(env, 'RETENTION_DAYS', 30, 0, 36_500),
     workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE || undefined,
     metricsPort: env.METRICS_PORT ? parseInteger(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    webhookRetryDelaysMs: parseDurations(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_WEBHOOK_RETRY_DELAYS),
+    webhookTimeoutMs: parseInteger(env, 'WEBHOOK_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
+    inboundMailDomain: parseDomain(env, 'INBOUND_MAIL_DOMAIN'),
+    inboundMailPort: env.INBOUND_MAIL_PORT ? parseInteger(env, 'INBOUND_MAIL_PORT', 0, 0, 65535) : undefined,
   };
+}
+
+function parseDomain(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(raw)) throw new ConfigError(name, `must be a domain name such as replies.example.com, got "${raw}"`);
+  return raw.toLowerCase();
 }
 
 export const APP_CONFIG = Symbol('AppConfig');

@@ -18,6 +18,7 @@ import { ProviderDelivery } from './application/run-step/channels/provider-deliv
 import { PushSender } from './application/run-step/channels/push.sender';
 import { SmsSender } from './application/run-step/channels/sms.sender';
 import { StepRecorder } from './application/run-step/channels/step-recorder';
+import { ReplyAddresses } from './application/run-step/channels/reply-addresses';
 import { SendChannelStep } from './application/run-step/send-channel-step';
 import { StepChain } from './application/run-step/step-chain';
 import { StepGate } from './application/run-step/step-gate';
@@ -43,7 +44,7 @@ const useCases = [
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */
 const stepParts = [StoreStepWrites, StepGate, StepChain, StepRecorder, StepHandlers, SendChannelStep, DelayStep, DigestStep];
-const channelSenders = [ChannelSupport, ProviderDelivery, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
+const channelSenders = [ChannelSupport, ProviderDelivery, ReplyAddresses, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
 
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */
 @Module({ imports: [SubscribersModule], providers: [...useCases, ...stepParts, ...channelSenders], exports: useCases })

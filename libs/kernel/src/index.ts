@@ -15,3 +15,4 @@ export * from './domain/call-batcher';
 export * from './ports/metrics.port';
 export * from './ports/rate-limit-store.port';
 export * from './ports/health-probe.port';
+export * from './ports/outbound-events.port';

@@ -15,3 +15,5 @@ export * from './templates/liquid.renderer';
 export * from './templates/template-filters';
 export * from './templates/step-template.renderer';
 export * from './templates/handlebars.engine';
+export * from './webhooks/guarded-webhook.sender';
+export * from './inbound-mail/smtp-inbound-mail.server';

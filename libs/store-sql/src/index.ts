@@ -6,3 +6,4 @@ export * from './sql-health.probe';
 export * from './queue';
 export * from './environments';
 export * from './integrations';
+export * from './webhooks';

@@ -26,6 +26,7 @@ import {
 } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
+import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY, WebhookDeliveryRepository, WebhookEndpointRepository } from '@app/webhooks';
 import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
 import { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
 import { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
@@ -42,6 +43,8 @@ import { InMemoryTopicRepository } from './in-memory-topic.repository';
 import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
 import { DeliveryTables } from './memory-delivery-tables';
+import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository';
+import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.repository';
 
 
 /** Every store-backed port, one adapter each: what a store (SQL or memory) gives the contract suites. */
@@ -62,6 +65,8 @@ export interface Repositories {
   digestBuckets: DigestBucketRepository;
   /** The embedded JobQueue's jobs. */
   queueJobs: QueueJobStore;
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 export interface MemoryStore extends Repositories {
@@ -99,6 +104,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
     digestBuckets: new InMemoryDigestBucketRepository(),
     queueJobs: new InMemoryQueueJobStore(clock),
+    webhookEndpoints: new InMemoryWebhookEndpointRepository(),
+    webhookDeliveries: new InMemoryWebhookDeliveryRepository(),
   };
   const tokens: [symbol, unknown][] = [
     [ENVIRONMENT_REPOSITORY, repositories.environments],
@@ -116,6 +123,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [EXECUTION_DETAIL_REPOSITORY, repositories.executionDetails],
     [DIGEST_BUCKET_REPOSITORY, repositories.digestBuckets],
     [QUEUE_JOB_STORE, repositories.queueJobs],
+    [WEBHOOK_ENDPOINT_REPOSITORY, repositories.webhookEndpoints],
+    [WEBHOOK_DELIVERY_REPOSITORY, repositories.webhookDeliveries],
   ];
   return { ...repositories, providers: tokens.map(([provide, useValue]) => ({ provide, useValue })) };
 }

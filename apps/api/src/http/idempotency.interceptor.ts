@@ -7,8 +7,11 @@ import {
   Injectable,
   Logger,
   NestInterceptor,
+  Optional,
   ServiceUnavailableException,
+  SetMetadata,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
@@ -29,6 +32,14 @@ export function idempotencyBodyHash(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
 }
 
+const REPLAY_OMITS = 'idempotency:replay-omits';
+
+/**
+ * Fields of the answer's `data` kept out of the stored replay (a secret shown once): the store never
+ * holds them, and a replay answers without them.
+ */
+export const IdempotencyReplayOmits = (...fields: string[]) => SetMetadata(REPLAY_OMITS, fields);
+
 /**
  * Idempotency-Key on POST and PATCH: the first request claims the key, a concurrent twin gets 409,
  * a different body 422, and a finished request is replayed with its status and body for 24 h.
@@ -37,7 +48,10 @@ export function idempotencyBodyHash(body: unknown): string {
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
 
-  constructor(@Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore) {}
+  constructor(
+    @Inject(IDEMPOTENCY_STORE) private readonly store: IdempotencyStore,
+    @Optional() private readonly reflector?: Reflector,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request & { user?: AuthenticatedScope }>();
@@ -68,7 +82,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         }
         return next.handle().pipe(
           mergeMap(async (body) => {
-            await this.store.complete(scopedKey, bodyHash, { statusCode: response.statusCode, body }, REPLAY_TTL_SECONDS);
+            const omits = this.reflector?.get<string[] | undefined>(REPLAY_OMITS, context.getHandler());
+            await this.store.complete(scopedKey, bodyHash, { statusCode: response.statusCode, body: omits ? withoutFields(body, omits) : body }, REPLAY_TTL_SECONDS);
             return body;
           }),
           catchError((error) =>
@@ -99,4 +114,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
     else await this.store.complete(key, bodyHash, { statusCode: rendered.statusCode, body: rendered.body }, REPLAY_TTL_SECONDS);
     return rendered;
   }
+}
+
+/** A copy of an answer `{ data: {...} }` without the given fields of its data. */
+function withoutFields(body: unknown, fields: string[]): unknown {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return body;
+  const kept = Object.fromEntries(Object.entries(data).filter(([key]) => !fields.includes(key)));
+  return { ...(body as object), data: kept };
 }

@@ -405,11 +405,16 @@ export class StepMetadataDto {
 }
 
 export class ReplyCallbackDto {
-  @ApiProperty({ description: 'Whether replies are forwarded', example: false })
+  @ApiProperty({
+    description:
+      'Whether replies are forwarded (email steps): with INBOUND_MAIL_DOMAIN set, the email is sent with a signed Reply-To there, and each reply the ' +
+      'inbound mail receiver takes is POSTed, parsed, to `url`, signed with the secret of GET /v2/outbound-webhooks/reply-callback-secret',
+    example: false,
+  })
   @IsBoolean()
   active: boolean;
 
-  @ApiPropertyOptional({ description: 'Where replies are posted' })
+  @ApiPropertyOptional({ description: 'Where replies are posted (`{type: "reply.received", timestamp, data: {from, to, subject, text, html, attachments, transactionId, subscriberId, workflowId, stepId, …}}`, Standard Webhooks and svix-* headers)' })
   @IsOptional()
   @IsString()
   @MaxLength(4096)
@@ -472,7 +477,11 @@ export class StepVariantRequestDto {
 }
 
 export class StepRequestDto extends StepVariantRequestDto {
-  @ApiPropertyOptional({ description: 'Alternatives of this step, picked by their own filters; same type as the step', type: [StepVariantRequestDto] })
+  @ApiPropertyOptional({
+    description:
+      'Alternatives of this step, tried in order when it runs: the first active one whose filters pass (subscriber, payload, tenant, as step filters) is rendered and sent instead of the step; the job\'s execution details name it ("Step variant selected"). None passing: the step itself',
+    type: [StepVariantRequestDto],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)

@@ -72,3 +72,48 @@ export interface Message {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * The message as outbound webhook events carry it (`data.object` of message.* events): Novu's
+ * message wire names, without what may hold a credential (a direct webhook URL, the overrides).
+ */
+export function messageEventObject(message: Message, externalSubscriberId?: string): Record<string, unknown> {
+  const optional = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+  return {
+    _id: message.id,
+    _environmentId: message.environmentId,
+    _organizationId: message.organizationId,
+    _notificationId: message.notificationId,
+    _jobId: message.jobId,
+    _subscriberId: message.subscriberId,
+    _templateId: message.workflowId,
+    ...optional({ _messageTemplateId: message.stepId, subscriberId: externalSubscriberId }),
+    templateIdentifier: message.templateIdentifier,
+    transactionId: message.transactionId,
+    channel: message.channel,
+    status: message.status,
+    ...optional({
+      providerId: message.providerId,
+      identifier: message.identifier,
+      subject: message.subject,
+      title: message.title,
+      email: message.email,
+      phone: message.phone,
+      deviceTokens: message.deviceTokens,
+      errorId: message.errorId,
+      errorText: message.errorText,
+      lastSeenDate: message.lastSeenDate?.toISOString(),
+      lastReadDate: message.lastReadDate?.toISOString(),
+      snoozedUntil: message.snoozedUntil?.toISOString(),
+    }),
+    content: message.content,
+    read: message.read,
+    seen: message.seen,
+    archived: message.archived,
+    deliveredAt: message.deliveredAt.map((date) => date.toISOString()),
+    payload: message.payload,
+    ...optional({ tags: message.tags }),
+    createdAt: message.createdAt.toISOString(),
+    updatedAt: message.updatedAt.toISOString(),
+  };
+}

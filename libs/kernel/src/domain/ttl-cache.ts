@@ -37,4 +37,9 @@ export class TtlCache<V> {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
   }
+
+  /** Forgets a key (this process changed what it caches). */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
 }

@@ -110,6 +110,8 @@ export interface StepVariant {
 
 export interface WorkflowStep extends StepVariant {
   variants: StepVariant[];
+  /** Set on the step as it runs when one of its variants was selected (never stored). */
+  variant?: { id: string; name: string };
 }
 
 export interface WorkflowTrigger {
@@ -181,3 +183,25 @@ export function slugify(value: string): string {
 /** Trigger identifiers are the names callers send; keep them to URL- and log-safe characters. */
 export const TRIGGER_IDENTIFIER_PATTERN = /^[a-zA-Z0-9_.:-]+$/;
 export const TRIGGER_IDENTIFIER_MAX_LENGTH = 128;
+
+/** The workflow as outbound webhook events carry it (`data.object` of workflow.* events), with Novu's wire names. */
+export function workflowEventObject(workflow: Workflow): Record<string, unknown> {
+  return {
+    _id: workflow.id,
+    _environmentId: workflow.environmentId,
+    _organizationId: workflow.organizationId,
+    name: workflow.name,
+    description: workflow.description,
+    workflowId: workflow.trigger.identifier,
+    slug: workflowSlug(workflow),
+    active: workflow.active,
+    critical: workflow.critical,
+    tags: workflow.tags,
+    preferenceSettings: workflow.preferenceSettings,
+    steps: workflow.steps.map((step) => ({ _id: step.id, name: step.name, type: step.template.type, active: step.active })),
+    ...(workflow.data ? { data: workflow.data } : {}),
+    createdAt: workflow.createdAt.toISOString(),
+    updatedAt: workflow.updatedAt.toISOString(),
+    ...(workflow.deletedAt ? { deletedAt: workflow.deletedAt.toISOString() } : {}),
+  };
+}

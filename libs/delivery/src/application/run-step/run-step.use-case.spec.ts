@@ -167,6 +167,41 @@ describe('RunStep', () => {
     expect(details()).toEqual([['job-1', 'Success', DETAIL.FILTER_STEPS]]);
   });
 
+  describe('step variants', () => {
+    const on = (field: string, value: string, source = 'payload') => [{ isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: source, field, operator: 'EQUAL', value }] }];
+    const variant = (id: string, filters: unknown, extra: Record<string, unknown> = {}) => ({ id, uuid: `${id}-uuid`, name: `Variant ${id}`, active: true, template: { type: 'in_app', content: id }, filters, ...extra });
+    const seen = (jobs: Job[], variants: unknown[]) => {
+      const contents: unknown[] = [];
+      const run = runStep(jobs, { run: async (context) => (contents.push([context.step.id, context.step.template.content, context.step.variant?.id]), { kind: 'completed' }) }, workflowOf(jobs, { template: { type: 'in_app', content: 'own' }, variants: variants as never } as never));
+      return { ...run, contents };
+    };
+
+    it('the first active variant whose filters pass replaces the step\'s content, keeps its id, and is named in a detail', async () => {
+      const jobs = chainOf('in_app');
+      const { ahead, contents, chain } = seen(jobs, [
+        variant('free', on('plan', 'free')),
+        variant('off', on('plan', 'pro'), { active: false }),
+        variant('pro', on('plan', 'pro')),
+        variant('also-pro', on('plan', 'pro')),
+      ]);
+      await ahead();
+      expect(contents).toEqual([['step-1', 'pro', 'pro']]);
+      expect(chain.details).toEqual([expect.objectContaining({ status: 'Success', detail: DETAIL.STEP_VARIANT_SELECTED })]);
+      expect(JSON.parse(chain.details[0].raw!)).toMatchObject({ variantId: 'pro', name: 'Variant pro' });
+    });
+
+    it('a variant picked by the subscriber; no variant passing runs the step itself, with no variant detail', async () => {
+      const bySubscriber = seen(chainOf('in_app'), [variant('ada', on('subscriberId', 'ada', 'subscriber'))]);
+      await bySubscriber.ahead();
+      expect(bySubscriber.contents).toEqual([['step-1', 'ada', 'ada']]);
+
+      const none = seen(chainOf('in_app'), [variant('free', on('plan', 'free')), variant('bob', on('subscriberId', 'bob', 'subscriber'))]);
+      await none.ahead();
+      expect(none.contents).toEqual([['step-1', 'own', undefined]]);
+      expect(none.chain.details).toEqual([]);
+    });
+  });
+
   it('a channel the workflow turns off is skipped by preferences before the handler', async () => {
     const jobs = chainOf('in_app');
     const { chain, ran, ahead, details } = runStep(jobs, { run: answer({ kind: 'completed' }) }, workflowOf(jobs, {}, { in_app: false }));

@@ -99,6 +99,7 @@ export class RunStep {
       if (command.phase !== 'wake' && !(await this.gate.passesFilters(context))) return;
       if (!handler) return await this.fail(context, { reason: `Unsupported step type ${job.type}` });
       if (isChannelStep(job.type) && !(await this.gate.passesPreferences(context))) return;
+      if (isChannelStep(job.type)) context.step = await this.gate.selectVariant(context);
       return await this.settle(context, await handler.run(context));
     } catch (error) {
       if (error instanceof RetryableJobError) {

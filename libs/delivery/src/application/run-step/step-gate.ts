@@ -8,6 +8,7 @@ import { StepRecorder } from './channels/step-recorder';
 import { StepChain } from './step-chain';
 import { StepContext, stepVariables } from './step-context';
 import { RunAheadWrites } from './step-writes';
+import type { WorkflowStep } from '@app/workflows';
 
 const PREFERENCE_DETAIL = {
   workflow: DETAIL.STEP_FILTERED_BY_WORKFLOW_PREFERENCES,
@@ -37,6 +38,35 @@ export class StepGate {
     });
     if (!filters.passed) await this.skip(context, DETAIL.FILTER_STEPS, filters.details);
     return filters.passed;
+  }
+
+  /**
+   * The step as it runs: its first active variant whose filters pass (the same engine and
+   * variables as step filters) in place of its own content, named in an execution detail; the
+   * step itself when none passes. The variant keeps the step's id, so messages, overrides and
+   * the chain still name the step.
+   */
+  async selectVariant(context: StepContext<RunAheadWrites>): Promise<WorkflowStep> {
+    const { step } = context;
+    if (!step.variants?.length) return step;
+    const variables = stepVariables(context);
+    const resolveValue = (value: string) => (value.includes('{{') ? this.renderer.render(value, variables) : value);
+    for (const variant of step.variants) {
+      if (variant.active === false) continue;
+      const result = evaluateConditions(variant.filters, variables, { resolveValue });
+      if (!result.passed) continue;
+      await this.recorder.detail(context, 'Success', DETAIL.STEP_VARIANT_SELECTED, {
+        raw: { variantId: variant.id, variantUuid: variant.uuid, name: variant.name, conditions: result.details },
+      });
+      return {
+        ...step,
+        template: variant.template,
+        metadata: variant.metadata ?? step.metadata,
+        replyCallback: variant.replyCallback ?? step.replyCallback,
+        variant: { id: variant.id, name: variant.name },
+      };
+    }
+    return step;
   }
 
   /** Preferences turn a channel step off; quiet hours defer it, never drop it. */

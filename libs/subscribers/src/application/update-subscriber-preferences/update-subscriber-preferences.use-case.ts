@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CHANNELS, CLOCK, ChannelFlags, Clock, EnvironmentScope } from '@app/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CHANNELS, CLOCK, ChannelFlags, Clock, EnvironmentScope, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents } from '@app/kernel';
 import { WORKFLOW_REPOSITORY, WorkflowRepository, idFromWorkflowSlug } from '@app/workflows';
 import { SubscriberPreferencesView } from '../../domain/preferences';
 import {
@@ -31,6 +31,7 @@ export class UpdateSubscriberPreferences {
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly getPreferences: GetSubscriberPreferences,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
   async execute(command: UpdateSubscriberPreferencesCommand): Promise<SubscriberPreferencesView> {
@@ -41,6 +42,7 @@ export class UpdateSubscriberPreferences {
       CHANNELS.filter((c) => typeof command.channels?.[c] === 'boolean').map((c) => [c, command.channels![c]]),
     ) as Partial<ChannelFlags>;
     const at = this.clock.now();
+    const before = await this.getPreferences.execute({ scope, subscriberId: command.subscriberId });
 
     if (command.workflowId !== undefined) {
       const workflow = await this.findWorkflow(scope, command.workflowId);
@@ -56,7 +58,14 @@ export class UpdateSubscriberPreferences {
       const changed = Object.keys(channels) as (keyof ChannelFlags)[];
       if (changed.length) await this.preferences.removeWorkflowChannels(scope, subscriber.id, changed);
     }
-    return this.getPreferences.execute({ scope, subscriberId: command.subscriberId });
+    const after = await this.getPreferences.execute({ scope, subscriberId: command.subscriberId });
+    await this.events.publish(scope, {
+      type: 'preference.updated',
+      object: { subscriberId: command.subscriberId, _subscriberId: subscriber.id, ...(command.workflowId !== undefined ? { workflowId: command.workflowId } : {}), preferences: toJson(after) },
+      previousObject: { subscriberId: command.subscriberId, _subscriberId: subscriber.id, preferences: toJson(before) },
+      occurredAt: at,
+    });
+    return after;
   }
 
   private async findWorkflow(scope: EnvironmentScope, reference: string) {
@@ -65,4 +74,9 @@ export class UpdateSubscriberPreferences {
     const slugId = idFromWorkflowSlug(reference);
     return slugId ? this.workflows.findById(scope, slugId) : null;
   }
+}
+
+/** A plain JSON copy (dates as ISO strings), as the event body carries it. */
+function toJson(value: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope, newId } from '@app/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLOCK, Clock, EnvironmentScope, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents, newId } from '@app/kernel';
 import { WorkflowIdentifierTakenError } from '../../domain/errors';
-import { Workflow } from '../../domain/workflow';
+import { Workflow, workflowEventObject } from '../../domain/workflow';
 import { WorkflowFields, applyWorkflowFields, blankWorkflow, triggerIdentifierFor } from '../../domain/workflow-fields';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
 
@@ -17,6 +17,7 @@ export class CreateWorkflow {
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
   async execute({ scope, creatorId, fields }: CreateWorkflowCommand): Promise<Workflow> {
@@ -28,6 +29,7 @@ export class CreateWorkflow {
     // The identifier is always set on create: the caller's, or the slug of the name.
     const workflow = applyWorkflowFields(blank, { ...fields, identifier: triggerIdentifierFor(fields.name, fields.identifier) });
     if (!(await this.workflows.insert(workflow))) throw new WorkflowIdentifierTakenError(workflow.trigger.identifier);
+    await this.events.publish(scope, { type: 'workflow.created', key: workflow.id, object: workflowEventObject(workflow), occurredAt: now });
     return workflow;
   }
 }

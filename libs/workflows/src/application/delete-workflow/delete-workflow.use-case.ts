@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope } from '@app/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLOCK, Clock, EnvironmentScope, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents } from '@app/kernel';
 import { WorkflowNotFoundError } from '../../domain/errors';
+import { workflowEventObject } from '../../domain/workflow';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
 
 export interface DeleteWorkflowCommand {
@@ -16,12 +17,15 @@ export class DeleteWorkflow {
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
   async execute({ scope, workflowId, deletedBy }: DeleteWorkflowCommand): Promise<void> {
     const workflow = await this.workflows.findByIdOrIdentifier(scope, workflowId);
-    if (!workflow || !(await this.workflows.softDelete(scope, workflow.id, deletedBy, this.clock.now()))) {
+    const now = this.clock.now();
+    if (!workflow || !(await this.workflows.softDelete(scope, workflow.id, deletedBy, now))) {
       throw new WorkflowNotFoundError(workflowId);
     }
+    await this.events.publish(scope, { type: 'workflow.deleted', key: workflow.id, object: workflowEventObject({ ...workflow, deletedAt: now, deletedBy }), occurredAt: now });
   }
 }

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope } from '@app/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLOCK, Clock, EnvironmentScope, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents } from '@app/kernel';
 import { WorkflowIdentifierTakenError, WorkflowNotFoundError, WorkflowUpdateConflictError } from '../../domain/errors';
-import { Workflow } from '../../domain/workflow';
+import { Workflow, workflowEventObject } from '../../domain/workflow';
 import { WorkflowFields, applyWorkflowFields } from '../../domain/workflow-fields';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
 
@@ -20,6 +20,7 @@ export class UpdateWorkflow {
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
   async execute({ scope, workflowId, changes }: UpdateWorkflowCommand): Promise<Workflow> {
@@ -29,7 +30,16 @@ export class UpdateWorkflow {
       if (!current) throw new WorkflowNotFoundError(workflowId);
       const next: Workflow = { ...applyWorkflowFields(current, changes), updatedAt: this.clock.now(), revision: current.revision + 1 };
       const result = await this.workflows.update(next, current.revision);
-      if (result === 'updated') return next;
+      if (result === 'updated') {
+        await this.events.publish(scope, {
+          type: 'workflow.updated',
+          key: `${next.id}:${next.revision}`,
+          object: workflowEventObject(next),
+          previousObject: workflowEventObject(current),
+          occurredAt: next.updatedAt,
+        });
+        return next;
+      }
       if (result === 'identifier_taken') throw new WorkflowIdentifierTakenError(next.trigger.identifier);
       if (result === 'not_found') throw new WorkflowNotFoundError(workflowId);
     }

@@ -7,19 +7,22 @@ import { stepVariables, StepContext } from '../step-context';
 import { StepOutcome } from '../step-outcome';
 import { ChannelSupport, objectOf, stringOf, stringsOf } from './channel-support';
 import { ProviderDelivery } from './provider-delivery';
+import { ReplyAddresses } from './reply-addresses';
 
 /**
  * Email: one integration (override identifier, conditions, else the primary) and its fallbacks;
  * the subscriber's address or `overrides.email.toRecipient`; subject, preheader and blocks (or
  * custom HTML) rendered into an HTML body and a text part. Sender, reply-to, cc/bcc, extra `to`,
  * headers and attachments come from the overrides (Novu's `overrides.email` and the provider
- * layers) and from `payload.attachments`, as Novu takes them.
+ * layers) and from `payload.attachments`, as Novu takes them. A step with an active replyCallback
+ * gets a signed Reply-To at INBOUND_MAIL_DOMAIN (ReplyAddresses).
  */
 @Injectable()
 export class EmailSender {
   constructor(
     private readonly support: ChannelSupport,
     private readonly delivery: ProviderDelivery,
+    private readonly replies: ReplyAddresses,
   ) {}
 
   async execute(context: StepContext): Promise<StepOutcome> {
@@ -52,6 +55,8 @@ export class EmailSender {
     }
 
     const attachments = toAttachments(job.payload.attachments);
+    // A reply callback: replies go to our inbound mail receiver, which posts them to replyCallback.url (an explicit replyTo override still wins).
+    const replyCallbackAddress = step.replyCallback?.active && step.replyCallback.url ? this.replies.forJob(job.id) : undefined;
     const tags = { transactionId: job.transactionId, workflowIdentifier: context.workflow.trigger.identifier, subscriberId: subscriber.subscriberId };
     const build = (id: string, { data }: { data: Record<string, unknown> }): EmailMessage => {
       const html = stringOf(data.html) ?? rendered.html;
@@ -62,7 +67,7 @@ export class EmailSender {
         ...listField('bcc', stringsOf(data.bcc)),
         ...optional('from', stringOf(data.from)),
         ...optional('senderName', stringOf(data.senderName) ?? templateSenderName),
-        ...optional('replyTo', stringOf(data.replyTo)),
+        ...optional('replyTo', stringOf(data.replyTo) ?? replyCallbackAddress),
         subject: stringOf(data.subject) ?? rendered.subject,
         html,
         text: stringOf(data.text) ?? rendered.text,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { METRICS, Metrics, noopMetrics } from '@app/kernel';
+import { METRICS, Metrics, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents, noopMetrics } from '@app/kernel';
 import { DETAIL } from '../../../domain/execution-detail';
-import { MessageCta } from '../../../domain/message';
+import { MessageCta, messageEventObject } from '../../../domain/message';
 import { selectIntegration } from '../../../domain/select-integration';
 import { StepContext } from '../step-context';
 import { RunAheadWrites } from '../step-writes';
@@ -17,6 +17,7 @@ export class InAppSender {
   constructor(
     private readonly support: ChannelSupport,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
   async execute(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
@@ -33,11 +34,13 @@ export class InAppSender {
     const active = await this.support.activeIntegrations(context, 'in_app');
     const integration = selectIntegration(active, 'in_app', job.overrides, this.support.selection(context));
     if (!integration) return this.support.noIntegration(context);
-    const { created } = await context.writes.insertMessage(this.support.recorder.message(context, { id: job.id, providerId: integration.providerId, rendered, status: 'sent' }));
+    const { created, message } = await context.writes.insertMessage(this.support.recorder.message(context, { id: job.id, providerId: integration.providerId, rendered, status: 'sent' }));
     if (created) {
       this.metrics.delivery('in_app', integration.providerId, 'sent');
       await this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });
     }
+    // Also when a rerun finds the message: the run that stored it may have stopped before publishing (same key: sent once).
+    await this.events.publish(context.scope, { type: 'message.sent', key: message.id, object: messageEventObject(message, context.subscriber.subscriberId) });
     return { kind: 'completed', providerId: integration.providerId };
   }
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Integration } from '@app/integrations';
-import { DeliveryOutcome, Metrics, RetryableJobError, noopMetrics, systemClock } from '@app/kernel';
+import { DeliveryOutcome, Metrics, OutboundEvent, RetryableJobError, noopMetrics, systemClock } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
 import { Attempt } from '../../../domain/attempt';
@@ -73,14 +73,15 @@ function recordingWrites() {
 function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }, metrics: Metrics = noopMetrics) {
   const { writes: stepWrites, records: writes } = recordingWrites();
   const registry: ProviderRegistry = { get: ((_channel: string, providerId: string) => providers.find((p) => p.id === providerId)) as ProviderRegistry['get'], list: () => providers };
-  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics);
+  const events: OutboundEvent[] = [];
+  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics, { publish: async (_scope, event) => void events.push(event) });
   const context = { scope, job, workflow, step, subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber, writes: stepWrites, attempt: Attempt.of(attempt.made, attempt.of), now: new Date() } as StepContext;
   const unit = (chain: Integration[], forget?: () => Promise<Record<string, unknown> | undefined>): DeliveryUnit<'sms'> => ({
     chain,
     targets: () => [{ address: '+15550001', fields: { phone: '+15550001' }, build: (id) => ({ id, to: '+15550001', content: 'hi' }), forget }],
   });
   const details = () => writes.details.map((d) => d.detail);
-  return { delivery, context, writes, unit, details };
+  return { delivery, context, writes, unit, details, events };
 }
 
 describe('ProviderDelivery', () => {
@@ -218,5 +219,37 @@ describe('ProviderDelivery', () => {
       ]);
       expect(warnings).toHaveLength(1);
     });
+  });
+});
+
+describe('ProviderDelivery outbound events', () => {
+  beforeEach(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('publishes message.sent once a provider takes the message, message.failed when it fails for good, each keyed by the message id', async () => {
+    const good = scripted('good');
+    const sent = setup([good.provider]);
+    await sent.delivery.deliver(sent.context, 'sms', [sent.unit([integration('a', 'good')])], { content: 'hi' });
+    expect(sent.events).toEqual([expect.objectContaining({ type: 'message.sent', key: sent.writes.messages[0].id, object: expect.objectContaining({ _id: sent.writes.messages[0].id, status: 'sent', subscriberId: 'ada', identifier: 'good-1', channel: 'sms' }) })]);
+    expect(sent.events[0].object).not.toHaveProperty('overrides');
+
+    const bad = scripted('bad', new ProviderError('permanent', 'rejected'));
+    const failed = setup([bad.provider]);
+    await failed.delivery.deliver(failed.context, 'sms', [failed.unit([integration('b', 'bad')])], { content: 'hi' });
+    expect(failed.events).toEqual([expect.objectContaining({ type: 'message.failed', key: failed.writes.messages[0].id, error: { message: 'rejected', code: 'unexpected_provider_error' } })]);
+  });
+
+  it('publishes nothing for an attempt that will be retried; a rerun that finds the message ended publishes its event again under the same key', async () => {
+    const flaky = scripted('flaky', new ProviderError('retryable', '503'));
+    const s = setup([flaky.provider]);
+    await expect(s.delivery.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
+    expect(s.events).toEqual([]);
+    await s.delivery.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' });
+    await s.delivery.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' });
+    expect(flaky.calls).toHaveLength(2);
+    expect(s.events.map((e) => [e.type, e.key])).toEqual([
+      ['message.sent', s.writes.messages[0].id],
+      ['message.sent', s.writes.messages[0].id],
+    ]);
   });
 });

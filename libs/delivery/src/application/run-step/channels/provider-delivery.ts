@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Integration, isSecretCredential } from '@app/integrations';
-import { DeliveryOutcome, METRICS, Metrics, RetryableJobError, deterministicId, noopMetrics } from '@app/kernel';
+import { DeliveryOutcome, METRICS, Metrics, OUTBOUND_EVENTS, OutboundEvents, RetryableJobError, deterministicId, noOutboundEvents, noopMetrics } from '@app/kernel';
 import { DETAIL, providerSelectedDetail } from '../../../domain/execution-detail';
-import { MESSAGE_ERROR_IDS } from '../../../domain/message';
+import { MESSAGE_ERROR_IDS, Message, messageEventObject } from '../../../domain/message';
 import { ProviderOverrides, providerOverrides } from '../../../domain/provider-overrides';
 import { redactSecrets } from '../../../domain/redact';
 import {
@@ -73,6 +73,7 @@ export class ProviderDelivery {
     @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
     private readonly recorder: StepRecorder,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
   async deliver<C extends DeliveryChannel>(context: StepContext, channel: C, units: DeliveryUnit<C>[], rendered: RenderedMessage): Promise<StepOutcome> {
@@ -138,13 +139,21 @@ export class ProviderDelivery {
     const { message } = await context.writes.insertMessage(
       this.recorder.message(context, { id: messageId, providerId: integration.providerId, rendered, status: 'warning', fields: target.fields, errorText: 'Not delivered yet' }),
     );
-    if (message.status === 'sent') return { kind: 'sent', providerId: integration.providerId };
-    if (message.status === 'error') return { kind: 'final', reason: message.errorText ?? DETAIL.PROVIDER_ERROR, exhausted: false, earlier: true };
+    // An earlier run ended this message; it may have crashed before publishing the event (same key: published once).
+    if (message.status === 'sent') {
+      await this.publish(context, message, 'message.sent');
+      return { kind: 'sent', providerId: integration.providerId };
+    }
+    if (message.status === 'error') {
+      await this.publish(context, message, 'message.failed');
+      return { kind: 'final', reason: message.errorText ?? DETAIL.PROVIDER_ERROR, exhausted: false, earlier: true };
+    }
 
     const provider = this.providers.get(channel, integration.providerId);
     if (!provider) {
       const reason = `Provider ${integration.providerId} cannot deliver ${channel} messages`;
       await context.writes.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
+      await this.publish(context, { ...message, status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason }, 'message.failed');
       await this.recorder.detail(context, 'Failed', reason, { providerId: integration.providerId });
       return { kind: 'final', reason, exhausted: false, earlier: false, made: { providerId: integration.providerId } };
     }
@@ -164,10 +173,12 @@ export class ProviderDelivery {
     } catch (thrown) {
       const made = { providerId: provider.id, durationMs: performance.now() - started };
       const error = isProviderError(thrown) ? thrown : new ProviderError('retryable', (thrown as Error).message, { cause: thrown });
-      return { ...(await this.failed(context, provider.id, messageId, target, error, secrets)), made };
+      return { ...(await this.failed(context, provider.id, message, target, error, secrets)), made };
     }
     const made = { providerId: provider.id, durationMs: performance.now() - started };
-    await context.writes.updateMessage(messageId, { status: 'sent', identifier: result.id, deliveredAt: this.recorder.now() });
+    const deliveredAt = this.recorder.now();
+    await context.writes.updateMessage(messageId, { status: 'sent', identifier: result.id, deliveredAt });
+    await this.publish(context, { ...message, status: 'sent', errorText: undefined, identifier: result.id, deliveredAt: [...message.deliveredAt, deliveredAt], updatedAt: deliveredAt }, 'message.sent');
     await this.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { raw: redactSecrets(result, secrets), providerId: provider.id });
     return { kind: 'sent', providerId: provider.id, made };
   }
@@ -189,16 +200,26 @@ export class ProviderDelivery {
     }
   }
 
+  /** The message.sent / message.failed event of a message, keyed by its id (a rerun publishes it once). */
+  private publish(context: StepContext, message: Message, type: 'message.sent' | 'message.failed'): Promise<void> {
+    return this.events.publish(context.scope, {
+      type,
+      key: message.id,
+      object: messageEventObject(message, context.subscriber.subscriberId),
+      ...(type === 'message.failed' ? { error: { message: message.errorText ?? DETAIL.PROVIDER_ERROR, code: message.errorId ?? MESSAGE_ERROR_IDS.providerError } } : {}),
+    });
+  }
+
   private async failed(
     context: StepContext,
     providerId: string,
-    messageId: string,
+    message: Message,
     target: DeliveryTarget<DeliveryChannel>,
     error: ProviderError,
     secrets: string[],
   ): Promise<AttemptResult> {
     const willRetry = error.retryable && !context.attempt.isLast;
-    const message = redactSecrets(error.message, secrets);
+    const reason = redactSecrets(error.message, secrets);
     await this.recorder.detail(
       context,
       willRetry ? 'Warning' : 'Failed',
@@ -212,9 +233,10 @@ export class ProviderDelivery {
       const forgotten = await target.forget();
       if (forgotten) await this.recorder.detail(context, 'Warning', DETAIL.DEVICE_TOKEN_REMOVED, { raw: forgotten, providerId, source: 'Credentials' });
     }
-    if (willRetry) return { kind: 'retry', error, reason: message };
-    await context.writes.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: message });
-    return { kind: 'final', reason: message, exhausted: error.retryable, earlier: false };
+    if (willRetry) return { kind: 'retry', error, reason };
+    await context.writes.updateMessage(message.id, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
+    await this.publish(context, { ...message, status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason, updatedAt: this.recorder.now() }, 'message.failed');
+    return { kind: 'final', reason, exhausted: error.retryable, earlier: false };
   }
 }
 
