@@ -43,6 +43,8 @@ import { InMemoryTopicRepository } from './in-memory-topic.repository';
 import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
 import { DeliveryTables } from './memory-delivery-tables';
+
+export { InMemoryWebhookDeliveryRepository, InMemoryWebhookEndpointRepository };
 import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository';
 import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.repository';
 
