@@ -11,6 +11,8 @@ import {
 } from '@app/store-sql';
 import {
   SqlDigestBucketRepository,
+  SqlDeliveryEventRepository,
+  SqlSuppressionRepository,
   SqlExecutionDetailRepository,
   SqlJobRepository,
   SqlMessageRepository,
@@ -79,6 +81,8 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     messages: new SqlMessageRepository(sql),
     executionDetails: new SqlExecutionDetailRepository(sql),
     digestBuckets: new SqlDigestBucketRepository(sql),
+    deliveryEvents: new SqlDeliveryEventRepository(sql),
+    suppressions: new SqlSuppressionRepository(sql),
     queueJobs: new SqlQueueJobStore(sql),
   };
 }

@@ -12,6 +12,10 @@ import {
   NotificationRepository,
   TRIGGER_REPOSITORY,
   TriggerRepository,
+  DELIVERY_EVENT_REPOSITORY,
+  DeliveryEventRepository,
+  SUPPRESSION_REPOSITORY,
+  SuppressionRepository,
 } from '@app/delivery';
 import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
@@ -42,6 +46,8 @@ import { InMemoryTopicRepository } from './in-memory-topic.repository';
 import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
 import { DeliveryTables } from './memory-delivery-tables';
+import { InMemoryDeliveryEventRepository } from './in-memory-delivery-event.repository';
+import { InMemorySuppressionRepository } from './in-memory-suppression.repository';
 
 export { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
 export { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
@@ -59,6 +65,8 @@ export { InMemoryTopicRepository } from './in-memory-topic.repository';
 export { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 export { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
 export { DeliveryTables } from './memory-delivery-tables';
+export { InMemoryDeliveryEventRepository } from './in-memory-delivery-event.repository';
+export { InMemorySuppressionRepository } from './in-memory-suppression.repository';
 
 /** Every store-backed port, one adapter each: what a store (SQL or memory) gives the contract suites. */
 export interface Repositories {
@@ -76,6 +84,8 @@ export interface Repositories {
   messages: MessageRepository;
   executionDetails: ExecutionDetailRepository;
   digestBuckets: DigestBucketRepository;
+  deliveryEvents: DeliveryEventRepository;
+  suppressions: SuppressionRepository;
   /** The embedded JobQueue's jobs. */
   queueJobs: QueueJobStore;
 }
@@ -114,6 +124,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     messages: new InMemoryMessageRepository(delivery, clock),
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
     digestBuckets: new InMemoryDigestBucketRepository(),
+    deliveryEvents: new InMemoryDeliveryEventRepository(),
+    suppressions: new InMemorySuppressionRepository(),
     queueJobs: new InMemoryQueueJobStore(clock),
   };
   const tokens: [symbol, unknown][] = [
@@ -131,6 +143,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [MESSAGE_REPOSITORY, repositories.messages],
     [EXECUTION_DETAIL_REPOSITORY, repositories.executionDetails],
     [DIGEST_BUCKET_REPOSITORY, repositories.digestBuckets],
+    [DELIVERY_EVENT_REPOSITORY, repositories.deliveryEvents],
+    [SUPPRESSION_REPOSITORY, repositories.suppressions],
     [QUEUE_JOB_STORE, repositories.queueJobs],
   ];
   return { ...repositories, providers: tokens.map(([provide, useValue]) => ({ provide, useValue })) };

@@ -121,6 +121,7 @@ export const DETAIL = {
   STEP_DEFERRED_TO_SCHEDULE: "The step was deferred to the subscriber's schedule",
   FALLBACK_INTEGRATION_SELECTED: 'Fallback integration selected',
   FALLBACK_INTEGRATION_SKIPPED: 'Fallback integration skipped: the subscriber has no address or credentials for it',
+  ADDRESS_SUPPRESSED: 'Step skipped: the address is on the suppression list after a hard bounce or spam report',
   DEVICE_TOKEN_REMOVED: 'Device token removed from the subscriber: the provider reports it is no longer registered',
 } as const;
 export type DetailText = (typeof DETAIL)[keyof typeof DETAIL];
