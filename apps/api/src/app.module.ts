@@ -25,6 +25,7 @@ import { WorkflowsHttpModule } from './workflows/workflows.http.module';
 import { EventsHttpModule } from './events/events.http.module';
 import { MessagesHttpModule } from './messages/messages.http.module';
 import { NotificationsHttpModule } from './notifications/notifications.http.module';
+import { ActivityHttpModule } from './activity/activity.http.module';
 
 export interface AppModuleOptions extends ServiceOptions {
   /** Also run the queue processors in this process (the embedded mode). */
@@ -54,6 +55,7 @@ export class AppModule {
         EventsHttpModule,
         MessagesHttpModule,
         NotificationsHttpModule,
+        ActivityHttpModule,
         queueModule(options),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
         MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE] }),

@@ -1,10 +1,11 @@
 import { Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { PROVIDER_REGISTRY, TEMPLATE_RENDERER } from '@app/delivery';
+import { DELIVERY_EVENT_OPTIONS, PROVIDER_REGISTRY, TEMPLATE_RENDERER, VENDOR_EVENT_SOURCES } from '@app/delivery';
+import { VendorEventSourceRegistry } from './inbound/vendor-event-sources';
 import { createProviderRegistry, InMemoryProviderRegistry } from './provider.registry';
 import { StepTemplateRenderer } from './templates/step-template.renderer';
 
-/** Binds the delivery context's ports to the adapters here: the provider registry and the template renderer. */
+/** Binds the delivery context's ports to the adapters here: the provider registry, the template renderer and the vendor event sources. */
 @Global()
 @Module({
   providers: [
@@ -14,8 +15,10 @@ import { StepTemplateRenderer } from './templates/step-template.renderer';
       useFactory: (config: AppConfig) => createProviderRegistry({ allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
     },
     { provide: TEMPLATE_RENDERER, useFactory: () => new StepTemplateRenderer() },
+    { provide: VENDOR_EVENT_SOURCES, useFactory: () => new VendorEventSourceRegistry() },
+    { provide: DELIVERY_EVENT_OPTIONS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => ({ suppressAddresses: config.suppressBouncedAddresses }) },
   ],
-  exports: [PROVIDER_REGISTRY, TEMPLATE_RENDERER],
+  exports: [PROVIDER_REGISTRY, TEMPLATE_RENDERER, VENDOR_EVENT_SOURCES, DELIVERY_EVENT_OPTIONS],
 })
 export class DeliveryProvidersModule implements OnModuleDestroy {
   constructor(@Inject(PROVIDER_REGISTRY) private readonly registry: InMemoryProviderRegistry) {}
