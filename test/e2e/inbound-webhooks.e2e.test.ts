@@ -165,16 +165,20 @@ function vendors(): Vendor[] {
   ];
 }
 
-const STORES_HERE: StoreUnderTest[] = ['pglite'];
+/** Embedded (PGlite, the store's queue) and the production stores in one process (PostgreSQL, Bull on Redis). */
+const SETUPS: { name: string; store: StoreUnderTest; redis: boolean }[] = [
+  { name: 'embedded: PGlite', store: 'pglite', redis: false },
+  { name: 'PostgreSQL + Redis/Bull', store: 'postgres', redis: true },
+];
 
-describe.each(STORES_HERE)('inbound vendor events (embedded, %s)', (store) => {
+describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
   let t: TestApp;
   let api: ApiClient;
   const all = vendors();
 
   beforeAll(async () => {
     await Promise.all(all.map((v) => v.fake.start()));
-    t = await startTestApp({ store, env: { API_PUBLIC_URL: PUBLIC_URL } });
+    t = await startTestApp({ store, redis, env: { API_PUBLIC_URL: PUBLIC_URL } });
     api = t.api();
   });
   afterAll(async () => {
