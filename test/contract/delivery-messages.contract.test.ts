@@ -171,6 +171,35 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     expect(await repository.markRead(scope, n.subscriberId, [], tick())).toBe(0);
   });
 
+  it('finds a message by the provider id it was sent under, only in its environment and for its provider', async () => {
+    const scope = newScope();
+    const older = message(job(notification(scope), 'email'), { channel: 'email', providerId: 'mailgun', identifier: '<abc@mg.example.com>' });
+    const newer = message(job(notification(scope), 'email'), { channel: 'email', providerId: 'mailgun', identifier: '<abc@mg.example.com>', createdAt: tick() });
+    const other = message(job(notification(scope), 'email'), { channel: 'email', providerId: 'sendgrid', identifier: 'xyz' });
+    for (const m of [older, newer, other]) await repository.insertIfAbsent(m);
+    expect((await repository.findByProviderIdentifier(scope, 'mailgun', ['abc@mg.example.com', '<abc@mg.example.com>']))?.id).toBe(newer.id);
+    expect((await repository.findByProviderIdentifier(scope, 'sendgrid', ['xyz']))?.id).toBe(other.id);
+    expect(await repository.findByProviderIdentifier(scope, 'mailgun', ['xyz'])).toBeNull();
+    expect(await repository.findByProviderIdentifier(scope, 'mailgun', [])).toBeNull();
+    expect(await repository.findByProviderIdentifier(newScope(), 'sendgrid', ['xyz'])).toBeNull();
+  });
+
+  it('keeps the latest delivery state by the time the provider gives, whatever order events arrive in', async () => {
+    const scope = newScope();
+    const m = message(job(notification(scope), 'email'), { channel: 'email' });
+    await repository.insertIfAbsent(m);
+    expect(await repository.findById(scope, m.id)).not.toHaveProperty('deliveryState');
+    const delivered = tick();
+    const opened = tick();
+    expect(await repository.recordDeliveryState(m.id, { state: 'opened', at: opened })).toBe(true);
+    expect(await repository.recordDeliveryState(m.id, { state: 'delivered', at: delivered })).toBe(false);
+    expect(await repository.findById(scope, m.id)).toMatchObject({ deliveryState: 'opened', deliveryStateAt: opened });
+    const clicked = tick();
+    expect(await repository.recordDeliveryState(m.id, { state: 'clicked', at: clicked })).toBe(true);
+    expect(await repository.findById(scope, m.id)).toMatchObject({ deliveryState: 'clicked', deliveryStateAt: clicked });
+    expect(await repository.recordDeliveryState(newId(), { state: 'clicked', at: clicked })).toBe(false);
+  });
+
   it('never shows a message to another environment', async () => {
     const scope = newScope();
     const m = message(job(notification(scope), 'a'));

@@ -13,6 +13,8 @@ import {
 } from '@app/store-sql';
 import {
   SqlDigestBucketRepository,
+  SqlDeliveryEventRepository,
+  SqlSuppressionRepository,
   SqlExecutionDetailRepository,
   SqlJobRepository,
   SqlMessageRepository,
@@ -81,6 +83,8 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     messages: new SqlMessageRepository(sql),
     executionDetails: new SqlExecutionDetailRepository(sql),
     digestBuckets: new SqlDigestBucketRepository(sql),
+    deliveryEvents: new SqlDeliveryEventRepository(sql),
+    suppressions: new SqlSuppressionRepository(sql),
     queueJobs: new SqlQueueJobStore(sql),
     webhookEndpoints: new SqlWebhookEndpointRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
     webhookDeliveries: new SqlWebhookDeliveryRepository(sql),

@@ -27,6 +27,7 @@ import { EventsHttpModule } from './events/events.http.module';
 import { MessagesHttpModule } from './messages/messages.http.module';
 import { NotificationsHttpModule } from './notifications/notifications.http.module';
 import { OutboundWebhooksHttpModule } from './webhooks/outbound-webhooks.http.module';
+import { ActivityHttpModule } from './activity/activity.http.module';
 
 export interface AppModuleOptions extends ServiceOptions {
   /** Also run the queue processors in this process (the embedded mode). */
@@ -57,6 +58,7 @@ export class AppModule {
         MessagesHttpModule,
         NotificationsHttpModule,
         OutboundWebhooksHttpModule,
+        ActivityHttpModule,
         queueModule(options),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
         MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE] }),

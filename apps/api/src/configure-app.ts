@@ -1,6 +1,6 @@
 import { INestApplication, VersioningType } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { json } from 'express';
+import { json, raw } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { ServiceLogger } from '@app/bootstrap';
@@ -8,6 +8,7 @@ import { AppConfig } from '@app/config';
 import { PromMetrics } from '@app/metrics';
 import { DomainError, UnprocessableError, findUnstorableString } from '@app/kernel';
 import { setupSwagger } from './docs/swagger';
+import { INBOUND_WEBHOOKS_PATH } from './activity/inbound-webhooks.controller';
 import { toErrorResponse } from './http/error-response';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { createValidationPipe } from './http/validation';
@@ -30,9 +31,15 @@ export class UnsupportedMediaTypeError extends DomainError {
   }
 }
 
+/** Vendors' event webhooks: the raw bytes are kept (signatures cover them), whatever the content type. */
+function isInboundWebhook(request: Request): boolean {
+  return request.method === 'POST' && request.path.startsWith(INBOUND_WEBHOOKS_PATH);
+}
+
 const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 function refuseNonJsonBody(request: Request, _response: Response, next: NextFunction): void {
+  if (isInboundWebhook(request)) return next(); // vendors send form bodies and text/plain (SNS); read raw below
   const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
   const contentType = request.headers['content-type'];
   next(hasBody && !JSON_CONTENT_TYPE.test(contentType ?? '') ? new UnsupportedMediaTypeError(contentType) : undefined);
@@ -103,6 +110,8 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   express.use(httpMetrics(app.get(PromMetrics)));
   express.use(refuseNulInUrl);
   express.use(refuseNonJsonBody);
+  // Before the JSON parser: a body read here is a Buffer in request.body, and the JSON parser skips it.
+  express.use(INBOUND_WEBHOOKS_PATH, raw({ limit: config.inboundWebhookBodyLimitBytes, type: () => true }));
   express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseUnstorableJson }));
   // Body-parser failures (bad JSON, too large) get the same JSON error body as everything else.
   express.use((error: unknown, request: Request, response: Response, next: NextFunction) => {

@@ -35,6 +35,12 @@ export interface AppConfig {
   retentionDays: number;
   /** A worker touches this file every few seconds while it is alive and consuming (a liveness signal for containers). */
   workerHeartbeatFile?: string;
+  /** A hard bounce or spam report reported by a vendor's event webhook suppresses the address in its environment (SUPPRESS_BOUNCED_ADDRESSES). */
+  suppressBouncedAddresses: boolean;
+  /** The API's public base URL as vendors call it (API_PUBLIC_URL): Twilio signs the full URL. Unset: taken from the request's Host and X-Forwarded-Proto. */
+  apiPublicUrl?: string;
+  /** Largest inbound vendor webhook body, in bytes (INBOUND_WEBHOOK_BODY_LIMIT_BYTES). */
+  inboundWebhookBodyLimitBytes: number;
   /** A worker serves GET /metrics (Prometheus) on this port; unset: no metrics server in the worker. */
   metricsPort?: number;
   /** Outbound webhooks: the waits before each retry of a failed attempt (after the first); their count is the retries. */
@@ -184,6 +190,9 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     },
     retentionDays: parseInteger(env, 'RETENTION_DAYS', 30, 0, 36_500),
     workerHeartbeatFile: env.WORKER_HEARTBEAT_FILE || undefined,
+    suppressBouncedAddresses: parseBoolean(env, 'SUPPRESS_BOUNCED_ADDRESSES', true),
+    apiPublicUrl: parseUrl(env, 'API_PUBLIC_URL', ['http', 'https'])?.replace(/\/+$/, ''),
+    inboundWebhookBodyLimitBytes: parseInteger(env, 'INBOUND_WEBHOOK_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
     metricsPort: env.METRICS_PORT ? parseInteger(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     webhookRetryDelaysMs: parseDurations(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_WEBHOOK_RETRY_DELAYS),
     webhookTimeoutMs: parseInteger(env, 'WEBHOOK_TIMEOUT_SECONDS', 15, 1, 300) * 1000,

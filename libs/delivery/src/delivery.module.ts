@@ -27,6 +27,9 @@ import { StoreStepWrites } from './application/run-step/step-writes';
 import { DelayStep } from './application/run-step/steps/delay.step';
 import { DigestStep } from './application/run-step/steps/digest.step';
 import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
+import { ReceiveVendorEvents } from './application/receive-vendor-events/receive-vendor-events.use-case';
+import { ListSuppressions } from './application/list-suppressions/list-suppressions.use-case';
+import { LiftSuppression } from './application/lift-suppression/lift-suppression.use-case';
 
 const useCases = [
   TriggerEvent,
@@ -40,6 +43,9 @@ const useCases = [
   GetNotificationActivity,
   ListNotifications,
   PurgeExpiredRecords,
+  ReceiveVendorEvents,
+  ListSuppressions,
+  LiftSuppression,
 ];
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */

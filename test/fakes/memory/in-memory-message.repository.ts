@@ -1,4 +1,4 @@
-import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
+import { DeliveryEventType, Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { Channel, Clock, EnvironmentScope, Page, systemClock } from '@app/kernel';
 import { DeliveryTables, inScope, toMessage } from './memory-delivery-tables';
 import { copy, oldestBefore, orderBy, pageOf, stored } from './memory-records';
@@ -41,6 +41,22 @@ export class InMemoryMessageRepository implements MessageRepository {
   async findById(scope: EnvironmentScope, id: string): Promise<Message | null> {
     const message = this.tables.messages.get(id);
     return message && inScope(scope)(message) ? copy(message) : null;
+  }
+
+  async findByProviderIdentifier(scope: EnvironmentScope, providerId: string, identifiers: string[]): Promise<Message | null> {
+    const wanted = new Set(identifiers);
+    const [newest] = [...this.tables.messages.values()]
+      .filter((m) => inScope(scope)(m) && m.providerId === providerId && m.identifier !== undefined && wanted.has(m.identifier))
+      .sort((a, b) => oldestFirst(b, a));
+    return newest ? copy(newest) : null;
+  }
+
+  async recordDeliveryState(id: string, change: { state: DeliveryEventType; at: Date }): Promise<boolean> {
+    const message = this.tables.messages.get(id);
+    if (!message || (message.deliveryStateAt && message.deliveryStateAt.getTime() > change.at.getTime())) return false;
+    message.deliveryState = change.state;
+    message.deliveryStateAt = new Date(change.at);
+    return true;
   }
 
   async findByJobId(jobId: string): Promise<Message[]> {

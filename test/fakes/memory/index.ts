@@ -12,6 +12,10 @@ import {
   NotificationRepository,
   TRIGGER_REPOSITORY,
   TriggerRepository,
+  DELIVERY_EVENT_REPOSITORY,
+  DeliveryEventRepository,
+  SUPPRESSION_REPOSITORY,
+  SuppressionRepository,
 } from '@app/delivery';
 import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
@@ -43,11 +47,12 @@ import { InMemoryTopicRepository } from './in-memory-topic.repository';
 import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
 import { DeliveryTables } from './memory-delivery-tables';
-
-export { InMemoryWebhookDeliveryRepository, InMemoryWebhookEndpointRepository };
+import { InMemoryDeliveryEventRepository } from './in-memory-delivery-event.repository';
+import { InMemorySuppressionRepository } from './in-memory-suppression.repository';
 import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository';
 import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.repository';
 
+export { InMemoryWebhookDeliveryRepository, InMemoryWebhookEndpointRepository };
 
 /** Every store-backed port, one adapter each: what a store (SQL or memory) gives the contract suites. */
 export interface Repositories {
@@ -65,6 +70,8 @@ export interface Repositories {
   messages: MessageRepository;
   executionDetails: ExecutionDetailRepository;
   digestBuckets: DigestBucketRepository;
+  deliveryEvents: DeliveryEventRepository;
+  suppressions: SuppressionRepository;
   /** The embedded JobQueue's jobs. */
   queueJobs: QueueJobStore;
   webhookEndpoints: WebhookEndpointRepository;
@@ -105,6 +112,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     messages: new InMemoryMessageRepository(delivery, clock),
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
     digestBuckets: new InMemoryDigestBucketRepository(),
+    deliveryEvents: new InMemoryDeliveryEventRepository(),
+    suppressions: new InMemorySuppressionRepository(),
     queueJobs: new InMemoryQueueJobStore(clock),
     webhookEndpoints: new InMemoryWebhookEndpointRepository(),
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(),
@@ -124,6 +133,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [MESSAGE_REPOSITORY, repositories.messages],
     [EXECUTION_DETAIL_REPOSITORY, repositories.executionDetails],
     [DIGEST_BUCKET_REPOSITORY, repositories.digestBuckets],
+    [DELIVERY_EVENT_REPOSITORY, repositories.deliveryEvents],
+    [SUPPRESSION_REPOSITORY, repositories.suppressions],
     [QUEUE_JOB_STORE, repositories.queueJobs],
     [WEBHOOK_ENDPOINT_REPOSITORY, repositories.webhookEndpoints],
     [WEBHOOK_DELIVERY_REPOSITORY, repositories.webhookDeliveries],

@@ -120,6 +120,8 @@ export const toMessage = (m: Message): Message =>
       'lastReadDate',
       'snoozedUntil',
       'identifier',
+      'deliveryState',
+      'deliveryStateAt',
       'email',
       'phone',
       'deviceTokens',

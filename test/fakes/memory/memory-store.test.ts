@@ -1,5 +1,5 @@
 import { Test } from '@nestjs/testing';
-import { JOB_REPOSITORY, TRIGGER_REPOSITORY } from '@app/delivery';
+import { JOB_REPOSITORY, SUPPRESSION_REPOSITORY, TRIGGER_REPOSITORY } from '@app/delivery';
 import { SUBSCRIBER_REPOSITORY } from '@app/subscribers';
 import { Clock, IDEMPOTENCY_STORE } from '@app/kernel';
 import { createMemoryStore } from '.';
@@ -14,6 +14,7 @@ describe('createMemoryStore', () => {
     expect(moduleRef.get(JOB_REPOSITORY)).toBe(store.jobs);
     expect(moduleRef.get(TRIGGER_REPOSITORY)).toBe(store.triggers);
     expect(moduleRef.get(IDEMPOTENCY_STORE)).toBe(store.idempotency);
+    expect(moduleRef.get(SUPPRESSION_REPOSITORY)).toBe(store.suppressions);
     expect(store.providers).toHaveLength(17);
   });
 

@@ -2,7 +2,7 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from 
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { CHANNELS, Channel } from '@app/kernel';
-import { MESSAGE_STATUSES } from '@app/delivery';
+import { DELIVERY_EVENT_TYPES, MESSAGE_STATUSES } from '@app/delivery';
 import { SubscriberResponseDto } from '../subscribers/subscriber.dto';
 import { MAX_PAGE } from '../http/page-query.dto';
 import { toArray } from '../http/query-array';
@@ -127,6 +127,15 @@ export class MessageResponseDto {
   createdAt: string;
   @ApiProperty({ description: 'Delivery times (ISO-8601); several after a snooze', type: [String] })
   deliveredAt: string[];
+  @ApiPropertyOptional({
+    description:
+      "Beyond Novu: the latest state the provider reported through its event webhook (POST /v2/inbound-webhooks/delivery-providers/...); absent until one arrives. " +
+      'The latest by the time the provider gives (an earlier event arriving late does not replace it); every event is also an execution detail of the job.',
+    enum: DELIVERY_EVENT_TYPES,
+  })
+  deliveryState?: string;
+  @ApiPropertyOptional({ description: 'Beyond Novu: when the provider says deliveryState happened (ISO-8601)' })
+  deliveryStateChangedAt?: string;
   @ApiPropertyOptional({ description: 'When the subscriber last saw it (ISO-8601)' })
   lastSeenDate?: string;
   @ApiPropertyOptional({ description: 'When the subscriber last read it (ISO-8601)' })

@@ -39,6 +39,7 @@ export function toMessageResponse(message: Message, subscriber?: Subscriber): Me
     templateIdentifier: message.templateIdentifier,
     createdAt: message.createdAt.toISOString(),
     deliveredAt: message.deliveredAt.map((date) => date.toISOString()),
+    ...defined({ deliveryState: message.deliveryState, deliveryStateChangedAt: message.deliveryStateAt?.toISOString() }),
     ...defined({
       lastSeenDate: message.lastSeenDate?.toISOString(),
       lastReadDate: message.lastReadDate?.toISOString(),

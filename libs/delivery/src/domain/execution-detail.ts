@@ -122,6 +122,7 @@ export const DETAIL = {
   FALLBACK_INTEGRATION_SELECTED: 'Fallback integration selected',
   FALLBACK_INTEGRATION_SKIPPED: 'Fallback integration skipped: the subscriber has no address or credentials for it',
   STEP_VARIANT_SELECTED: 'Step variant selected',
+  ADDRESS_SUPPRESSED: 'Step skipped: the address is on the suppression list after a hard bounce or spam report',
   DEVICE_TOKEN_REMOVED: 'Device token removed from the subscriber: the provider reports it is no longer registered',
 } as const;
 export type DetailText = (typeof DETAIL)[keyof typeof DETAIL];

@@ -1,4 +1,5 @@
 import { Channel } from '@app/kernel';
+import { DeliveryEventType } from './delivery-event';
 
 /** Novu's MessageStatusEnum. */
 export const MESSAGE_STATUSES = ['sent', 'error', 'warning'] as const;
@@ -62,6 +63,10 @@ export interface Message {
   deliveredAt: Date[];
   /** The provider's id for the sent message. */
   identifier?: string;
+  /** Beyond Novu: the latest state the provider reported through its event webhook. */
+  deliveryState?: DeliveryEventType;
+  /** When the provider says that state happened. */
+  deliveryStateAt?: Date;
   email?: string;
   phone?: string;
   deviceTokens?: string[];

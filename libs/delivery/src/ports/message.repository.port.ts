@@ -1,4 +1,5 @@
 import { Channel, EnvironmentScope, Page } from '@app/kernel';
+import { DeliveryEventType } from '../domain/delivery-event';
 import { Message, MessageStatus } from '../domain/message';
 
 export interface MessageDeliveryUpdate {
@@ -34,6 +35,13 @@ export interface MessageRepository {
   /** Records a provider outcome (`sent` clears errorId and errorText); false when there is no such message. */
   updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean>;
   findById(scope: EnvironmentScope, id: string): Promise<Message | null>;
+  /** The message a provider knows by one of these ids (its `identifier`), in the environment; the newest when several match. */
+  findByProviderIdentifier(scope: EnvironmentScope, providerId: string, identifiers: string[]): Promise<Message | null>;
+  /**
+   * Sets the latest vendor-reported delivery state unless the message already holds a later one
+   * (events arrive out of order); false when there is no such message or its state is later.
+   */
+  recordDeliveryState(id: string, change: { state: DeliveryEventType; at: Date }): Promise<boolean>;
   /** The messages of one job (several for chat/push fan-out), oldest first. */
   findByJobId(jobId: string): Promise<Message[]>;
   /** Newest first (createdAt desc), with the count of all matches. */

@@ -6,6 +6,8 @@ import {
   MESSAGE_REPOSITORY,
   NOTIFICATION_REPOSITORY,
   TRIGGER_REPOSITORY,
+  DELIVERY_EVENT_REPOSITORY,
+  SUPPRESSION_REPOSITORY,
 } from '@app/delivery';
 import { SqlTriggerRepository } from './sql-trigger.repository';
 import { SqlNotificationRepository } from './sql-notification.repository';
@@ -13,6 +15,8 @@ import { SqlJobRepository } from './sql-job.repository';
 import { SqlExecutionDetailRepository } from './sql-execution-detail.repository';
 import { SqlMessageRepository } from './sql-message.repository';
 import { SqlDigestBucketRepository } from './sql-digest-bucket.repository';
+import { SqlDeliveryEventRepository } from './sql-delivery-event.repository';
+import { SqlSuppressionRepository } from './sql-suppression.repository';
 
 export { SqlTriggerRepository } from './sql-trigger.repository';
 export { SqlNotificationRepository } from './sql-notification.repository';
@@ -20,6 +24,8 @@ export { SqlJobRepository } from './sql-job.repository';
 export { SqlExecutionDetailRepository } from './sql-execution-detail.repository';
 export { SqlMessageRepository } from './sql-message.repository';
 export { SqlDigestBucketRepository } from './sql-digest-bucket.repository';
+export { SqlDeliveryEventRepository } from './sql-delivery-event.repository';
+export { SqlSuppressionRepository } from './sql-suppression.repository';
 
 // Repository adapters of the delivery context, bound to their port tokens.
 export const sqlDeliveryProviders: Provider[] = [
@@ -29,4 +35,6 @@ export const sqlDeliveryProviders: Provider[] = [
   { provide: EXECUTION_DETAIL_REPOSITORY, useClass: SqlExecutionDetailRepository },
   { provide: MESSAGE_REPOSITORY, useClass: SqlMessageRepository },
   { provide: DIGEST_BUCKET_REPOSITORY, useClass: SqlDigestBucketRepository },
+  { provide: DELIVERY_EVENT_REPOSITORY, useClass: SqlDeliveryEventRepository },
+  { provide: SUPPRESSION_REPOSITORY, useClass: SqlSuppressionRepository },
 ];

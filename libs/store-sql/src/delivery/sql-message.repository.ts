@@ -35,6 +35,8 @@ export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
   ['snoozed_until', 'timestamptz'],
   ['delivered_at', 'jsonb'],
   ['identifier', 'text'],
+  ['delivery_state', 'text'],
+  ['delivery_state_at', 'timestamptz'],
   ['email', 'text'],
   ['phone', 'text'],
   ['device_tokens', 'jsonb'],
@@ -76,6 +78,8 @@ export const toMessageRow = (m: Message): Record<string, unknown> => ({
   snoozed_until: m.snoozedUntil ?? null,
   delivered_at: m.deliveredAt,
   identifier: m.identifier ?? null,
+  delivery_state: m.deliveryState ?? null,
+  delivery_state_at: m.deliveryStateAt ?? null,
   email: m.email ?? null,
   phone: m.phone ?? null,
   device_tokens: m.deviceTokens ?? null,
@@ -126,6 +130,8 @@ export function toMessage(row: any): Message {
       lastReadDate: row.last_read_date,
       snoozedUntil: row.snoozed_until,
       identifier: row.identifier,
+      deliveryState: row.delivery_state,
+      deliveryStateAt: row.delivery_state_at,
       email: row.email,
       phone: row.phone,
       deviceTokens: row.device_tokens,
@@ -194,6 +200,25 @@ export class SqlMessageRepository implements MessageRepository {
       scope.organizationId,
     ]);
     return row ? toMessage(row) : null;
+  }
+
+  async findByProviderIdentifier(scope: EnvironmentScope, providerId: string, identifiers: string[]): Promise<Message | null> {
+    if (!identifiers.length) return null;
+    const [row] = await this.sql.query(
+      `SELECT * FROM messages WHERE environment_id = $1 AND organization_id = $2 AND provider_id = $3 AND identifier = ANY($4::text[])
+       ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [scope.environmentId, scope.organizationId, providerId, identifiers],
+    );
+    return row ? toMessage(row) : null;
+  }
+
+  async recordDeliveryState(id: string, change: { state: string; at: Date }): Promise<boolean> {
+    const rows = await this.sql.query(
+      `UPDATE messages SET delivery_state = $2, delivery_state_at = $3
+       WHERE id = $1 AND (delivery_state_at IS NULL OR delivery_state_at <= $3) RETURNING id`,
+      [id, change.state, change.at],
+    );
+    return rows.length === 1;
   }
 
   async findByJobId(jobId: string): Promise<Message[]> {

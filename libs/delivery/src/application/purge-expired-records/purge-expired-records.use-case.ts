@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '@app/kernel';
+import { DELIVERY_EVENT_REPOSITORY, DeliveryEventRepository } from '../../ports/delivery-event.repository.port';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
@@ -18,6 +19,8 @@ export interface PurgeCounts {
   jobs: number;
   notifications: number;
   triggers: number;
+  /** Vendor delivery events applied (their records; the details they wrote go with the details). */
+  deliveryEvents: number;
 }
 
 /**
@@ -35,12 +38,13 @@ export class PurgeExpiredRecords {
     @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
     @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
+    @Inject(DELIVERY_EVENT_REPOSITORY) private readonly deliveryEvents: DeliveryEventRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** `retentionDays` 0 keeps everything. */
   async execute(retentionDays: number, batchSize = PURGE_BATCH_SIZE): Promise<PurgeCounts> {
-    const counts: PurgeCounts = { executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0 };
+    const counts: PurgeCounts = { executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0, deliveryEvents: 0 };
     if (retentionDays <= 0) return counts;
     const before = new Date(this.clock.now().getTime() - retentionDays * DAY_MS);
     const purge = async (deleteOlderThan: (before: Date, limit: number) => Promise<number>) => {
@@ -57,6 +61,7 @@ export class PurgeExpiredRecords {
     counts.jobs = await purge((b, n) => this.jobs.deleteOlderThan(b, n));
     counts.notifications = await purge((b, n) => this.notifications.deleteOlderThan(b, n));
     counts.triggers = await purge((b, n) => this.triggers.deleteOlderThan(b, n));
+    counts.deliveryEvents = await purge((b, n) => this.deliveryEvents.deleteOlderThan(b, n));
     return counts;
   }
 }

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SUPPRESSION_REPOSITORY, SuppressionRepository } from '../../../ports/suppression.repository.port';
+import { skipSuppressed } from './suppressed-address';
 import { DETAIL } from '../../../domain/execution-detail';
 import { MESSAGE_ERROR_IDS } from '../../../domain/message';
 import { failoverChain, selectIntegration } from '../../../domain/select-integration';
@@ -23,6 +25,7 @@ export class EmailSender {
     private readonly support: ChannelSupport,
     private readonly delivery: ProviderDelivery,
     private readonly replies: ReplyAddresses,
+    @Inject(SUPPRESSION_REPOSITORY) private readonly suppressions: SuppressionRepository,
   ) {}
 
   async execute(context: StepContext): Promise<StepOutcome> {
@@ -53,6 +56,9 @@ export class EmailSender {
       await this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_EMAIL, { source: 'Credentials', providerId: integration.providerId });
       return { kind: 'skipped', providerId: integration.providerId };
     }
+
+    const suppressed = await skipSuppressed(context, this.support, this.suppressions, integration.providerId, 'email', address);
+    if (suppressed) return suppressed;
 
     const attachments = toAttachments(job.payload.attachments);
     // A reply callback: replies go to our inbound mail receiver, which posts them to replyCallback.url (an explicit replyTo override still wins).

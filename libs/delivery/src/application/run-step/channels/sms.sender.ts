@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SUPPRESSION_REPOSITORY, SuppressionRepository } from '../../../ports/suppression.repository.port';
+import { skipSuppressed } from './suppressed-address';
 import { DETAIL } from '../../../domain/execution-detail';
 import { MESSAGE_ERROR_IDS } from '../../../domain/message';
 import { failoverChain, selectIntegration } from '../../../domain/select-integration';
@@ -13,6 +15,7 @@ export class SmsSender {
   constructor(
     private readonly support: ChannelSupport,
     private readonly delivery: ProviderDelivery,
+    @Inject(SUPPRESSION_REPOSITORY) private readonly suppressions: SuppressionRepository,
   ) {}
 
   async execute(context: StepContext): Promise<StepOutcome> {
@@ -38,6 +41,9 @@ export class SmsSender {
       await this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_PHONE, { source: 'Credentials', providerId: integration.providerId });
       return { kind: 'skipped', providerId: integration.providerId };
     }
+
+    const suppressed = await skipSuppressed(context, this.support, this.suppressions, integration.providerId, 'phone', phone);
+    if (suppressed) return suppressed;
 
     const target = {
       address: phone,
