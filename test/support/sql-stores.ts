@@ -22,6 +22,7 @@ import { SqlTenantRepository } from '../../libs/store-sql/src/tenants';
 import { SqlTopicRepository } from '../../libs/store-sql/src/topics';
 import { SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { Repositories, createMemoryStore } from '../fakes/memory';
+import { SqlInboxRepository } from '../../libs/store-sql/src/inbox';
 import { TEST_DATABASE_URL, uniqueName } from './test-app';
 
 export interface StoreFixture {
@@ -80,6 +81,7 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     executionDetails: new SqlExecutionDetailRepository(sql),
     digestBuckets: new SqlDigestBucketRepository(sql),
     queueJobs: new SqlQueueJobStore(sql),
+    inbox: new SqlInboxRepository(sql),
   };
 }
 

@@ -9,6 +9,7 @@ import { sqlIntegrationsProviders } from './integrations';
 import { sqlWorkflowsProviders } from './workflows';
 import { sqlDeliveryProviders } from './delivery';
 import { sqlQueueProviders } from './queue';
+import { sqlInboxProviders } from './inbox';
 
 export const sqlRepositoryProviders = [
   ...sqlEnvironmentProviders,
@@ -19,6 +20,7 @@ export const sqlRepositoryProviders = [
   ...sqlWorkflowsProviders,
   ...sqlDeliveryProviders,
   ...sqlQueueProviders,
+  ...sqlInboxProviders,
 ];
 
 class SqlClientCloser implements OnApplicationShutdown {

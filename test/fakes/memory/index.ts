@@ -14,6 +14,7 @@ import {
   TriggerRepository,
 } from '@app/delivery';
 import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
+import { INBOX_REPOSITORY, InboxRepository } from '@app/inbox';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
 import { Clock, IDEMPOTENCY_STORE, IdempotencyStore, QUEUE_JOB_STORE, QueueJobStore, systemClock } from '@app/kernel';
 import {
@@ -30,6 +31,7 @@ import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.reposi
 import { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
 import { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
+import { InMemoryInboxRepository } from './in-memory-inbox.repository';
 import { InMemoryIntegrationRepository } from './in-memory-integration.repository';
 import { InMemoryJobRepository } from './in-memory-job.repository';
 import { InMemoryMessageRepository } from './in-memory-message.repository';
@@ -47,6 +49,7 @@ export { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.reposi
 export { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
 export { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
 export { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
+export { InMemoryInboxRepository } from './in-memory-inbox.repository';
 export { InMemoryIntegrationRepository } from './in-memory-integration.repository';
 export { InMemoryJobRepository } from './in-memory-job.repository';
 export { InMemoryMessageRepository } from './in-memory-message.repository';
@@ -78,6 +81,7 @@ export interface Repositories {
   digestBuckets: DigestBucketRepository;
   /** The embedded JobQueue's jobs. */
   queueJobs: QueueJobStore;
+  inbox: InboxRepository;
 }
 
 export interface MemoryStore extends Repositories {
@@ -99,10 +103,11 @@ export interface MemoryStoreOptions {
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const clock = options.clock ?? systemClock;
   const delivery = new DeliveryTables();
+  const subscribers = new InMemorySubscriberRepository();
   const repositories: Repositories = {
     environments: new InMemoryEnvironmentRepository(),
     idempotency: new InMemoryIdempotencyStore(clock),
-    subscribers: new InMemorySubscriberRepository(),
+    subscribers,
     preferences: new InMemoryPreferenceRepository(),
     topics: new InMemoryTopicRepository(),
     tenants: new InMemoryTenantRepository(),
@@ -115,6 +120,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
     digestBuckets: new InMemoryDigestBucketRepository(),
     queueJobs: new InMemoryQueueJobStore(clock),
+    inbox: new InMemoryInboxRepository(delivery, subscribers),
   };
   const tokens: [symbol, unknown][] = [
     [ENVIRONMENT_REPOSITORY, repositories.environments],
@@ -132,6 +138,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [EXECUTION_DETAIL_REPOSITORY, repositories.executionDetails],
     [DIGEST_BUCKET_REPOSITORY, repositories.digestBuckets],
     [QUEUE_JOB_STORE, repositories.queueJobs],
+    [INBOX_REPOSITORY, repositories.inbox],
   ];
   return { ...repositories, providers: tokens.map(([provide, useValue]) => ({ provide, useValue })) };
 }

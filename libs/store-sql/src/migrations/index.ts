@@ -12,6 +12,7 @@ import { queueMigration } from './0009_queue';
 import { triggerFanOutJobMigration } from './0011_trigger_fanout_job';
 import { integrationFallbacksMigration } from './0012_integration_fallbacks';
 import { retentionMigration } from './0013_retention';
+import { inboxMigration } from './0014_inbox';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: Migration[] = [
   triggerFanOutJobMigration,
   integrationFallbacksMigration,
   retentionMigration,
+  inboxMigration,
 ];
