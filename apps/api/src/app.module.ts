@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
-import { CoreModule, DeliveryWorkerModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
+import { CoreModule, DeliveryWorkerModule, InboxListenerModule, InboxSocketModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { EnvironmentsModule } from '@app/environments';
 import { MetricsModule } from '@app/metrics';
@@ -25,6 +25,8 @@ import { WorkflowsHttpModule } from './workflows/workflows.http.module';
 import { EventsHttpModule } from './events/events.http.module';
 import { MessagesHttpModule } from './messages/messages.http.module';
 import { NotificationsHttpModule } from './notifications/notifications.http.module';
+import { InboxHttpModule } from './inbox/inbox.http.module';
+import { EnvironmentsHttpModule } from './environments/environments.http.module';
 
 export interface AppModuleOptions extends ServiceOptions {
   /** Also run the queue processors in this process (the embedded mode). */
@@ -54,6 +56,10 @@ export class AppModule {
         EventsHttpModule,
         MessagesHttpModule,
         NotificationsHttpModule,
+        InboxSocketModule.forApi(options),
+        InboxListenerModule,
+        InboxHttpModule,
+        EnvironmentsHttpModule,
         queueModule(options),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
         MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE] }),

@@ -7,6 +7,8 @@ import { ChangeInboxNotifications } from './application/change-inbox-notificatio
 import { CountInboxNotifications } from './application/count-inbox-notifications/count-inbox-notifications.use-case';
 import { DeleteInboxNotification } from './application/delete-inbox-notification/delete-inbox-notification.use-case';
 import { InboxViews } from './application/inbox-views';
+import { MarkMessagesAs } from './application/mark-messages-as/mark-messages-as.use-case';
+import { DeleteMessage } from './application/delete-message/delete-message.use-case';
 import { ListInboxNotifications } from './application/list-inbox-notifications/list-inbox-notifications.use-case';
 import { StartInboxSession } from './application/start-inbox-session/start-inbox-session.use-case';
 import { TrackSubscriberPresence } from './application/track-subscriber-presence/track-subscriber-presence.use-case';
@@ -24,6 +26,8 @@ const useCases = [
   AnnounceInboxChanges,
   WakeSnoozedNotifications,
   TrackSubscriberPresence,
+  MarkMessagesAs,
+  DeleteMessage,
 ];
 
 /**

@@ -18,4 +18,6 @@ export * from './application/list-inbox-notifications/list-inbox-notifications.u
 export * from './application/start-inbox-session/start-inbox-session.use-case';
 export * from './application/track-subscriber-presence/track-subscriber-presence.use-case';
 export * from './application/wake-snoozed-notifications/wake-snoozed-notifications.use-case';
+export * from './application/mark-messages-as/mark-messages-as.use-case';
+export * from './application/delete-message/delete-message.use-case';
 export * from './inbox.module';

@@ -235,6 +235,15 @@ export class SqlMessageRepository implements MessageRepository {
     return rows.length;
   }
 
+  async deleteById(scope: EnvironmentScope, id: string): Promise<boolean> {
+    const rows = await this.sql.query('DELETE FROM messages WHERE id = $1 AND environment_id = $2 AND organization_id = $3 RETURNING id', [
+      id,
+      scope.environmentId,
+      scope.organizationId,
+    ]);
+    return rows.length === 1;
+  }
+
   async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
     if (ids.length === 0) return 0;
     const rows = await this.sql.query(
