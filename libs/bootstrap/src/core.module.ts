@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig, ConfigError } from '@app/config';
 import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
-import { API_KEY_SEALER } from '@app/environments';
+import { API_KEY_SEALER, ApiKeySealer } from '@app/environments';
 import { JoseSubscriberTokens, SUBSCRIBER_TOKENS } from '@app/inbox';
 import { AesGcmCredentialCipher } from '@app/integrations';
 import { RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
@@ -67,7 +67,13 @@ export class CoreModule {
       { provide: CLOCK, useValue: options.clock ?? systemClock },
       RedisCloser,
       // API key secrets are sealed with the store's encryption key, as integration credentials are.
-      { provide: API_KEY_SEALER, useFactory: () => new AesGcmCredentialCipher(config.encryptionKey) },
+      {
+        provide: API_KEY_SEALER,
+        useFactory: (): ApiKeySealer => {
+          const cipher = new AesGcmCredentialCipher(config.encryptionKey);
+          return { seal: (secret) => cipher.encrypt(secret), open: (sealed) => cipher.decrypt(sealed) };
+        },
+      },
       { provide: SUBSCRIBER_TOKENS, useFactory: () => new JoseSubscriberTokens(config.inboxTokenSecret, config.inboxTokenTtlSeconds) },
       {
         provide: HEALTH_PROBES,
