@@ -70,7 +70,11 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
   it('starts a session as Novu does and refuses unknown applications or a missing subscriber', async () => {
     const res = await session(uniqueName('s'));
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ token: expect.any(String), totalUnreadCount: 0, removeNovuBranding: false, isDevelopmentMode: true, maxSnoozeDurationHours: 2160 });
+    expect(res.body.data).toEqual({
+      token: expect.any(String),
+      totalUnreadCount: 0,
+      unreadCount: { total: 0, severity: { high: 0, medium: 0, low: 0, none: 0 } },
+      removeNovuBranding: false, isDevelopmentMode: true, maxSnoozeDurationHours: 2160 });
     expect((await session('x', {}, 'no-such-app')).body).toMatchObject({ statusCode: 400, message: 'Please provide a valid app identifier' });
     expect((await http().post('/v1/inbox/session').send({ applicationIdentifier: identifier })).status).toBe(400);
     const legacy = await http().post('/v1/inbox/session').send({ applicationIdentifier: identifier, subscriberId: uniqueName('legacy') });

@@ -60,6 +60,8 @@ export class InboxSessionResponseDto {
   token: string;
   @ApiProperty({ description: 'Unread, unarchived, unsnoozed notifications of the subscriber' })
   totalUnreadCount: number;
+  @ApiProperty({ description: 'The same count as the bell starts from: total and per severity (high, medium, low, none)', example: { total: 1, severity: { high: 0, medium: 0, low: 0, none: 1 } } })
+  unreadCount: { total: number; severity: Record<string, number> };
   @ApiProperty({ description: 'Whether the client hides its "Inbox by Novu" line' })
   removeNovuBranding: boolean;
   @ApiProperty({ description: 'True in the Development environment' })

@@ -4,7 +4,7 @@ import { API_KEY_SEALER, ApiKeySealer, ENVIRONMENT_REPOSITORY, Environment, Envi
 import { CLOCK, Clock, EnvironmentScope } from '@app/kernel';
 import { SubscriberChanges, UpsertSubscriber } from '@app/subscribers';
 import { InvalidApplicationIdentifierError, InvalidSubscriberHashError, SubscriberIdRequiredError } from '../../domain/errors';
-import { UNREAD_FILTER } from '../../domain/inbox-filter';
+import { SEVERITIES, UNREAD_FILTER } from '../../domain/inbox-filter';
 import { INBOX_REPOSITORY, InboxRepository } from '../../ports/inbox.repository.port';
 import { SUBSCRIBER_TOKENS, SubscriberTokens } from '../../ports/subscriber-tokens.port';
 
@@ -19,6 +19,8 @@ export interface StartInboxSessionCommand {
 export interface InboxSession {
   token: string;
   totalUnreadCount: number;
+  /** What the client's bell starts from: the unread count, in total and per severity. */
+  unreadCount: { total: number; severity: Record<string, number> };
   removeNovuBranding: boolean;
   isDevelopmentMode: boolean;
   maxSnoozeDurationHours: number;
@@ -53,13 +55,15 @@ export class StartInboxSession {
     const scope: EnvironmentScope = { organizationId: environment.organizationId, environmentId: environment.id };
     const { subscriber } = await this.upsertSubscriber.execute({ scope, subscriberId, changes });
     const session = { ...scope, subscriberInternalId: subscriber.id, subscriberId };
-    const [token, totalUnreadCount] = await Promise.all([
+    const [token, ...bySeverity] = await Promise.all([
       this.tokens.sign(session, this.clock.now()),
-      this.inbox.count(scope, subscriber.id, UNREAD_FILTER),
+      ...SEVERITIES.map((severity) => this.inbox.count(scope, subscriber.id, { ...UNREAD_FILTER, severity: [severity] })),
     ]);
+    const totalUnreadCount = bySeverity.reduce((sum, count) => sum + count, 0);
     return {
       token,
       totalUnreadCount,
+      unreadCount: { total: totalUnreadCount, severity: Object.fromEntries(SEVERITIES.map((name, index) => [name, bySeverity[index]])) },
       removeNovuBranding: false,
       isDevelopmentMode: environment.name === 'Development',
       maxSnoozeDurationHours: MAX_SNOOZE_DURATION_HOURS,
