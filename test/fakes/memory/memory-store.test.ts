@@ -14,7 +14,7 @@ describe('createMemoryStore', () => {
     expect(moduleRef.get(JOB_REPOSITORY)).toBe(store.jobs);
     expect(moduleRef.get(TRIGGER_REPOSITORY)).toBe(store.triggers);
     expect(moduleRef.get(IDEMPOTENCY_STORE)).toBe(store.idempotency);
-    expect(store.providers).toHaveLength(15);
+    expect(store.providers).toHaveLength(16);
   });
 
   it('shares the delivery records between the notification, job, message and detail repositories', async () => {
