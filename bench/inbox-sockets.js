@@ -9,6 +9,13 @@ const { log, pool, round, waitUntil } = require('./support');
 
 const SOCKETS = Number(process.env.BENCH_INBOX_SOCKETS || 1000);
 
+/** pool() that keeps each item's result, in order. */
+async function mapPool(items, concurrency, work) {
+  const results = new Array(items.length);
+  await pool(items, concurrency, async (item, index) => (results[index] = await work(item, index)));
+  return results;
+}
+
 function connect(url, query) {
   return new Promise((resolve, reject) => {
     const socket = io(url, { transports: ['websocket'], query, reconnection: false, forceNew: true });
@@ -42,7 +49,7 @@ async function bareBaseline(payload) {
   hub.on('connection', (socket) => socket.join(`room-${socket.handshake.query.n}`));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
-  const sockets = await pool(Array.from({ length: SOCKETS }, (_, n) => n), 50, (n) => connect(url, { n: String(n) }));
+  const sockets = await mapPool(Array.from({ length: SOCKETS }, (_, n) => n), 50, (n) => connect(url, { n: String(n) }));
   try {
     const seconds = await timeDeliveries(sockets, 'notification_received', async () => {
       for (let n = 0; n < SOCKETS; n++) hub.to(`room-${n}`).emit('notification_received', { message: payload });
@@ -65,7 +72,7 @@ async function benchInboxSockets({ newSandbox, apiFor, startWorker, seed }) {
     await seed(api.client, workflow);
     const { data: environment } = await api.client.request('GET', '/v1/environments/me');
     const ids = Array.from({ length: SOCKETS }, (_, i) => `inbox-sub-${i}`);
-    const tokens = await pool(ids, 20, async (subscriberId) => {
+    const tokens = await mapPool(ids, 20, async (subscriberId) => {
       const res = await fetch(`${api.baseUrl}/v1/inbox/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -77,7 +84,7 @@ async function benchInboxSockets({ newSandbox, apiFor, startWorker, seed }) {
     const topicKey = 'bench-inbox-topic';
     await api.client.post('/v2/topics', { key: topicKey, name: 'Inbox bench' });
     for (let i = 0; i < ids.length; i += 100) await api.client.post(`/v2/topics/${topicKey}/subscriptions`, { subscriberIds: ids.slice(i, i + 100) });
-    sockets = await pool(tokens, 50, (token) => connect(api.baseUrl, { token }));
+    sockets = await mapPool(tokens, 50, (token) => connect(api.baseUrl, { token }));
     log(`inbox_sockets: ${sockets.length} sockets connected`);
 
     worker = startWorker(sandbox);
