@@ -79,6 +79,25 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     expect(await stores.inbox.change(scope, subscriber, data.id, { cta, at })).toMatchObject({ message: { cta } });
   });
 
+  it('reads several messages by id and the badge counts of several subscribers at once', async () => {
+    const scope = newScope();
+    const [ann, bob, quiet] = [newId(), newId(), newId()];
+    const [a1, a2] = await feed(scope, ann, [{ severity: 'high' }, {}]);
+    const [b1] = await feed(scope, bob, [{}]);
+    const [b2] = await feed(scope, bob, [{ channel: 'email' }]);
+    await feed(newScope(), ann, [{}]);
+    const found = await stores.inbox.findMany(scope, [a1.id, b1.id, b2.id, newId()]);
+    expect(found.map((item) => item.message.id).sort()).toEqual([a1.id, b1.id].sort());
+    expect(found.find((item) => item.message.id === a1.id)!.severity).toBe('high');
+    const at = tick();
+    await stores.inbox.change(scope, ann, a2.id, { seen: true, at });
+    await stores.inbox.change(scope, bob, b1.id, { archived: true, read: true, seen: true, at });
+    const counts = await stores.inbox.badgeCounts(scope, [ann, bob, quiet]);
+    expect(counts.get(ann)).toEqual({ unread: { high: 1, none: 1 }, unseen: 1 });
+    expect(counts.has(bob)).toBe(false);
+    expect(counts.has(quiet)).toBe(false);
+  });
+
   it('never reaches another subscriber\'s or environment\'s messages', async () => {
     const scope = newScope();
     const subscriber = newId();

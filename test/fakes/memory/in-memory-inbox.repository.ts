@@ -1,5 +1,5 @@
 import { Message } from '@app/delivery';
-import { InboxChange, InboxFilter, InboxItem, InboxPageRequest, InboxRepository } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxFilter, InboxItem, InboxPageRequest, InboxRepository } from '@app/inbox';
 import { EnvironmentScope } from '@app/kernel';
 import { DeliveryTables, inScope } from './memory-delivery-tables';
 import { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
@@ -32,6 +32,24 @@ export class InMemoryInboxRepository implements InboxRepository {
   async find(scope: EnvironmentScope, subscriberId: string, id: string): Promise<InboxItem | null> {
     const message = this.feed(scope, subscriberId).find((m) => m.id === id);
     return message ? this.item(message) : null;
+  }
+
+  async findMany(scope: EnvironmentScope, ids: string[]): Promise<InboxItem[]> {
+    const wanted = new Set(ids);
+    return [...this.tables.messages.values()].filter((m) => inScope(scope)(m) && m.channel === 'in_app' && wanted.has(m.id)).map((m) => this.item(m));
+  }
+
+  async badgeCounts(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, BadgeCounts>> {
+    const counts = new Map<string, BadgeCounts>();
+    for (const subscriberId of subscriberIds) {
+      for (const message of this.matching(scope, subscriberId, { archived: false })) {
+        const entry = counts.get(subscriberId) ?? { unread: {}, unseen: 0 };
+        if (!message.read) entry.unread[this.severityOf(message)] = (entry.unread[this.severityOf(message)] ?? 0) + 1;
+        if (!message.seen) entry.unseen += 1;
+        if (!message.read || !message.seen) counts.set(subscriberId, entry);
+      }
+    }
+    return counts;
   }
 
   async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<InboxItem | null> {

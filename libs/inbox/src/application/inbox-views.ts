@@ -26,16 +26,22 @@ export class InboxViews {
     return items.map((item) => toInboxNotification(item, workflowOf(item), subscriber));
   }
 
-  async socketMessages(scope: EnvironmentScope, subscriberInternalId: string, items: InboxItem[]): Promise<Record<string, unknown>[]> {
-    const { workflowOf, subscriber } = await this.context(scope, subscriberInternalId, items);
-    return items.map((item) => toSocketMessage(item, workflowOf(item), subscriber));
+  /** The socket payloads of items of any subscribers of one environment. */
+  async socketMessagesOf(scope: EnvironmentScope, items: InboxItem[]): Promise<Record<string, unknown>[]> {
+    const { workflowOf, subscriberOf } = await this.lookups(scope, [...new Set(items.map((item) => item.message.subscriberId))], items);
+    return items.map((item) => toSocketMessage(item, workflowOf(item), subscriberOf(item.message.subscriberId)));
   }
 
   private async context(scope: EnvironmentScope, subscriberInternalId: string, items: InboxItem[]) {
+    const { workflowOf, subscriberOf } = await this.lookups(scope, [subscriberInternalId], items);
+    return { workflowOf, subscriber: subscriberOf(subscriberInternalId) };
+  }
+
+  private async lookups(scope: EnvironmentScope, subscriberIds: string[], items: InboxItem[]) {
     const ids = [...new Set(items.map((item) => item.message.workflowId))];
-    const [workflows, [subscriber]] = await Promise.all([
+    const [workflows, subscribers] = await Promise.all([
       Promise.all(ids.map((id) => this.workflows.findById(scope, id))),
-      this.subscribers.findManyByIds(scope, [subscriberInternalId]),
+      this.subscribers.findManyByIds(scope, subscriberIds),
     ]);
     const byId = new Map(workflows.filter((w) => w !== null).map((w) => [w!.id, w!]));
     const workflowOf = (item: InboxItem): InboxWorkflowInfo => {
@@ -49,7 +55,8 @@ export class InboxViews {
         severity: item.severity,
       };
     };
-    const info = subscriber ? toSubscriberInfo(subscriber) : { id: subscriberInternalId, subscriberId: '' };
-    return { workflowOf, subscriber: info };
+    const byInternalId = new Map(subscribers.map((subscriber) => [subscriber.id, toSubscriberInfo(subscriber)]));
+    const subscriberOf = (id: string): InboxSubscriberInfo => byInternalId.get(id) ?? { id, subscriberId: '' };
+    return { workflowOf, subscriberOf };
   }
 }

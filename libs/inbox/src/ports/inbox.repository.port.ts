@@ -4,6 +4,12 @@ import { InboxChange } from '../domain/inbox-change';
 import { InboxFilter } from '../domain/inbox-filter';
 import { InboxItem } from '../domain/inbox-notification';
 
+export interface BadgeCounts {
+  /** By severity (high, medium, low, none); a severity without any is absent. */
+  unread: Record<string, number>;
+  unseen: number;
+}
+
 export interface InboxPageRequest {
   /** 1 to 100. */
   limit: number;
@@ -21,6 +27,13 @@ export interface InboxRepository {
   list(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, page: InboxPageRequest): Promise<{ items: InboxItem[]; hasMore: boolean }>;
   count(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number>;
   find(scope: EnvironmentScope, subscriberId: string, id: string): Promise<InboxItem | null>;
+  /** In-app messages of the environment by id, whoever their subscriber (announcing a delivered batch). */
+  findMany(scope: EnvironmentScope, ids: string[]): Promise<InboxItem[]>;
+  /**
+   * What the bell shows, per subscriber (internal ids), in one read: unread per severity and unseen,
+   * of the notifications neither archived nor snoozed. A subscriber without any is absent.
+   */
+  badgeCounts(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, BadgeCounts>>;
   /** The message after the change; null when the subscriber has no such in-app message. */
   change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<InboxItem | null>;
   /** Applies the change to every matching message; returns how many matched. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { Message } from '@app/delivery';
-import { InboxChange, InboxFilter, InboxItem, InboxPageRequest, InboxRepository } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxFilter, InboxItem, InboxPageRequest, InboxRepository } from '@app/inbox';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { toMessage } from '../delivery/sql-message.repository';
 
@@ -73,6 +73,37 @@ export class SqlInboxRepository implements InboxRepository {
     // a snoozed message is found too
     const [row] = await this.sql.query(`SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m WHERE ${anySnooze(where)}`, params);
     return row ? toItem(row) : null;
+  }
+
+  async findMany(scope: EnvironmentScope, ids: string[]): Promise<InboxItem[]> {
+    if (!ids.length) return [];
+    const rows = await this.sql.query(
+      `SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m
+       WHERE m.environment_id = $1 AND m.organization_id = $2 AND m.id = ANY($3::text[]) AND m.channel = 'in_app'`,
+      [scope.environmentId, scope.organizationId, ids],
+    );
+    return rows.map(toItem);
+  }
+
+  async badgeCounts(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, BadgeCounts>> {
+    const counts = new Map<string, BadgeCounts>();
+    if (!subscriberIds.length) return counts;
+    const rows = await this.sql.query<{ subscriber_id: string; severity: string; unread: number; unseen: number }>(
+      `SELECT m.subscriber_id, ${SEVERITY} AS severity, (count(*) FILTER (WHERE NOT m.read))::int AS unread, (count(*) FILTER (WHERE NOT m.seen))::int AS unseen
+       FROM messages m
+       WHERE m.environment_id = $1 AND m.organization_id = $2 AND m.subscriber_id = ANY($3::text[]) AND m.channel = 'in_app'
+         AND NOT m.archived AND m.snoozed_until IS NULL
+       GROUP BY 1, 2`,
+      [scope.environmentId, scope.organizationId, subscriberIds],
+    );
+    for (const row of rows) {
+      if (Number(row.unread) === 0 && Number(row.unseen) === 0) continue;
+      const entry = counts.get(row.subscriber_id) ?? { unread: {}, unseen: 0 };
+      if (Number(row.unread) > 0) entry.unread[row.severity] = Number(row.unread);
+      entry.unseen += Number(row.unseen);
+      counts.set(row.subscriber_id, entry);
+    }
+    return counts;
   }
 
   async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<InboxItem | null> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { InAppDeliveryListener, Message } from '@app/delivery';
-import { SEVERITIES, UNREAD_FILTER, UNSEEN_FILTER } from '../../domain/inbox-filter';
+import { SEVERITIES } from '../../domain/inbox-filter';
 import { subscriberRoom } from '../../domain/subscriber-session';
 import { INBOX_REPOSITORY, InboxRepository } from '../../ports/inbox.repository.port';
 import { INBOX_SOCKET, InboxSocket } from '../../ports/inbox-socket.port';
@@ -26,31 +26,43 @@ export class AnnounceInboxChanges implements InAppDeliveryListener {
     private readonly views: InboxViews,
   ) {}
 
-  /** New in-app messages (delivered, or back from a snooze). */
+  /** New in-app messages (delivered, or back from a snooze): a few reads for the whole batch, then one emit per socket event. */
   async delivered(messages: Message[]): Promise<void> {
+    const byEnvironment = new Map<string, Message[]>();
+    for (const message of messages) byEnvironment.set(message.environmentId, [...(byEnvironment.get(message.environmentId) ?? []), message]);
     await Promise.all(
-      messages.map(async (message) => {
-        const scope = { organizationId: message.organizationId, environmentId: message.environmentId };
-        const item = await this.inbox.find(scope, message.subscriberId, message.id);
-        if (!item) return; // gone meanwhile
-        const [payload] = await this.views.socketMessages(scope, message.subscriberId, [item]);
-        const room = subscriberRoom({ environmentId: message.environmentId, subscriberInternalId: message.subscriberId });
-        await this.socket.emit(room, INBOX_EVENTS.notificationReceived, { message: payload });
-        await this.countsChanged(scope, message.subscriberId);
+      [...byEnvironment.values()].map(async (batch) => {
+        const scope = { organizationId: batch[0].organizationId, environmentId: batch[0].environmentId };
+        const items = await this.inbox.findMany(scope, batch.map((message) => message.id)); // gone meanwhile: left out
+        const payloads = await this.views.socketMessagesOf(scope, items);
+        await Promise.all(
+          items.map((item, index) =>
+            this.socket.emit(subscriberRoom({ environmentId: scope.environmentId, subscriberInternalId: item.message.subscriberId }), INBOX_EVENTS.notificationReceived, {
+              message: payloads[index],
+            }),
+          ),
+        );
+        await this.announceCounts(scope, [...new Set(items.map((item) => item.message.subscriberId))]);
       }),
     );
   }
 
   /** The subscriber's unread counts (total and per severity) and unseen count. */
-  async countsChanged(scope: EnvironmentScope, subscriberInternalId: string): Promise<void> {
-    const room = subscriberRoom({ environmentId: scope.environmentId, subscriberInternalId });
-    const [unseenCount, ...bySeverity] = await Promise.all([
-      this.inbox.count(scope, subscriberInternalId, UNSEEN_FILTER),
-      ...SEVERITIES.map((severity) => this.inbox.count(scope, subscriberInternalId, { ...UNREAD_FILTER, severity: [severity] })),
-    ]);
-    const severity = Object.fromEntries(SEVERITIES.map((name, index) => [name, bySeverity[index]]));
-    const total = bySeverity.reduce((sum, count) => sum + count, 0);
-    await this.socket.emit(room, INBOX_EVENTS.unreadCountChanged, { unreadCount: total, counts: { total, severity } });
-    await this.socket.emit(room, INBOX_EVENTS.unseenCountChanged, { unseenCount });
+  countsChanged(scope: EnvironmentScope, subscriberInternalId: string): Promise<void> {
+    return this.announceCounts(scope, [subscriberInternalId]);
+  }
+
+  private async announceCounts(scope: EnvironmentScope, subscriberIds: string[]): Promise<void> {
+    const counts = await this.inbox.badgeCounts(scope, subscriberIds);
+    await Promise.all(
+      subscriberIds.map(async (subscriberInternalId) => {
+        const room = subscriberRoom({ environmentId: scope.environmentId, subscriberInternalId });
+        const badge = counts.get(subscriberInternalId);
+        const severity = Object.fromEntries(SEVERITIES.map((name) => [name, badge?.unread[name] ?? 0]));
+        const total = Object.values(severity).reduce((sum, count) => sum + count, 0);
+        await this.socket.emit(room, INBOX_EVENTS.unreadCountChanged, { unreadCount: total, counts: { total, severity } });
+        await this.socket.emit(room, INBOX_EVENTS.unseenCountChanged, { unseenCount: badge?.unseen ?? 0 });
+      }),
+    );
   }
 }
