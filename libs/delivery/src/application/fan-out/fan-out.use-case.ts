@@ -193,7 +193,7 @@ export class FanOut {
       }),
     );
     // In-app messages that ran ahead exist only now that the batch is written: announce them.
-    await notifyInAppDelivered(
+    notifyInAppDelivered(
       this.inAppListener,
       built.flatMap(({ notification }, index) => (written.has(notification.id) ? (ranAhead[index]?.messages ?? []) : [])),
     );

@@ -76,7 +76,7 @@ export class StoreStepWrites implements StepWrites {
 
   async insertMessage(message: Message): Promise<{ message: Message; created: boolean }> {
     const inserted = await this.messages.insertIfAbsent(message);
-    if (inserted.created) await notifyInAppDelivered(this.inAppListener, [inserted.message]);
+    if (inserted.created) notifyInAppDelivered(this.inAppListener, [inserted.message]);
     return inserted;
   }
 
@@ -123,9 +123,12 @@ export class StoreStepWrites implements StepWrites {
 
 const listenerLogger = new Logger('InAppDeliveryListener');
 
-/** Tells the listener of stored in-app messages; its failure is logged, never the delivery's. */
-export async function notifyInAppDelivered(listener: InAppDeliveryListener | undefined, messages: Message[]): Promise<void> {
+/**
+ * Tells the listener of stored in-app messages without waiting for it: the delivery is done once the
+ * message is stored, and an announcement (best effort, like the socket it feeds) never slows or fails it.
+ */
+export function notifyInAppDelivered(listener: InAppDeliveryListener | undefined, messages: Message[]): void {
   const inApp = messages.filter((message) => message.channel === 'in_app' && message.status === 'sent');
   if (!listener || !inApp.length) return;
-  await listener.delivered(inApp).catch((error) => listenerLogger.warn(`In-app delivery not announced: ${(error as Error).message}`));
+  void listener.delivered(inApp).catch((error) => listenerLogger.warn(`In-app delivery not announced: ${(error as Error).message}`));
 }
