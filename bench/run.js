@@ -4,7 +4,7 @@
 // machine is noisy: compare ratios, not absolute numbers. stdout carries one JSON line per
 // benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
 //
-// Knobs (environment): BENCH_ONLY=http,deliveries,fanout,neighbour  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
+// Knobs (environment): BENCH_ONLY=http,deliveries,fanout,neighbour,inbox  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
 // BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SUBSCRIBERS=10000
 // BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
@@ -33,9 +33,10 @@ const {
   withTimeout,
 } = require('./support');
 const { benchNoisyNeighbour } = require('./noisy-neighbour');
+const { benchInboxSockets } = require('./inbox-sockets');
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
-const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout,neighbour').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout,neighbour,inbox').split(',').map((s) => s.trim()));
 const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 10);
 const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -340,6 +341,14 @@ async function benchNeighbour() {
   summary.noisy_neighbour = line;
 }
 
+// ---------------------------------------------------------------- 5. Inbox sockets
+
+async function benchInbox() {
+  const line = await benchInboxSockets({ newSandbox, apiFor, startWorker, seed });
+  result(line);
+  summary.inbox_sockets = line;
+}
+
 // ---------------------------------------------------------------- main
 
 function printSummary() {
@@ -370,6 +379,7 @@ async function main() {
     ['deliveries', benchDeliveries],
     ['fanout', benchTopicFanout],
     ['neighbour', benchNeighbour],
+    ['inbox', benchInbox],
   ];
   for (const [name, phase] of phases) {
     if (!ONLY.has(name)) continue;

@@ -52,6 +52,16 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     }
   });
 
+  it('deletes one message by id within its environment only', async () => {
+    const scope = newScope();
+    const m = message(job(notification(scope), 'in-app'));
+    await repository.insertIfAbsent(m);
+    expect(await repository.deleteById(newScope(), m.id)).toBe(false);
+    expect(await repository.deleteById(scope, m.id)).toBe(true);
+    expect(await repository.deleteById(scope, m.id)).toBe(false);
+    expect(await repository.findById(scope, m.id)).toBeNull();
+  });
+
   it('records delivery outcomes, appending delivery times', async () => {
     const scope = newScope();
     const j = job(notification(scope), 'chat');

@@ -1,4 +1,4 @@
-import { ApiKey, Environment, EnvironmentRepository } from '@app/environments';
+import { ApiKey, Environment, EnvironmentRepository, generateEnvironmentIdentifier } from '@app/environments';
 import { newId } from '@app/kernel';
 import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
@@ -10,7 +10,14 @@ function environmentRepositoryContract(open: () => Promise<{ repository: Environ
   afterAll(() => close());
 
   const organization = { id: newId(), name: 'Org', createdAt: new Date() };
-  const environment = (name: string): Environment => ({ id: newId(), organizationId: organization.id, name, createdAt: new Date() });
+  const environment = (name: string): Environment => ({
+    id: newId(),
+    organizationId: organization.id,
+    name,
+    identifier: generateEnvironmentIdentifier(),
+    inboxHmac: name !== 'Development',
+    createdAt: new Date(),
+  });
   const key = (environmentId: string, hash: string): ApiKey => ({
     id: newId(),
     organizationId: organization.id,
@@ -46,6 +53,21 @@ function environmentRepositoryContract(open: () => Promise<{ repository: Environ
     expect(await repository.findApiKeyByHash('hash-2')).toBeNull();
     expect(await repository.listApiKeys(production.id)).toHaveLength(1);
     expect((await repository.listEnvironments(organization.id)).map((e) => e.name).sort()).toEqual(['Development', 'Production']);
+  });
+
+  it('finds an environment by its public identifier, keeps a key\'s sealed secret, and switches the Inbox HMAC requirement', async () => {
+    const staging = environment('Staging');
+    await repository.insertEnvironment(staging);
+    expect(await repository.findEnvironmentByIdentifier(staging.identifier)).toMatchObject({ id: staging.id, inboxHmac: true });
+    expect(await repository.findEnvironmentByIdentifier('no-such-identifier')).toBeNull();
+    await expect(repository.insertEnvironment({ ...environment('Other'), identifier: staging.identifier })).rejects.toThrow();
+    expect(await repository.setInboxHmac(staging.id, false)).toBe(true);
+    expect(await repository.findEnvironment(staging.id)).toMatchObject({ inboxHmac: false });
+    expect(await repository.setInboxHmac(newId(), true)).toBe(false);
+    await repository.insertApiKey({ ...key(staging.id, 'hash-sealed'), sealedSecret: 'sealed-text' });
+    await repository.insertApiKey(key(staging.id, 'hash-plain'));
+    expect(await repository.findApiKeyByHash('hash-sealed')).toMatchObject({ sealedSecret: 'sealed-text' });
+    expect(await repository.findApiKeyByHash('hash-plain')).not.toHaveProperty('sealedSecret');
   });
 }
 

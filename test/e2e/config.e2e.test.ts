@@ -197,6 +197,10 @@ describe('configuration of the built service', () => {
     expect(listed.stdout).toMatch(/Development/);
     expect(listed.stdout).toMatch(/Production/);
     const productionId = /(\w{24})\s+Production/.exec(listed.stdout)![1];
+    expect(listed.stdout).toMatch(/Production {2}identifier: [\w-]{12} {2}inbox hmac: on/);
+    expect(listed.stdout).toMatch(/Development {2}identifier: [\w-]{12} {2}inbox hmac: off/);
+    expect((await cli('environments:hmac', `${productionId}=off`)).stdout).toContain(`Inbox HMAC off for environment ${productionId}`);
+    expect((await cli('environments:list')).stdout).toMatch(/Production {2}identifier: [\w-]{12} {2}inbox hmac: off/);
     const another = await cli('keys:create', productionId);
     const secondKey = /API key: ([\w.~-]+)/.exec(another.stdout)![1];
     expect(secondKey).not.toBe(productionKey);

@@ -26,6 +26,7 @@ import { SqlTenantRepository } from '../../libs/store-sql/src/tenants';
 import { SqlTopicRepository } from '../../libs/store-sql/src/topics';
 import { SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { Repositories, createMemoryStore } from '../fakes/memory';
+import { SqlInboxRepository } from '../../libs/store-sql/src/inbox';
 import { TEST_DATABASE_URL, uniqueName } from './test-app';
 
 export interface StoreFixture {
@@ -88,6 +89,7 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     queueJobs: new SqlQueueJobStore(sql),
     webhookEndpoints: new SqlWebhookEndpointRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
     webhookDeliveries: new SqlWebhookDeliveryRepository(sql),
+    inbox: new SqlInboxRepository(sql),
   };
 }
 

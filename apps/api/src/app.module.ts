@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
-import { CoreModule, DeliveryWorkerModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
+import { CoreModule, DeliveryWorkerModule, InboxListenerModule, InboxSocketModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { EnvironmentsModule } from '@app/environments';
 import { MetricsModule } from '@app/metrics';
@@ -28,6 +28,8 @@ import { MessagesHttpModule } from './messages/messages.http.module';
 import { NotificationsHttpModule } from './notifications/notifications.http.module';
 import { OutboundWebhooksHttpModule } from './webhooks/outbound-webhooks.http.module';
 import { ActivityHttpModule } from './activity/activity.http.module';
+import { InboxHttpModule } from './inbox/inbox.http.module';
+import { EnvironmentsHttpModule } from './environments/environments.http.module';
 
 export interface AppModuleOptions extends ServiceOptions {
   /** Also run the queue processors in this process (the embedded mode). */
@@ -59,6 +61,10 @@ export class AppModule {
         NotificationsHttpModule,
         OutboundWebhooksHttpModule,
         ActivityHttpModule,
+        InboxSocketModule.forApi(options),
+        InboxListenerModule,
+        InboxHttpModule,
+        EnvironmentsHttpModule,
         queueModule(options),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
         MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE] }),

@@ -1,5 +1,6 @@
 import { INestApplication, VersioningType } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import cors from 'cors';
 import { json, raw } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
@@ -102,12 +103,22 @@ function refuseUnstorableJson(_request: Request, _response: Response, body: Buff
   if (found) throw new UnstorableStringError(found.path, found.problem);
 }
 
+export const INBOX_CORS: cors.CorsOptions = {
+  origin: true,
+  methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Novu-API-Version', 'Novu-Client-Version', 'Novu-Application-Identifier', 'Novu-Environment-Id', 'Novu-User-Agent'],
+  maxAge: 600,
+};
+
 /** Everything the HTTP app needs beyond its modules; shared by main and the tests. */
 export function configureApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
   express.useLogger(new ServiceLogger(app.get(Logger)));
   express.disable('x-powered-by');
   express.use(httpMetrics(app.get(PromMetrics)));
+  // The Inbox is called from customers' pages on any origin; a subscriber token (a header, never a
+  // cookie) authenticates, so any origin may call /v1/inbox (API-key routes send no CORS headers).
+  express.use('/v1/inbox', cors(INBOX_CORS));
   express.use(refuseNulInUrl);
   express.use(refuseNonJsonBody);
   // Before the JSON parser: a body read here is a Buffer in request.body, and the JSON parser skips it.

@@ -9,6 +9,7 @@ import {
   ENVIRONMENT_REPOSITORY,
   EnvironmentRepository,
   ListEnvironments,
+  SetInboxHmac,
 } from '@app/environments';
 import { DataDirInUseError } from '@app/store-sql';
 import { CliModule } from './cli.module';
@@ -17,6 +18,7 @@ const USAGE = `Usage: npm run cli -- <command>
   environments:list                      list environments and their keys (hints only)
   environments:create <name>             create an environment (with its in-app integration) and a key
   keys:create <environmentId>            create another API key for an environment
+  environments:hmac <environmentId>=on|off   require (or not) the Inbox subscriberHash in an environment
 Uses the same DATABASE_URL / DATA_DIR as the service. With the embedded store (no DATABASE_URL)
 one process at a time opens DATA_DIR: stop the service, run the command, then start the service again.`;
 
@@ -27,7 +29,7 @@ const COMMANDS: Record<string, { needs?: string; run: Command }> = {
   'environments:list': {
     run: async (app) => {
       const rows = await app.get(ListEnvironments).execute();
-      return rows.map(({ environment, keys }) => `${environment.id}  ${environment.name}  keys: ${keys.map((k) => `…${k.hint}`).join(', ') || 'none'}`).join('\n');
+      return rows.map(({ environment, keys }) => `${environment.id}  ${environment.name}  identifier: ${environment.identifier}  inbox hmac: ${environment.inboxHmac ? 'on' : 'off'}  keys: ${keys.map((k) => `…${k.hint}`).join(', ') || 'none'}`).join('\n');
     },
   },
   'environments:create': {
@@ -36,7 +38,16 @@ const COMMANDS: Record<string, { needs?: string; run: Command }> = {
       const [organization] = await app.get<EnvironmentRepository>(ENVIRONMENT_REPOSITORY).listOrganizations();
       const environment = await app.get(CreateEnvironment).execute({ organizationId: organization.id, name });
       const { secret } = await app.get(CreateApiKey).execute({ environmentId: environment.id });
-      return `Created environment ${environment.name} (${environment.id})\nAPI key: ${secret}`;
+      return `Created environment ${environment.name} (${environment.id}, identifier ${environment.identifier})\nAPI key: ${secret}`;
+    },
+  },
+  'environments:hmac': {
+    needs: '<environmentId>=on or =off',
+    run: async (app, argument) => {
+      const [environmentId, value] = argument.split('=');
+      if (value !== 'on' && value !== 'off') throw new Error('environments:hmac needs <environmentId>=on or <environmentId>=off');
+      await app.get(SetInboxHmac).execute(environmentId, value === 'on');
+      return `Inbox HMAC ${value} for environment ${environmentId}`;
     },
   },
   'keys:create': {

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { CoreModule, DeliveryWorkerModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
+import { CoreModule, DeliveryWorkerModule, InboxListenerModule, InboxSocketModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
 import { IntegrationsModule } from '@app/integrations';
 import { MetricsModule } from '@app/metrics';
 import { DeliveryProvidersModule } from '@app/providers';
@@ -21,6 +21,8 @@ export class WorkerModule {
         IntegrationsModule,
         // Deliveries and reconciler counts of this process; queue depth is the api's to report.
         ...(options.config.metricsPort !== undefined ? [MetricsModule.forRoot({ port: options.config.metricsPort, host: options.config.host })] : []),
+        InboxSocketModule.forWorker(options),
+        InboxListenerModule,
         DeliveryWorkerModule,
       ],
       providers: [LifecycleLogger, WorkerHeartbeat],

@@ -5,6 +5,9 @@ import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, systemCloc
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
 import { WEBHOOKS_QUEUE } from '@app/webhooks';
+import { API_KEY_SEALER, ApiKeySealer } from '@app/environments';
+import { JoseSubscriberTokens, SUBSCRIBER_TOKENS } from '@app/inbox';
+import { AesGcmCredentialCipher } from '@app/integrations';
 import { RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
 import { SQL_CLIENT, SqlClient, SqlHealthProbe, SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
 import { REDIS_CONNECTION } from './redis.tokens';
@@ -64,6 +67,15 @@ export class CoreModule {
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: options.clock ?? systemClock },
       RedisCloser,
+      // API key secrets are sealed with the store's encryption key, as integration credentials are.
+      {
+        provide: API_KEY_SEALER,
+        useFactory: (): ApiKeySealer => {
+          const cipher = new AesGcmCredentialCipher(config.encryptionKey);
+          return { seal: (secret) => cipher.encrypt(secret), open: (sealed) => cipher.decrypt(sealed) };
+        },
+      },
+      { provide: SUBSCRIBER_TOKENS, useFactory: () => new JoseSubscriberTokens(config.inboxTokenSecret, config.inboxTokenTtlSeconds) },
       {
         provide: HEALTH_PROBES,
         inject: [SQL_CLIENT, { token: REDIS_CONNECTION, optional: true }],
@@ -82,6 +94,6 @@ export class CoreModule {
     } else {
       providers.push({ provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore });
     }
-    return { module: CoreModule, providers, exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, HEALTH_PROBES, ...(config.redisUrl ? [REDIS_CONNECTION] : [])] };
+    return { module: CoreModule, providers, exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, HEALTH_PROBES, API_KEY_SEALER, SUBSCRIBER_TOKENS, ...(config.redisUrl ? [REDIS_CONNECTION] : [])] };
   }
 }

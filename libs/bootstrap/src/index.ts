@@ -4,3 +4,4 @@ export * from './logging';
 export * from './delivery-worker.module';
 export * from './retention.scheduler';
 export * from './delivery.processor';
+export * from './inbox-realtime.module';

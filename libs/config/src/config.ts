@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -41,6 +41,10 @@ export interface AppConfig {
   apiPublicUrl?: string;
   /** Largest inbound vendor webhook body, in bytes (INBOUND_WEBHOOK_BODY_LIMIT_BYTES). */
   inboundWebhookBodyLimitBytes: number;
+  /** Signs Inbox subscriber tokens (HS256): INBOX_TOKEN_SECRET, else derived from the encryption key, so every process of a deployment agrees. */
+  inboxTokenSecret: Buffer;
+  /** How long an Inbox subscriber token lasts. */
+  inboxTokenTtlSeconds: number;
   /** A worker serves GET /metrics (Prometheus) on this port; unset: no metrics server in the worker. */
   metricsPort?: number;
   /** Outbound webhooks: the waits before each retry of a failed attempt (after the first); their count is the retries. */
@@ -145,6 +149,16 @@ function resolveEncryptionKey(env: Env, store: AppConfig['store']): Buffer {
   return key;
 }
 
+function resolveInboxTokenSecret(env: Env, encryptionKey: Buffer): Buffer {
+  const raw = env.INBOX_TOKEN_SECRET;
+  if (raw) {
+    if (raw.length < 32) throw new ConfigError('INBOX_TOKEN_SECRET', 'must be at least 32 characters');
+    return Buffer.from(raw, 'utf8');
+  }
+  // A key of its own (HKDF), never the encryption key itself.
+  return Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'inbox-subscriber-token', 32));
+}
+
 export function loadConfig(env: Env = process.env, terminal: boolean = process.stdout.isTTY === true): AppConfig {
   const port = parseInteger(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = parseUrl(env, 'DATABASE_URL', ['postgres', 'postgresql', 'mongodb', 'mongodb+srv']);
@@ -166,13 +180,16 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
   }
   const logFormat = env.LOG_FORMAT || (terminal && env.NODE_ENV !== 'production' ? 'pretty' : 'json');
   if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError('LOG_FORMAT', `must be pretty or json, got "${logFormat}"`);
+  const encryptionKey = resolveEncryptionKey(env, store);
   return {
     port,
     host: env.HOST || '0.0.0.0',
     store,
     redisUrl,
     bootstrapApiKey,
-    encryptionKey: resolveEncryptionKey(env, store),
+    encryptionKey,
+    inboxTokenSecret: resolveInboxTokenSecret(env, encryptionKey),
+    inboxTokenTtlSeconds: parseInteger(env, 'INBOX_TOKEN_TTL_SECONDS', 7 * 86_400, 60, 366 * 86_400),
     allowPrivateNetworkTargets: parseBoolean(env, 'ALLOW_PRIVATE_NETWORK_TARGETS', false),
     logLevel,
     bodyLimitBytes: parseInteger(env, 'BODY_LIMIT_BYTES', 600 * 1024, 1024, 64 * 1024 * 1024),

@@ -19,6 +19,7 @@ export * from './ports/job.repository.port';
 export * from './ports/execution-detail.repository.port';
 export * from './ports/message.repository.port';
 export * from './ports/digest-bucket.repository.port';
+export * from './ports/in-app-delivery-listener.port';
 export * from './domain/select-integration';
 export * from './application/queues';
 export * from './application/trigger-event/trigger-event.use-case';

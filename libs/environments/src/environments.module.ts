@@ -4,8 +4,10 @@ import { BootstrapOrganization } from './application/bootstrap-organization/boot
 import { CreateApiKey } from './application/create-api-key/create-api-key.use-case';
 import { CreateEnvironment } from './application/create-environment/create-environment.use-case';
 import { ListEnvironments } from './application/list-environments/list-environments.use-case';
+import { GetEnvironment } from './application/get-environment/get-environment.use-case';
+import { SetInboxHmac } from './application/set-inbox-hmac/set-inbox-hmac.use-case';
 
-const useCases = [AuthenticateApiKey, BootstrapOrganization, CreateApiKey, CreateEnvironment, ListEnvironments];
+const useCases = [AuthenticateApiKey, BootstrapOrganization, CreateApiKey, CreateEnvironment, ListEnvironments, GetEnvironment, SetInboxHmac];
 
 /** Repository tokens come from the global store module the app picks. */
 @Module({ providers: useCases, exports: useCases })

@@ -6,4 +6,6 @@ export * from './application/bootstrap-organization/bootstrap-organization.use-c
 export * from './application/create-api-key/create-api-key.use-case';
 export * from './application/create-environment/create-environment.use-case';
 export * from './application/list-environments/list-environments.use-case';
+export * from './application/get-environment/get-environment.use-case';
+export * from './application/set-inbox-hmac/set-inbox-hmac.use-case';
 export * from './environments.module';

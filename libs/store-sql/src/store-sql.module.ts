@@ -10,6 +10,7 @@ import { sqlWorkflowsProviders } from './workflows';
 import { sqlDeliveryProviders } from './delivery';
 import { sqlQueueProviders } from './queue';
 import { sqlWebhooksProviders } from './webhooks';
+import { sqlInboxProviders } from './inbox';
 
 export const sqlRepositoryProviders = [
   ...sqlEnvironmentProviders,
@@ -21,6 +22,7 @@ export const sqlRepositoryProviders = [
   ...sqlDeliveryProviders,
   ...sqlQueueProviders,
   ...sqlWebhooksProviders,
+  ...sqlInboxProviders,
 ];
 
 class SqlClientCloser implements OnApplicationShutdown {

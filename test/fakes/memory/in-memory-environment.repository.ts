@@ -27,11 +27,11 @@ export class InMemoryEnvironmentRepository implements EnvironmentRepository {
   }
 
   async insertEnvironment(environment: Environment): Promise<boolean> {
-    const { id, organizationId, name, createdAt } = stored(environment);
+    const { id, organizationId, name, identifier, inboxHmac, createdAt } = stored(environment);
     if ([...this.environments.values()].some((e) => e.organizationId === organizationId && e.name === name)) return false;
-    if (this.environments.has(id)) throw uniqueViolation('environments');
+    if (this.environments.has(id) || [...this.environments.values()].some((e) => e.identifier === identifier)) throw uniqueViolation('environments');
     if (!this.organizations.has(organizationId)) throw foreignKeyViolation('environments');
-    this.environments.set(id, { id, organizationId, name, createdAt });
+    this.environments.set(id, { id, organizationId, name, identifier, inboxHmac, createdAt });
     return true;
   }
 
@@ -45,6 +45,18 @@ export class InMemoryEnvironmentRepository implements EnvironmentRepository {
     return environment ? copy(environment) : null;
   }
 
+  async findEnvironmentByIdentifier(identifier: string): Promise<Environment | null> {
+    const environment = [...this.environments.values()].find((e) => e.identifier === identifier);
+    return environment ? copy(environment) : null;
+  }
+
+  async setInboxHmac(id: string, required: boolean): Promise<boolean> {
+    const environment = this.environments.get(id);
+    if (!environment) return false;
+    environment.inboxHmac = required;
+    return true;
+  }
+
   async listEnvironments(organizationId?: string): Promise<Environment[]> {
     return [...this.environments.values()]
       .filter((e) => organizationId === undefined || e.organizationId === organizationId)
@@ -53,11 +65,11 @@ export class InMemoryEnvironmentRepository implements EnvironmentRepository {
   }
 
   async insertApiKey(key: ApiKey): Promise<boolean> {
-    const { id, organizationId, environmentId, hash, hint, createdAt } = stored(key);
+    const { id, organizationId, environmentId, hash, hint, sealedSecret, createdAt } = stored(key);
     if ([...this.apiKeys.values()].some((k) => k.hash === hash)) return false;
     if (this.apiKeys.has(id)) throw uniqueViolation('api_keys');
     if (!this.environments.has(environmentId)) throw foreignKeyViolation('api_keys');
-    this.apiKeys.set(id, { id, organizationId, environmentId, hash, hint, createdAt });
+    this.apiKeys.set(id, { id, organizationId, environmentId, hash, hint, ...(sealedSecret ? { sealedSecret } : {}), createdAt });
     return true;
   }
 

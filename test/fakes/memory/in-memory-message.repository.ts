@@ -85,6 +85,11 @@ export class InMemoryMessageRepository implements MessageRepository {
     return doomed.length;
   }
 
+  async deleteById(scope: EnvironmentScope, id: string): Promise<boolean> {
+    const message = this.tables.messages.get(id);
+    return message && inScope(scope)(message) ? this.tables.messages.delete(id) : false;
+  }
+
   async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
     const changed = this.subscriberMessages(scope, subscriberId, ids).filter((m) => !m.seen);
     for (const message of changed) {

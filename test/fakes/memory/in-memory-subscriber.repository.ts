@@ -40,6 +40,14 @@ function apply(subscriber: Subscriber, changes: SubscriberChanges, fields: reado
 export class InMemorySubscriberRepository implements SubscriberRepository {
   private readonly rows = new Map<string, Subscriber>();
 
+  /** The subscribers table write of InMemoryInboxRepository.setPresence (the SQL adapter updates the same table). */
+  recordPresence(scope: EnvironmentScope, id: string, online: boolean, at: Date): void {
+    const row = this.rows.get(id);
+    if (!row || row.environmentId !== scope.environmentId || row.organizationId !== scope.organizationId) return;
+    row.isOnline = online;
+    row.lastOnlineAt = new Date(at);
+  }
+
   async findBySubscriberId(scope: EnvironmentScope, subscriberId: string): Promise<Subscriber | null> {
     const found = this.find(scope.environmentId, subscriberId);
     return found ? copy(found) : null;

@@ -18,6 +18,7 @@ import {
   SuppressionRepository,
 } from '@app/delivery';
 import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
+import { INBOX_REPOSITORY, InboxRepository } from '@app/inbox';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
 import { Clock, IDEMPOTENCY_STORE, IdempotencyStore, QUEUE_JOB_STORE, QueueJobStore, systemClock } from '@app/kernel';
 import {
@@ -35,6 +36,7 @@ import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.reposi
 import { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
 import { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
+import { InMemoryInboxRepository } from './in-memory-inbox.repository';
 import { InMemoryIntegrationRepository } from './in-memory-integration.repository';
 import { InMemoryJobRepository } from './in-memory-job.repository';
 import { InMemoryMessageRepository } from './in-memory-message.repository';
@@ -76,6 +78,7 @@ export interface Repositories {
   queueJobs: QueueJobStore;
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  inbox: InboxRepository;
 }
 
 export interface MemoryStore extends Repositories {
@@ -97,10 +100,11 @@ export interface MemoryStoreOptions {
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const clock = options.clock ?? systemClock;
   const delivery = new DeliveryTables();
+  const subscribers = new InMemorySubscriberRepository();
   const repositories: Repositories = {
     environments: new InMemoryEnvironmentRepository(),
     idempotency: new InMemoryIdempotencyStore(clock),
-    subscribers: new InMemorySubscriberRepository(),
+    subscribers,
     preferences: new InMemoryPreferenceRepository(),
     topics: new InMemoryTopicRepository(),
     tenants: new InMemoryTenantRepository(),
@@ -117,6 +121,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     queueJobs: new InMemoryQueueJobStore(clock),
     webhookEndpoints: new InMemoryWebhookEndpointRepository(),
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(),
+    inbox: new InMemoryInboxRepository(delivery, subscribers),
   };
   const tokens: [symbol, unknown][] = [
     [ENVIRONMENT_REPOSITORY, repositories.environments],
@@ -138,6 +143,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [QUEUE_JOB_STORE, repositories.queueJobs],
     [WEBHOOK_ENDPOINT_REPOSITORY, repositories.webhookEndpoints],
     [WEBHOOK_DELIVERY_REPOSITORY, repositories.webhookDeliveries],
+    [INBOX_REPOSITORY, repositories.inbox],
   ];
   return { ...repositories, providers: tokens.map(([provide, useValue]) => ({ provide, useValue })) };
 }

@@ -119,6 +119,8 @@ export const toMessage = (m: Message): Message =>
       'lastSeenDate',
       'lastReadDate',
       'snoozedUntil',
+      'archivedAt',
+      'firstSeenDate',
       'identifier',
       'deliveryState',
       'deliveryStateAt',

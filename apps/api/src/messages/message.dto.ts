@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { CHANNELS, Channel } from '@app/kernel';
 import { DELIVERY_EVENT_TYPES, MESSAGE_STATUSES } from '@app/delivery';
 import { SubscriberResponseDto } from '../subscribers/subscriber.dto';
@@ -155,6 +155,10 @@ export class MessageResponseDto {
   read: boolean;
   @ApiProperty({ description: 'Seen by the subscriber' })
   seen: boolean;
+  @ApiProperty({ description: 'Archived by the subscriber (Inbox)' })
+  archived: boolean;
+  @ApiPropertyOptional({ description: 'When it was archived (ISO-8601)' })
+  archivedAt?: string;
   @ApiPropertyOptional({ description: 'Snoozed until (ISO-8601)' })
   snoozedUntil?: string;
   @ApiPropertyOptional({ description: 'Email address it was sent to' })
@@ -194,4 +198,27 @@ export class MessagesResponseDto {
   pageSize: number;
   @ApiProperty({ description: 'This page (from 0)' })
   page: number;
+}
+
+export class MarkMessagesAsRequestDto {
+  @ApiProperty({ description: 'One message id or several', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], example: '6650f0c2a1b2c3d4e5f60718' })
+  @IsDefined()
+  messageId: string | string[];
+
+  @ApiProperty({ description: 'What to mark them', enum: ['read', 'unread', 'seen', 'unseen'] })
+  @IsIn(['read', 'unread', 'seen', 'unseen'])
+  markAs: 'read' | 'unread' | 'seen' | 'unseen';
+}
+
+export class ServerMarkMessagesAsRequestDto extends MarkMessagesAsRequestDto {
+  @ApiProperty({ description: 'Your own identifier of the subscriber whose messages these are', example: 'user-123' })
+  @IsString()
+  subscriberId: string;
+}
+
+export class DeleteMessageResponseDto {
+  @ApiProperty({ description: 'Always true' })
+  acknowledged: boolean;
+  @ApiProperty({ description: 'Always "deleted"' })
+  status: string;
 }

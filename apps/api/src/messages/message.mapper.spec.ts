@@ -66,6 +66,7 @@ describe('message mapping', () => {
       channel: 'in_app',
       read: false,
       seen: false,
+      archived: false,
       cta: { type: 'redirect', data: {} },
       status: 'sent',
       payload: { orderId: 'A-1' },

@@ -50,7 +50,9 @@ export function toMessageResponse(message: Message, subscriber?: Subscriber): Me
     channel: message.channel,
     read: message.read,
     seen: message.seen,
+    archived: message.archived,
     ...defined({
+      archivedAt: message.archivedAt?.toISOString(),
       snoozedUntil: message.snoozedUntil?.toISOString(),
       email: message.email,
       phone: message.phone,

@@ -1,12 +1,21 @@
-import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
 import { DeleteMessagesByTransaction, ListMessages } from '@app/delivery';
-import { ApiCommonErrors, ErrorResponseDto } from '../docs/api-responses';
+import { DeleteMessage, MarkMessagesAs } from '@app/inbox';
+import { InvalidRequestError } from '@app/kernel';
+import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { DeleteMessagesQueryDto, ListMessagesQueryDto, MessagesResponseDto } from './message.dto';
-import { toMessagesResponse } from './message.mapper';
+import {
+  DeleteMessageResponseDto,
+  DeleteMessagesQueryDto,
+  ListMessagesQueryDto,
+  MessageResponseDto,
+  MessagesResponseDto,
+  ServerMarkMessagesAsRequestDto,
+} from './message.dto';
+import { toMessageResponse, toMessagesResponse } from './message.mapper';
 
 @ApiTags('Messages')
 @ApiCommonErrors()
@@ -15,7 +24,32 @@ export class MessagesController {
   constructor(
     private readonly listMessages: ListMessages,
     private readonly deleteMessagesByTransaction: DeleteMessagesByTransaction,
+    private readonly markMessagesAs: MarkMessagesAs,
+    private readonly deleteMessage: DeleteMessage,
   ) {}
+
+  @Post('mark-as')
+  @ApiOperation({
+    summary: "Mark a subscriber's in-app messages read, unread, seen or unseen",
+    description: "As the subscriber's Inbox would (its open sockets hear the new counts). Answers with the messages found.",
+  })
+  @ApiDataResponse(MessageResponseDto, { status: 201, isArray: true })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No subscriber with that subscriberId' })
+  async markAs(@CurrentScope() scope: AuthenticatedScope, @Body() body: ServerMarkMessagesAsRequestDto): Promise<MessageResponseDto[]> {
+    const ids = idsOf(body.messageId);
+    const messages = await this.markMessagesAs.execute(scope, body.subscriberId, ids, body.markAs);
+    return messages.map((message) => toMessageResponse(message));
+  }
+
+  @Delete(':messageId')
+  @ApiOperation({ summary: 'Delete one message' })
+  @ApiParam({ name: 'messageId', description: 'The message id' })
+  @ApiDataResponse(DeleteMessageResponseDto)
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such message' })
+  async delete(@CurrentScope() scope: AuthenticatedScope, @Param('messageId') messageId: string): Promise<DeleteMessageResponseDto> {
+    await this.deleteMessage.execute(scope, messageId);
+    return { acknowledged: true, status: 'deleted' };
+  }
 
   @Get()
   @RawResponse()
@@ -47,4 +81,13 @@ export class MessagesController {
   ): Promise<void> {
     await this.deleteMessagesByTransaction.execute(scope, transactionId, query.channel);
   }
+}
+
+/** `messageId`: one id or a list (at most 100). */
+export function idsOf(messageId: unknown): string[] {
+  const ids = Array.isArray(messageId) ? messageId : [messageId];
+  if (!ids.length || ids.length > 100 || !ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 64)) {
+    throw new InvalidRequestError('invalid_message_id', 'messageId must be a message id or a list of 1 to 100 of them');
+  }
+  return ids as string[];
 }

@@ -60,6 +60,10 @@ export interface Message {
   lastSeenDate?: Date;
   lastReadDate?: Date;
   snoozedUntil?: Date;
+  /** When the subscriber archived it (Inbox). */
+  archivedAt?: Date;
+  /** When the subscriber first saw it (Inbox). */
+  firstSeenDate?: Date;
   deliveredAt: Date[];
   /** The provider's id for the sent message. */
   identifier?: string;

@@ -48,6 +48,8 @@ export interface MessageRepository {
   list(scope: EnvironmentScope, query: MessageListQuery): Promise<Page<Message>>;
   /** Deletes the messages of a transaction (optionally one channel); returns how many. */
   deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<number>;
+  /** Deletes one message of the environment; true when it existed. */
+  deleteById(scope: EnvironmentScope, id: string): Promise<boolean>;
   /** In-app feed: marks the subscriber's messages seen; returns how many changed. */
   markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
   /** In-app feed: marks the subscriber's messages read (and seen); returns how many changed. */

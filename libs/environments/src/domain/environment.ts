@@ -10,7 +10,21 @@ export interface Environment {
   id: string;
   organizationId: string;
   name: string;
+  /** Public: the `applicationIdentifier` Novu's Inbox clients send (safe to ship in a web page). */
+  identifier: string;
+  /** The Inbox session requires subscriberHash = HMAC-SHA256(subscriberId) keyed with an API key of the environment. */
+  inboxHmac: boolean;
   createdAt: Date;
+}
+
+/** 12 URL-safe characters, as Novu's application identifiers. */
+export function generateEnvironmentIdentifier(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+/** As Novu: HMAC is off by default in Development only. */
+export function defaultInboxHmac(environmentName: string): boolean {
+  return environmentName !== 'Development';
 }
 
 /** Only the hash of a key is stored; `hint` (its last 4 characters) lets people tell keys apart. */
@@ -20,6 +34,8 @@ export interface ApiKey {
   environmentId: string;
   hash: string;
   hint: string;
+  /** The secret sealed by the ApiKeySealer (absent for keys made before it existed): checks Inbox subscriber hashes. */
+  sealedSecret?: string;
   createdAt: Date;
 }
 

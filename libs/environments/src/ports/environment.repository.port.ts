@@ -9,6 +9,10 @@ export interface EnvironmentRepository {
   insertEnvironment(environment: Environment): Promise<boolean>;
   findEnvironment(id: string): Promise<Environment | null>;
   findEnvironmentByName(organizationId: string, name: string): Promise<Environment | null>;
+  /** By the public identifier (Inbox applicationIdentifier). */
+  findEnvironmentByIdentifier(identifier: string): Promise<Environment | null>;
+  /** Turns the Inbox HMAC requirement on or off; false when there is no such environment. */
+  setInboxHmac(id: string, required: boolean): Promise<boolean>;
   listEnvironments(organizationId?: string): Promise<Environment[]>;
   /** Inserts unless a key with that hash exists; false then. */
   insertApiKey(key: ApiKey): Promise<boolean>;
@@ -22,3 +26,11 @@ export interface EnvironmentProvisioner {
   provision(scope: { organizationId: string; environmentId: string }): Promise<void>;
 }
 export const ENVIRONMENT_PROVISIONER = Symbol('EnvironmentProvisioner');
+
+/** Seals API key secrets so the Inbox can check HMAC subscriber hashes with them (the store keeps only hashes otherwise). */
+export interface ApiKeySealer {
+  seal(secret: string): string;
+  /** Throws when the sealed text was not made with this key. */
+  open(sealed: string): string;
+}
+export const API_KEY_SEALER = Symbol('ApiKeySealer');

@@ -33,6 +33,8 @@ export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
   ['last_seen_date', 'timestamptz'],
   ['last_read_date', 'timestamptz'],
   ['snoozed_until', 'timestamptz'],
+  ['archived_at', 'timestamptz'],
+  ['first_seen_date', 'timestamptz'],
   ['delivered_at', 'jsonb'],
   ['identifier', 'text'],
   ['delivery_state', 'text'],
@@ -76,6 +78,8 @@ export const toMessageRow = (m: Message): Record<string, unknown> => ({
   last_seen_date: m.lastSeenDate ?? null,
   last_read_date: m.lastReadDate ?? null,
   snoozed_until: m.snoozedUntil ?? null,
+  archived_at: m.archivedAt ?? null,
+  first_seen_date: m.firstSeenDate ?? null,
   delivered_at: m.deliveredAt,
   identifier: m.identifier ?? null,
   delivery_state: m.deliveryState ?? null,
@@ -129,6 +133,8 @@ export function toMessage(row: any): Message {
       lastSeenDate: row.last_seen_date,
       lastReadDate: row.last_read_date,
       snoozedUntil: row.snoozed_until,
+      archivedAt: row.archived_at,
+      firstSeenDate: row.first_seen_date,
       identifier: row.identifier,
       deliveryState: row.delivery_state,
       deliveryStateAt: row.delivery_state_at,
@@ -252,6 +258,15 @@ export class SqlMessageRepository implements MessageRepository {
       [scope.environmentId, scope.organizationId, transactionId, channel ?? null],
     );
     return rows.length;
+  }
+
+  async deleteById(scope: EnvironmentScope, id: string): Promise<boolean> {
+    const rows = await this.sql.query('DELETE FROM messages WHERE id = $1 AND environment_id = $2 AND organization_id = $3 RETURNING id', [
+      id,
+      scope.environmentId,
+      scope.organizationId,
+    ]);
+    return rows.length === 1;
   }
 
   async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {

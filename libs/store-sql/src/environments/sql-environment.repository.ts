@@ -2,13 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiKey, Environment, EnvironmentRepository, Organization } from '@app/environments';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 
-const toEnvironment = (r: any): Environment => ({ id: r.id, organizationId: r.organization_id, name: r.name, createdAt: r.created_at });
+const toEnvironment = (r: any): Environment => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  name: r.name,
+  identifier: r.identifier,
+  inboxHmac: r.inbox_hmac,
+  createdAt: r.created_at,
+});
 const toApiKey = (r: any): ApiKey => ({
   id: r.id,
   organizationId: r.organization_id,
   environmentId: r.environment_id,
   hash: r.key_hash,
   hint: r.key_hint,
+  ...(r.secret_sealed ? { sealedSecret: r.secret_sealed } : {}),
   createdAt: r.created_at,
 });
 
@@ -32,9 +40,9 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
 
   async insertEnvironment(e: Environment): Promise<boolean> {
     const rows = await this.sql.query(
-      `INSERT INTO environments (id, organization_id, name, created_at) VALUES ($1, $2, $3, $4)
+      `INSERT INTO environments (id, organization_id, name, identifier, inbox_hmac, created_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
-      [e.id, e.organizationId, e.name, e.createdAt],
+      [e.id, e.organizationId, e.name, e.identifier, e.inboxHmac, e.createdAt],
     );
     return rows.length === 1;
   }
@@ -49,6 +57,15 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
     return row ? toEnvironment(row) : null;
   }
 
+  async findEnvironmentByIdentifier(identifier: string): Promise<Environment | null> {
+    const [row] = await this.sql.query('SELECT * FROM environments WHERE identifier = $1', [identifier]);
+    return row ? toEnvironment(row) : null;
+  }
+
+  async setInboxHmac(id: string, required: boolean): Promise<boolean> {
+    return (await this.sql.query('UPDATE environments SET inbox_hmac = $2 WHERE id = $1 RETURNING id', [id, required])).length === 1;
+  }
+
   async listEnvironments(organizationId?: string): Promise<Environment[]> {
     const rows = organizationId
       ? await this.sql.query('SELECT * FROM environments WHERE organization_id = $1 ORDER BY id', [organizationId])
@@ -58,9 +75,9 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
 
   async insertApiKey(k: ApiKey): Promise<boolean> {
     const rows = await this.sql.query(
-      `INSERT INTO api_keys (id, organization_id, environment_id, key_hash, key_hint, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO api_keys (id, organization_id, environment_id, key_hash, key_hint, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (key_hash) DO NOTHING RETURNING id`,
-      [k.id, k.organizationId, k.environmentId, k.hash, k.hint, k.createdAt],
+      [k.id, k.organizationId, k.environmentId, k.hash, k.hint, k.sealedSecret ?? null, k.createdAt],
     );
     return rows.length === 1;
   }

@@ -12,6 +12,7 @@ import { queueMigration } from './0009_queue';
 import { triggerFanOutJobMigration } from './0011_trigger_fanout_job';
 import { integrationFallbacksMigration } from './0012_integration_fallbacks';
 import { retentionMigration } from './0013_retention';
+import { inboxMigration } from './0014_inbox';
 import { deliveryEventsMigration } from './0015_delivery_events';
 import { outboundWebhooksMigration } from './0016_outbound_webhooks';
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: Migration[] = [
   triggerFanOutJobMigration,
   integrationFallbacksMigration,
   retentionMigration,
+  inboxMigration,
   deliveryEventsMigration,
   outboundWebhooksMigration,
 ];

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, RetryableJobError, isPermanentFailure } from '@app/kernel';
 import {
   SUBSCRIBER_REPOSITORY,
@@ -19,6 +19,8 @@ import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/not
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepJob, stepRetryJob } from '../queues';
 import { KnownRows, RunStep } from '../run-step/run-step.use-case';
+import { notifyInAppDelivered } from '../run-step/step-writes';
+import { IN_APP_DELIVERY_LISTENER, InAppDeliveryListener } from '../../ports/in-app-delivery-listener.port';
 import { RecipientContext, buildNotification } from './build-notification';
 import { UnwrittenChain } from './unwritten-chain';
 
@@ -58,6 +60,7 @@ export class FanOut {
     private readonly upsertSubscribers: UpsertSubscribers,
     private readonly updateCredentials: UpdateSubscriberCredentials,
     private readonly runStep: RunStep,
+    @Optional() @Inject(IN_APP_DELIVERY_LISTENER) private readonly inAppListener?: InAppDeliveryListener,
   ) {}
 
   /**
@@ -189,6 +192,11 @@ export class FanOut {
         const chain = ranAhead[index];
         return chain ? { notification, jobs: chain.jobs, messages: chain.messages, details: chain.details } : { notification, jobs, messages: [], details: [] };
       }),
+    );
+    // In-app messages that ran ahead exist only now that the batch is written: announce them.
+    notifyInAppDelivered(
+      this.inAppListener,
+      built.flatMap(({ notification }, index) => (written.has(notification.id) ? (ranAhead[index]?.messages ?? []) : [])),
     );
     // First steps that call a vendor go to the steps queue: a stalled vendor then holds steps-queue
     // slots, never the fan-out slots every environment's triggers pass through. The queue

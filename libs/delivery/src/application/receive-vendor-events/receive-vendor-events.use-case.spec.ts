@@ -25,7 +25,7 @@ describe('ReceiveVendorEvents', () => {
     const organizationId = newId();
     const environmentId = newId();
     await store.environments.insertOrganization({ id: organizationId, name: 'Org', createdAt: now });
-    await store.environments.insertEnvironment({ id: environmentId, organizationId, name: 'Development', createdAt: now });
+    await store.environments.insertEnvironment({ id: environmentId, organizationId, name: 'Development', identifier: newId(), inboxHmac: false, createdAt: now });
     integration = {
       id: newId(), organizationId, environmentId, name: 'SendGrid', identifier: 'sendgrid', providerId: 'sendgrid', channel: 'email',
       credentials: {}, configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: 'k' }, active: true, primary: true, priority: 1,

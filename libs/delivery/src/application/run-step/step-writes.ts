@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EnvironmentScope, JOB_QUEUE, NewJob } from '@app/kernel';
 import { ExecutionDetail } from '../../domain/execution-detail';
 import { Job, JobStatus } from '../../domain/job';
@@ -7,6 +7,7 @@ import { DIGEST_BUCKET_REPOSITORY, DigestBucketRepository, DigestEvent, OpenDige
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { JOB_REPOSITORY, JobPatch, JobRepository } from '../../ports/job.repository.port';
 import { MESSAGE_REPOSITORY, MessageDeliveryUpdate, MessageRepository } from '../../ports/message.repository.port';
+import { IN_APP_DELIVERY_LISTENER, InAppDeliveryListener } from '../../ports/in-app-delivery-listener.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { PipelineQueue, STEPS_QUEUE, StepJobData } from '../queues';
 
@@ -62,6 +63,7 @@ export class StoreStepWrites implements StepWrites {
     @Inject(DIGEST_BUCKET_REPOSITORY) private readonly digests: DigestBucketRepository,
     @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
     @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
+    @Optional() @Inject(IN_APP_DELIVERY_LISTENER) private readonly inAppListener?: InAppDeliveryListener,
   ) {}
 
   transition(jobId: string, to: JobStatus, patch?: JobPatch): Promise<boolean> {
@@ -72,8 +74,10 @@ export class StoreStepWrites implements StepWrites {
     return this.details.append(detail);
   }
 
-  insertMessage(message: Message): Promise<{ message: Message; created: boolean }> {
-    return this.messages.insertIfAbsent(message);
+  async insertMessage(message: Message): Promise<{ message: Message; created: boolean }> {
+    const inserted = await this.messages.insertIfAbsent(message);
+    if (inserted.created) notifyInAppDelivered(this.inAppListener, [inserted.message]);
+    return inserted;
   }
 
   async updateMessage(id: string, update: MessageDeliveryUpdate): Promise<void> {
@@ -115,4 +119,16 @@ export class StoreStepWrites implements StepWrites {
   async setDigestedNotification(notificationId: string, masterNotificationId: string): Promise<void> {
     await this.notifications.setDigestedNotification(notificationId, masterNotificationId);
   }
+}
+
+const listenerLogger = new Logger('InAppDeliveryListener');
+
+/**
+ * Tells the listener of stored in-app messages without waiting for it: the delivery is done once the
+ * message is stored, and an announcement (best effort, like the socket it feeds) never slows or fails it.
+ */
+export function notifyInAppDelivered(listener: InAppDeliveryListener | undefined, messages: Message[]): void {
+  const inApp = messages.filter((message) => message.channel === 'in_app' && message.status === 'sent');
+  if (!listener || !inApp.length) return;
+  void listener.delivered(inApp).catch((error) => listenerLogger.warn(`In-app delivery not announced: ${(error as Error).message}`));
 }

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, Clock, ConflictError, newId } from '@app/kernel';
 import { ApiKey, apiKeyHint, generateApiKeySecret, hashApiKey } from '../../domain/environment';
 import { EnvironmentNotFoundError } from '../../domain/errors';
-import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '../../ports/environment.repository.port';
+import { API_KEY_SEALER, ApiKeySealer, ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '../../ports/environment.repository.port';
 
 export interface CreateApiKeyCommand {
   environmentId: string;
@@ -21,6 +21,7 @@ export class CreateApiKey {
   constructor(
     @Inject(ENVIRONMENT_REPOSITORY) private readonly environments: EnvironmentRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(API_KEY_SEALER) private readonly sealer?: ApiKeySealer,
   ) {}
 
   async execute(command: CreateApiKeyCommand): Promise<CreatedApiKey> {
@@ -33,6 +34,7 @@ export class CreateApiKey {
       environmentId: environment.id,
       hash: hashApiKey(secret),
       hint: apiKeyHint(secret),
+      ...(this.sealer ? { sealedSecret: this.sealer.seal(secret) } : {}),
       createdAt: this.clock.now(),
     };
     if (!(await this.environments.insertApiKey(key))) throw new ConflictError('api_key_exists', 'This API key is already in use');

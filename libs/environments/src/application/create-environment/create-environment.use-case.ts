@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, Clock, newId } from '@app/kernel';
-import { Environment } from '../../domain/environment';
+import { Environment, defaultInboxHmac, generateEnvironmentIdentifier } from '../../domain/environment';
 import { EnvironmentNameTakenError } from '../../domain/errors';
 import {
   ENVIRONMENT_PROVISIONER,
@@ -27,6 +27,8 @@ export class CreateEnvironment {
       id: newId(),
       organizationId: command.organizationId,
       name: command.name,
+      identifier: generateEnvironmentIdentifier(),
+      inboxHmac: defaultInboxHmac(command.name),
       createdAt: this.clock.now(),
     };
     if (!(await this.environments.insertEnvironment(environment))) throw new EnvironmentNameTakenError(command.name);

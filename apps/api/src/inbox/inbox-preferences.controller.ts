@@ -1,0 +1,100 @@
+import { Body, Controller, Get, Param, Patch, UseGuards } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { SubscriberSession } from '@app/inbox';
+import { ChannelFlags } from '@app/kernel';
+import { GetSubscriberPreferences, SubscriberPreferencesView, UpdateSubscriberPreferences, WorkflowPreferencesView } from '@app/subscribers';
+import { ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
+import { PublicRoute } from '../http/api-key.guard';
+import { BulkPreferencesRequestDto, InboxChannelsDto, InboxPreferenceDto } from './inbox.dto';
+import { CurrentSubscriber, SubscriberTokenGuard } from './subscriber-token.guard';
+
+const CHANNEL_KEYS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
+
+function channelsOf(body: InboxChannelsDto): Partial<ChannelFlags> {
+  return Object.fromEntries(CHANNEL_KEYS.filter((key) => typeof body[key] === 'boolean').map((key) => [key, body[key]]));
+}
+
+/** Novu's Inbox preference: `global`, or `template` with its workflow. */
+function globalPreference(view: SubscriberPreferencesView): InboxPreferenceDto {
+  return { level: 'global', enabled: view.global.enabled, channels: view.global.channels, ...(view.global.schedule ? { schedule: view.global.schedule } : {}) };
+}
+
+function workflowPreference(preference: WorkflowPreferencesView): InboxPreferenceDto {
+  const { workflow } = preference;
+  return {
+    level: 'template',
+    enabled: preference.enabled,
+    channels: preference.channels,
+    workflow: { id: workflow.id, identifier: workflow.identifier, name: workflow.name, critical: workflow.critical, tags: [], severity: 'none' },
+  };
+}
+
+function findWorkflow(view: SubscriberPreferencesView, reference: string): InboxPreferenceDto {
+  const found = view.workflows.find((w) => w.workflow.id === reference || w.workflow.identifier === reference || w.workflow.slug === reference);
+  return found ? workflowPreference(found) : globalPreference(view);
+}
+
+/** The subscriber's own preferences, through the subscribers context's preference use cases. */
+@ApiTags('Inbox')
+@PublicRoute()
+@UseGuards(SubscriberTokenGuard)
+@ApiBearerAuth()
+@ApiResponse({ status: 401, description: 'Missing, forged or expired subscriber token', type: ErrorResponseDto })
+@Controller({ path: 'inbox/preferences', version: '1' })
+export class InboxPreferencesController {
+  constructor(
+    private readonly getPreferences: GetSubscriberPreferences,
+    private readonly updatePreferences: UpdateSubscriberPreferences,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List preferences: global first, then one per active non-critical workflow' })
+  @ApiDataResponse(InboxPreferenceDto, { isArray: true })
+  async list(@CurrentSubscriber() session: SubscriberSession): Promise<InboxPreferenceDto[]> {
+    const view = await this.getPreferences.execute({ scope: session, subscriberId: session.subscriberId });
+    return [globalPreference(view), ...view.workflows.map(workflowPreference)];
+  }
+
+  @Get('global')
+  @ApiOperation({ summary: 'The global preference' })
+  @ApiDataResponse(InboxPreferenceDto)
+  async global(@CurrentSubscriber() session: SubscriberSession): Promise<InboxPreferenceDto> {
+    return globalPreference(await this.getPreferences.execute({ scope: session, subscriberId: session.subscriberId }));
+  }
+
+  @Patch()
+  @ApiOperation({ summary: 'Change the global channels', description: "A global change also clears that channel's per-workflow choices, as Novu." })
+  @ApiDataResponse(InboxPreferenceDto, { description: 'The global preference after the change' })
+  async updateGlobal(@CurrentSubscriber() session: SubscriberSession, @Body() body: InboxChannelsDto): Promise<InboxPreferenceDto> {
+    return globalPreference(await this.updatePreferences.execute({ scope: session, subscriberId: session.subscriberId, channels: channelsOf(body) }));
+  }
+
+  @Patch('bulk')
+  @ApiOperation({ summary: 'Change several workflows\' channels at once' })
+  @ApiDataResponse(InboxPreferenceDto, { isArray: true, description: 'The changed workflows\' preferences' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'A workflow does not exist' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A workflow is critical' })
+  async bulk(@CurrentSubscriber() session: SubscriberSession, @Body() body: BulkPreferencesRequestDto): Promise<InboxPreferenceDto[]> {
+    const answers: InboxPreferenceDto[] = [];
+    for (const entry of body.preferences) {
+      const view = await this.updatePreferences.execute({ scope: session, subscriberId: session.subscriberId, workflowId: entry.workflowId, channels: channelsOf(entry) });
+      answers.push(findWorkflow(view, entry.workflowId));
+    }
+    return answers;
+  }
+
+  @Patch(':workflowId')
+  @ApiOperation({ summary: "Change one workflow's channels" })
+  @ApiParam({ name: 'workflowId', description: 'Workflow id, trigger identifier or slug' })
+  @ApiDataResponse(InboxPreferenceDto, { description: "The workflow's preference after the change" })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'The workflow is critical' })
+  async updateWorkflow(
+    @CurrentSubscriber() session: SubscriberSession,
+    @Param('workflowId') workflowId: string,
+    @Body() body: InboxChannelsDto,
+  ): Promise<InboxPreferenceDto> {
+    const view = await this.updatePreferences.execute({ scope: session, subscriberId: session.subscriberId, workflowId, channels: channelsOf(body) });
+    return findWorkflow(view, workflowId);
+  }
+}

@@ -1,0 +1,197 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsDateString, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+
+export class InboxSubscriberDto {
+  @ApiProperty({ description: 'Your own identifier of the subscriber', example: 'user-123' })
+  @IsString()
+  @MaxLength(256)
+  subscriberId: string;
+
+  @ApiPropertyOptional({ description: 'First name' }) @IsOptional() @IsString() firstName?: string;
+  @ApiPropertyOptional({ description: 'Last name' }) @IsOptional() @IsString() lastName?: string;
+  @ApiPropertyOptional({ description: 'Email address' }) @IsOptional() @IsString() email?: string;
+  @ApiPropertyOptional({ description: 'Phone number' }) @IsOptional() @IsString() phone?: string;
+  @ApiPropertyOptional({ description: 'Avatar URL' }) @IsOptional() @IsString() avatar?: string;
+  @ApiPropertyOptional({ description: 'Locale, e.g. en-US' }) @IsOptional() @IsString() locale?: string;
+  @ApiPropertyOptional({ description: 'IANA time zone (the client sends the browser\'s)' }) @IsOptional() @IsString() timezone?: string;
+  @ApiPropertyOptional({ description: 'Custom data, replaced as a whole', type: Object }) @IsOptional() @IsObject() data?: Record<string, unknown>;
+}
+
+export class InboxSessionRequestDto {
+  @ApiProperty({ description: "The environment's public identifier (GET /v1/environments/me, or the CLI's environments:list)", example: 'Xy3kPq0aBc1d' })
+  @IsString()
+  @MaxLength(64)
+  applicationIdentifier: string;
+
+  @ApiPropertyOptional({ description: 'The subscriber (older clients); `subscriber.subscriberId` wins when both are sent', example: 'user-123' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  subscriberId?: string;
+
+  @ApiPropertyOptional({ description: 'The subscriber, created or updated with the fields given', type: InboxSubscriberDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => InboxSubscriberDto)
+  subscriber?: InboxSubscriberDto;
+
+  @ApiPropertyOptional({ description: 'HMAC-SHA256 of the subscriberId keyed with an API key of the environment (hex); required when the environment turns HMAC on' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  subscriberHash?: string;
+
+  @ApiPropertyOptional({ description: 'Sent by newer clients; not used', type: Object })
+  @IsOptional()
+  defaultSchedule?: unknown;
+
+  @ApiPropertyOptional({ description: 'Sent by newer clients; not used', type: Object })
+  @IsOptional()
+  context?: unknown;
+
+  @ApiPropertyOptional({ description: 'Sent by newer clients; not used' })
+  @IsOptional()
+  contextHash?: unknown;
+}
+
+export class InboxSessionResponseDto {
+  @ApiProperty({ description: 'Subscriber token: send it as `Authorization: Bearer <token>` to /v1/inbox routes and as the socket.io `token` query' })
+  token: string;
+  @ApiProperty({ description: 'Unread, unarchived, unsnoozed notifications of the subscriber' })
+  totalUnreadCount: number;
+  @ApiProperty({ description: 'The same count as the bell starts from: total and per severity (high, medium, low, none)', example: { total: 1, severity: { high: 0, medium: 0, low: 0, none: 1 } } })
+  unreadCount: { total: number; severity: Record<string, number> };
+  @ApiProperty({ description: 'Whether the client hides its "Inbox by Novu" line' })
+  removeNovuBranding: boolean;
+  @ApiProperty({ description: 'True in the Development environment' })
+  isDevelopmentMode: boolean;
+  @ApiProperty({ description: 'How far ahead a snooze may reach, in hours' })
+  maxSnoozeDurationHours: number;
+}
+
+export class InboxActionDto {
+  @ApiProperty({ description: 'Button text' }) label: string;
+  @ApiProperty({ description: 'Whether this action was completed' }) isCompleted: boolean;
+  @ApiPropertyOptional({ description: 'Where the button leads', type: Object }) redirect?: { url: string };
+}
+
+export class InboxWorkflowDto {
+  @ApiProperty({ description: 'Internal workflow id' }) id: string;
+  @ApiProperty({ description: 'Trigger identifier' }) identifier: string;
+  @ApiProperty({ description: 'Workflow name' }) name: string;
+  @ApiProperty({ description: 'Critical workflows ignore opt-outs' }) critical: boolean;
+  @ApiProperty({ description: 'Workflow tags', type: [String] }) tags: string[];
+  @ApiProperty({ description: 'Severity: high, medium, low or none' }) severity: string;
+}
+
+export class InboxNotificationDto {
+  @ApiProperty({ description: 'Notification (message) id' }) id: string;
+  @ApiProperty({ description: 'Transaction id of the trigger' }) transactionId: string;
+  @ApiPropertyOptional({ description: 'Rendered subject' }) subject?: string;
+  @ApiProperty({ description: 'Rendered body' }) body: string;
+  @ApiProperty({ description: 'The subscriber (id, subscriberId and profile)', type: Object }) to: Record<string, unknown>;
+  @ApiProperty({ description: 'Read by the subscriber' }) isRead: boolean;
+  @ApiProperty({ description: 'Seen by the subscriber' }) isSeen: boolean;
+  @ApiProperty({ description: 'Archived' }) isArchived: boolean;
+  @ApiProperty({ description: 'Snoozed (out of the feed until snoozedUntil)' }) isSnoozed: boolean;
+  @ApiPropertyOptional({ description: 'When the snooze ends (ISO-8601)' }) snoozedUntil?: string;
+  @ApiPropertyOptional({ description: 'Delivery times (a woken snooze adds one)', type: [String] }) deliveredAt?: string[];
+  @ApiProperty({ description: 'Created at (ISO-8601)' }) createdAt: string;
+  @ApiPropertyOptional({ description: 'Last read at' }) readAt?: string;
+  @ApiPropertyOptional({ description: 'First seen at' }) firstSeenAt?: string;
+  @ApiPropertyOptional({ description: 'Archived at' }) archivedAt?: string;
+  @ApiPropertyOptional({ description: "Avatar (the actor's)" }) avatar?: string;
+  @ApiPropertyOptional({ description: 'Primary button', type: InboxActionDto }) primaryAction?: InboxActionDto;
+  @ApiPropertyOptional({ description: 'Secondary button', type: InboxActionDto }) secondaryAction?: InboxActionDto;
+  @ApiProperty({ description: 'Always in_app' }) channelType: string;
+  @ApiProperty({ description: 'Workflow tags', type: [String] }) tags: string[];
+  @ApiProperty({ description: 'Custom data: the trigger payload', type: Object }) data: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'Where a click leads (cta.data.url)', type: Object }) redirect?: { url: string };
+  @ApiProperty({ description: 'The workflow', type: InboxWorkflowDto }) workflow: InboxWorkflowDto;
+  @ApiProperty({ description: 'Severity: high, medium, low or none' }) severity: string;
+}
+
+export class InboxFilterEchoDto {
+  @ApiPropertyOptional({ type: [String], description: 'Tags (any)' }) tags?: string[];
+  @ApiPropertyOptional({ description: 'Read' }) read?: boolean;
+  @ApiPropertyOptional({ description: 'Archived' }) archived?: boolean;
+  @ApiPropertyOptional({ description: 'Snoozed' }) snoozed?: boolean;
+  @ApiPropertyOptional({ description: 'Seen' }) seen?: boolean;
+  @ApiPropertyOptional({ type: Object, description: 'Data keys that must equal' }) data?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'Severity or severities', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }) severity?: string | string[];
+}
+
+export class InboxNotificationsResponseDto {
+  @ApiProperty({ type: [InboxNotificationDto], description: 'One page, newest first' }) data: InboxNotificationDto[];
+  @ApiProperty({ description: 'Whether a next page exists (pass the last id as `after`)' }) hasMore: boolean;
+  @ApiProperty({ type: InboxFilterEchoDto, description: 'The filter applied' }) filter: InboxFilterEchoDto;
+}
+
+export class InboxCountDto {
+  @ApiProperty({ description: 'Notifications matching the filter' }) count: number;
+  @ApiProperty({ type: InboxFilterEchoDto, description: 'The filter, echoed as sent (the client matches counts to filters by it)' }) filter: InboxFilterEchoDto;
+}
+
+export class InboxCountsResponseDto {
+  @ApiProperty({ type: [InboxCountDto], description: 'One count per filter, in order' }) data: InboxCountDto[];
+}
+
+export class SnoozeRequestDto {
+  @ApiProperty({ description: 'When the notification comes back (ISO-8601, in the future)', example: '2030-01-01T09:00:00.000Z' })
+  @IsDateString()
+  snoozeUntil: string;
+}
+
+export class ActionRequestDto {
+  @ApiProperty({ description: 'Which button', enum: ['primary', 'secondary'] })
+  @IsIn(['primary', 'secondary'])
+  actionType: 'primary' | 'secondary';
+}
+
+export class BulkInboxRequestDto {
+  @ApiPropertyOptional({ description: 'Only notifications with any of these tags', type: [String] })
+  @IsOptional()
+  tags?: unknown;
+
+  @ApiPropertyOptional({ description: 'Only notifications whose data has these values (a JSON object, or its JSON text)', type: String })
+  @IsOptional()
+  data?: unknown;
+}
+
+export class MarkSeenRequestDto extends BulkInboxRequestDto {
+  @ApiPropertyOptional({ description: 'Only these notifications', type: [String] })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  notificationIds?: string[];
+}
+
+export class InboxChannelsDto {
+  @ApiPropertyOptional({ description: 'Email' }) @IsOptional() @IsBoolean() email?: boolean;
+  @ApiPropertyOptional({ description: 'SMS' }) @IsOptional() @IsBoolean() sms?: boolean;
+  @ApiPropertyOptional({ description: 'In-app' }) @IsOptional() @IsBoolean() in_app?: boolean;
+  @ApiPropertyOptional({ description: 'Chat' }) @IsOptional() @IsBoolean() chat?: boolean;
+  @ApiPropertyOptional({ description: 'Push' }) @IsOptional() @IsBoolean() push?: boolean;
+}
+
+export class BulkPreferenceDto extends InboxChannelsDto {
+  @ApiProperty({ description: 'Workflow id or trigger identifier' })
+  @IsString()
+  workflowId: string;
+}
+
+export class BulkPreferencesRequestDto {
+  @ApiProperty({ type: [BulkPreferenceDto], description: 'One entry per workflow' })
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => BulkPreferenceDto)
+  preferences: BulkPreferenceDto[];
+}
+
+export class InboxPreferenceDto {
+  @ApiProperty({ description: 'global or template (a workflow)', enum: ['global', 'template'] }) level: string;
+  @ApiProperty({ description: 'Whether any channel is on' }) enabled: boolean;
+  @ApiProperty({ description: 'Channel switches', type: InboxChannelsDto }) channels: InboxChannelsDto;
+  @ApiPropertyOptional({ description: 'The workflow (level template)', type: InboxWorkflowDto }) workflow?: InboxWorkflowDto;
+}

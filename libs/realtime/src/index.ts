@@ -1,0 +1,2 @@
+export * from './socket-io-hub';
+export * from './redis-emitter.inbox-socket';
