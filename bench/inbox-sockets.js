@@ -39,7 +39,10 @@ async function timeDeliveries(sockets, event, fire) {
   });
   const started = performance.now();
   await fire();
-  await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${received}/${sockets.length} ${event} events arrived`)), 120_000))]);
+  await Promise.race([
+    done,
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${received}/${sockets.length} ${event} events arrived`)), 120_000)),
+  ]);
   return (last - started) / 1000;
 }
 
@@ -49,7 +52,11 @@ async function bareBaseline(payload) {
   hub.on('connection', (socket) => socket.join(`room-${socket.handshake.query.n}`));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
-  const sockets = await mapPool(Array.from({ length: SOCKETS }, (_, n) => n), 50, (n) => connect(url, { n: String(n) }));
+  const sockets = await mapPool(
+    Array.from({ length: SOCKETS }, (_, n) => n),
+    50,
+    (n) => connect(url, { n: String(n) }),
+  );
   try {
     const seconds = await timeDeliveries(sockets, 'notification_received', async () => {
       for (let n = 0; n < SOCKETS; n++) hub.to(`room-${n}`).emit('notification_received', { message: payload });

@@ -57,13 +57,18 @@ const stats = (values) => ({ p50: round(percentile(values, 50), 1), p99: round(p
 /** `environments:create` of the built CLI against the sandbox's database: the way an operator adds one. */
 function createEnvironment(sandbox, name) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(DIST, 'apps/cli/src/main.js'), 'environments:create', name], { env: sandbox.env(), timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`cli environments:create: ${error.message}\n${stderr}`));
-      const id = /\(([0-9a-f]{24})\)/.exec(stdout)?.[1];
-      const apiKey = /API key: (\S+)/.exec(stdout)?.[1];
-      if (!id || !apiKey) return reject(new Error(`unexpected cli output: ${stdout}`));
-      resolve({ id, apiKey });
-    });
+    execFile(
+      process.execPath,
+      [path.join(DIST, 'apps/cli/src/main.js'), 'environments:create', name],
+      { env: sandbox.env(), timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`cli environments:create: ${error.message}\n${stderr}`));
+        const id = /\(([0-9a-f]{24})\)/.exec(stdout)?.[1];
+        const apiKey = /API key: (\S+)/.exec(stdout)?.[1];
+        if (!id || !apiKey) return reject(new Error(`unexpected cli output: ${stdout}`));
+        resolve({ id, apiKey });
+      },
+    );
   });
 }
 
@@ -214,9 +219,14 @@ function parseStall(text) {
 }
 
 function startLoad(mode, baseUrl, env, amount, connections, prefix, routePath = '/v1/events/trigger') {
-  const child = new Child(`neighbour-${mode}`, path.join(__dirname, 'neighbour-load.js'), [mode, baseUrl, env.apiKey, env.workflow, String(amount), String(connections), prefix, routePath], {
-    PATH: process.env.PATH,
-  });
+  const child = new Child(
+    `neighbour-${mode}`,
+    path.join(__dirname, 'neighbour-load.js'),
+    [mode, baseUrl, env.apiKey, env.workflow, String(amount), String(connections), prefix, routePath],
+    {
+      PATH: process.env.PATH,
+    },
+  );
   const started = child.waitForLine(/^started /, 30_000).then((line) => Number(line.split(' ')[1]));
   const finished = child.waitForLine(/^\{/, 300_000).then((line) => JSON.parse(line));
   return { child, started, finished };
@@ -239,7 +249,9 @@ async function breakdown(sandbox, redis, b, sent, prefix) {
   const jobById = new Map(jobs.map((job) => [job.id, job]));
   const pipeline = redis.pipeline();
   for (const id of jobIds) pipeline.hmget(`${sandbox.queuePrefix}:fanout:${id}`, 'timestamp', 'processedOn');
-  const times = new Map((await pipeline.exec()).map(([, [added, processed]], index) => [jobIds[index], { added: Number(added), processed: Number(processed) }]));
+  const times = new Map(
+    (await pipeline.exec()).map(([, [added, processed]], index) => [jobIds[index], { added: Number(added), processed: Number(processed) }]),
+  );
   const byTransaction = new Map(sent.map((record) => [record.transactionId, record]));
   const parts = { accept_and_enqueue: [], queue_wait: [], fanout_until_built: [], write_and_commit: [] };
   let shared = 0;
@@ -287,7 +299,12 @@ async function scenario(ctx, name, roundNo, { load, api = ctx.api, minCount = ST
       const started = Date.now();
       for (let n = 0; n < ctx.stall.triggers; n++) {
         const subscriberId = `stall-sub-${n % 10}`;
-        await ctx.aClient.post('/v1/events/trigger', { name: a.emailWorkflow, to: { subscriberId, email: `${subscriberId}@example.com` }, payload: { order: n }, transactionId: `${aPrefix}${n}` });
+        await ctx.aClient.post('/v1/events/trigger', {
+          name: a.emailWorkflow,
+          to: { subscriberId, email: `${subscriberId}@example.com` },
+          payload: { order: n },
+          transactionId: `${aPrefix}${n}`,
+        });
       }
       neighbour = { started, requests: ctx.stall.triggers, seconds: (Date.now() - started) / 1000, statuses: { 201: ctx.stall.triggers } };
       neighbour.rps = neighbour.requests / neighbour.seconds;
@@ -365,7 +382,9 @@ async function scenario(ctx, name, roundNo, { load, api = ctx.api, minCount = ST
   log(
     `noisy_neighbour: round ${roundNo} ${name}: B p50 ${out.p50.toFixed(1)} ms, p99 ${out.p99.toFixed(1)} ms (${accepted.length} triggers` +
       `${out.b_refused ? `, ${out.b_refused} refused: ${out.b_refused_statuses.join(', ')}` : ''}), queue wait p99 ${out.split_ms.queue_wait.p99} ms, fan-out wait list peak ${fanoutWaitPeak} jobs` +
-      (out.a ? `; A ${out.a.requests} requests at ${out.a.rps}/s ${JSON.stringify(out.a.statuses)}${out.a.delivered_seconds ? `, delivered ${out.a.delivered_seconds} s after its start` : ''}` : ''),
+      (out.a
+        ? `; A ${out.a.requests} requests at ${out.a.rps}/s ${JSON.stringify(out.a.statuses)}${out.a.delivered_seconds ? `, delivered ${out.a.delivered_seconds} s after its start` : ''}`
+        : ''),
   );
   if (TRACE_DIR) {
     const trace = { scenario: name, round: roundNo, neighbour, b: accepted.map(({ done, ...record }) => record) };
@@ -388,7 +407,11 @@ async function bareCeilingRound(bareUrl, env, connections, roundNo) {
       const wait = t0 + i * INTERVAL_MS - performance.now();
       if (wait > 0) await sleep(wait);
       const record = { start: epochMs() };
-      record.done = fetch(`${bareUrl}/bench`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'b', to: 'b', payload: { order: i } }) }).then(
+      record.done = fetch(`${bareUrl}/bench`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'b', to: 'b', payload: { order: i } }),
+      }).then(
         async (response) => {
           await response.text();
           record.answered = epochMs();
@@ -398,7 +421,10 @@ async function bareCeilingRound(bareUrl, env, connections, roundNo) {
       sent.push(record);
     }
     await Promise.all(sent.map((record) => record.done));
-    return percentile(sent.filter((record) => record.answered).map((record) => record.answered - record.start), 99);
+    return percentile(
+      sent.filter((record) => record.answered).map((record) => record.answered - record.start),
+      99,
+    );
   };
   const quiet = await stream(() => true);
   await sleep(500);
@@ -411,7 +437,9 @@ async function bareCeilingRound(bareUrl, env, connections, roundNo) {
   })().finally(() => (overAt = epochMs()));
   const flood = await stream(() => overAt !== undefined && epochMs() > overAt + TAIL_MS);
   await load;
-  log(`noisy_neighbour: round ${roundNo} bare Nest route: B HTTP p99 ${quiet.toFixed(1)} ms alone, ${flood.toFixed(1)} ms during the flood (${(flood / quiet).toFixed(2)}x)`);
+  log(
+    `noisy_neighbour: round ${roundNo} bare Nest route: B HTTP p99 ${quiet.toFixed(1)} ms alone, ${flood.toFixed(1)} ms during the flood (${(flood / quiet).toFixed(2)}x)`,
+  );
   return { quiet, flood };
 }
 
@@ -493,7 +521,11 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
       });
     }
     if (limit) {
-      limitedApi = await apiFor(sandbox, { ...serviceEnv, TRIGGER_RATE_LIMIT: String(limit.limit), TRIGGER_RATE_LIMIT_WINDOW_SECONDS: String(limit.windowSeconds) });
+      limitedApi = await apiFor(sandbox, {
+        ...serviceEnv,
+        TRIGGER_RATE_LIMIT: String(limit.limit),
+        TRIGGER_RATE_LIMIT_WINDOW_SECONDS: String(limit.windowSeconds),
+      });
     }
     worker = startWorker(sandbox, serviceEnv);
     ctx.worker = worker;
@@ -575,7 +607,10 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
       rounds_flood_vs_quiet: ratio('flood').map((v) => round(v)),
       ...(limitedApi ? { rounds_burst_limited_vs_quiet: ratio('limited').map((v) => round(v)) } : {}),
       ...(stall ? { rounds_stalled_vs_quiet: ratio('stalled').map((v) => round(v)) } : {}),
-      b_refused: results.reduce((sum, r) => sum + r.quiet.b_refused + r.burst.b_refused + r.flood.b_refused + (r.limited?.b_refused ?? 0) + (r.stalled?.b_refused ?? 0), 0),
+      b_refused: results.reduce(
+        (sum, r) => sum + r.quiet.b_refused + r.burst.b_refused + r.flood.b_refused + (r.limited?.b_refused ?? 0) + (r.stalled?.b_refused ?? 0),
+        0,
+      ),
       // medians over rounds of each scenario's details: B's HTTP answer, the split of its latency, A's load
       quiet: medianOf(per('quiet').map(details)),
       burst: medianOf(per('burst').map(details)),
@@ -597,7 +632,16 @@ async function benchNoisyNeighbour({ newSandbox, apiFor, startWorker, seed, roun
 
 function details(s) {
   const { b_triggers, http_p99, fanout_wait_peak_jobs, cpu, split_ms, b_in_jobs_with_a_triggers, b_fanout_job_triggers_max, a } = s;
-  return { b_triggers, b_http_p99_ms: round(http_p99, 1), split_ms, fanout_wait_peak_jobs, b_in_jobs_with_a_triggers, b_fanout_job_triggers_max, cpu, ...(a ? { a } : {}) };
+  return {
+    b_triggers,
+    b_http_p99_ms: round(http_p99, 1),
+    split_ms,
+    fanout_wait_peak_jobs,
+    b_in_jobs_with_a_triggers,
+    b_fanout_job_triggers_max,
+    cpu,
+    ...(a ? { a } : {}),
+  };
 }
 
 module.exports = { benchNoisyNeighbour };

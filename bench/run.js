@@ -188,9 +188,14 @@ async function deliveryWindowSeconds(sandbox, transactionPrefix) {
 }
 
 async function noopBull(sandbox, roundNo) {
-  const child = new Child('noop-bull', path.join(__dirname, 'noop-bull.js'), [REDIS_URL, `${sandbox.queuePrefix}_noop`, `noop_r${roundNo}`, String(NOOP_JOBS), String(WORKER_CONCURRENCY)], {
-    PATH: process.env.PATH,
-  });
+  const child = new Child(
+    'noop-bull',
+    path.join(__dirname, 'noop-bull.js'),
+    [REDIS_URL, `${sandbox.queuePrefix}_noop`, `noop_r${roundNo}`, String(NOOP_JOBS), String(WORKER_CONCURRENCY)],
+    {
+      PATH: process.env.PATH,
+    },
+  );
   const line = await child.waitForLine(/^\{/, 180_000);
   await withTimeout(child.exited, 30_000, 'noop-bull exit');
   return JSON.parse(line);
@@ -199,9 +204,14 @@ async function noopBull(sandbox, roundNo) {
 /** The store alone taking the same deliveries' rows (bench/store-writes.js): the ceiling of any delivery rate. */
 async function storeWrites(sandbox) {
   const poolSize = Math.min(20, 5 + Math.floor(WORKER_CONCURRENCY / 10)); // the worker's pool
-  const child = new Child('store-writes', path.join(__dirname, 'store-writes.js'), [sandbox.databaseUrl, String(DELIVERIES), String(WORKER_CONCURRENCY), String(poolSize), process.env.BENCH_DIST || 'dist'], {
-    PATH: process.env.PATH,
-  });
+  const child = new Child(
+    'store-writes',
+    path.join(__dirname, 'store-writes.js'),
+    [sandbox.databaseUrl, String(DELIVERIES), String(WORKER_CONCURRENCY), String(poolSize), process.env.BENCH_DIST || 'dist'],
+    {
+      PATH: process.env.PATH,
+    },
+  );
   const line = await child.waitForLine(/^\{/, 180_000);
   await withTimeout(child.exited, 30_000, 'store-writes exit');
   return JSON.parse(line);
@@ -297,7 +307,9 @@ async function benchTopicFanout() {
       const res = await api.client.post(`/v2/topics/${topicKey}/subscriptions`, { subscriberIds });
       if (res.errors?.length) throw new Error(`subscriptions refused: ${JSON.stringify(res.errors.slice(0, 3))}`);
     });
-    log(`topic_fanout: ${TOPIC_SUBSCRIBERS} subscribers and subscriptions created through the API in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
+    log(
+      `topic_fanout: ${TOPIC_SUBSCRIBERS} subscribers and subscriptions created through the API in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    );
 
     worker = startWorker(sandbox);
     // One warm-up delivery proves the worker is up, so the timing below excludes its start.
@@ -314,7 +326,10 @@ async function benchTopicFanout() {
       },
       { timeoutMs: 60_000 + TOPIC_SUBSCRIBERS * 20, intervalMs: 200, what: `${TOPIC_SUBSCRIBERS} in-app messages` },
     );
-    const [last] = await sandbox.query('SELECT max(created_at) AS at, count(*) FILTER (WHERE status = $2)::int AS sent FROM messages WHERE transaction_id = $1', [transactionId, 'sent']);
+    const [last] = await sandbox.query(
+      'SELECT max(created_at) AS at, count(*) FILTER (WHERE status = $2)::int AS sent FROM messages WHERE transaction_id = $1',
+      [transactionId, 'sent'],
+    );
     const seconds = (last.at.getTime() - started) / 1000;
     const line = {
       bench: 'topic_fanout',
@@ -362,8 +377,10 @@ function printSummary() {
   if (summary.noisy_neighbour) {
     aims.neighbour_burst_p99_le_2x_quiet = summary.noisy_neighbour.burst_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
     aims.neighbour_flood_p99_le_2x_quiet = summary.noisy_neighbour.flood_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
-    if ('burst_limited_vs_quiet' in summary.noisy_neighbour) aims.neighbour_burst_limited_p99_le_2x_quiet = summary.noisy_neighbour.burst_limited_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
-    if ('stalled_vs_quiet' in summary.noisy_neighbour) aims.neighbour_stalled_p99_le_2x_quiet = summary.noisy_neighbour.stalled_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
+    if ('burst_limited_vs_quiet' in summary.noisy_neighbour)
+      aims.neighbour_burst_limited_p99_le_2x_quiet = summary.noisy_neighbour.burst_limited_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
+    if ('stalled_vs_quiet' in summary.noisy_neighbour)
+      aims.neighbour_stalled_p99_le_2x_quiet = summary.noisy_neighbour.stalled_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
   }
   result({ bench: 'summary', date: new Date().toISOString(), node: process.version, cpus: require('node:os').cpus().length, aims_met: aims });
 }

@@ -60,10 +60,21 @@ function cruiseFixture(): Violation[] {
       writeFileSync(join(dir, file), `${lines.join('\n')}\n`);
     }
     const { compilerOptions } = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8'));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { ...compilerOptions.paths, '@app/http-api': ['apps/api/src'] } } }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { ...compilerOptions.paths, '@app/http-api': ['apps/api/src'] } } }),
+    );
     const run = spawnSync(
       process.execPath,
-      [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'apps', 'libs', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'],
+      [
+        join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+        'apps',
+        'libs',
+        '--config',
+        join(ROOT, '.dependency-cruiser.cjs'),
+        '--output-type',
+        'json',
+      ],
       { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
     );
     if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);

@@ -66,7 +66,11 @@ describeWithChromium('Novu Inbox UI in Chromium against the service', () => {
   it('shows a triggered notification without a reload, marks it read, and the unread dot goes', async () => {
     const identifier = (await t.api().get('/v1/environments/me').expect(200)).body.data.identifier;
     const workflow = uniqueName('browser').toLowerCase();
-    await t.api().post('/v1/workflows').send({ name: workflow, identifier: workflow, active: true, steps: [{ template: { type: 'in_app', content: 'Your order {{payload.order}} shipped' } }] }).expect(201);
+    await t
+      .api()
+      .post('/v1/workflows')
+      .send({ name: workflow, identifier: workflow, active: true, steps: [{ template: { type: 'in_app', content: 'Your order {{payload.order}} shipped' } }] })
+      .expect(201);
     const subscriberId = uniqueName('browser');
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(error.message));
@@ -83,9 +87,17 @@ describeWithChromium('Novu Inbox UI in Chromium against the service', () => {
     const bell = page.locator('.nv-bellContainer').first();
     await bell.waitFor({ state: 'visible', timeout: 30_000 });
     await bell.click();
-    await page.getByText('No notifications', { exact: false }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+    await page
+      .getByText('No notifications', { exact: false })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => undefined);
 
-    await t.api().post('/v1/events/trigger').send({ name: workflow, to: subscriberId, payload: { order: 'A-42' } }).expect(201);
+    await t
+      .api()
+      .post('/v1/events/trigger')
+      .send({ name: workflow, to: subscriberId, payload: { order: 'A-42' } })
+      .expect(201);
     const item = page.getByText('Your order A-42 shipped');
     await item.waitFor({ state: 'visible', timeout: 20_000 });
     await page.locator('.nv-bellDot').first().waitFor({ state: 'visible', timeout: 20_000 });

@@ -60,7 +60,16 @@ function deliveryEventRepositoryContract(open: () => Promise<{ repository: Deliv
 }
 
 function suppression(scope = newScope(), overrides: Partial<Suppression> = {}): Suppression {
-  return { ...scope, address: `${newId()}@example.com`, channel: 'email', reason: 'hard_bounce', providerId: 'sendgrid', messageId: newId(), createdAt: tick(), ...overrides };
+  return {
+    ...scope,
+    address: `${newId()}@example.com`,
+    channel: 'email',
+    reason: 'hard_bounce',
+    providerId: 'sendgrid',
+    messageId: newId(),
+    createdAt: tick(),
+    ...overrides,
+  };
 }
 
 /** The SuppressionRepository contract: one suppression per environment and address. */

@@ -47,7 +47,20 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     delete blocks.stepId;
     const { message: stored } = await repository.insertIfAbsent(blocks);
     expect(stored).toEqual(blocks);
-    for (const field of ['stepId', 'providerId', 'errorId', 'errorText', 'subject', 'title', 'cta', 'avatar', 'lastSeenDate', 'identifier', 'deviceTokens', 'tags']) {
+    for (const field of [
+      'stepId',
+      'providerId',
+      'errorId',
+      'errorText',
+      'subject',
+      'title',
+      'cta',
+      'avatar',
+      'lastSeenDate',
+      'identifier',
+      'deviceTokens',
+      'tags',
+    ]) {
       expect(stored).not.toHaveProperty(field);
     }
   });
@@ -69,7 +82,12 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     await repository.insertIfAbsent(m);
     const firstAt = tick();
     expect(await repository.updateDelivery(m.id, { status: 'error', errorId: 'unexpected_provider_error', errorText: 'boom', updatedAt: firstAt })).toBe(true);
-    expect(await repository.findById(scope, m.id)).toMatchObject({ status: 'error', errorId: 'unexpected_provider_error', errorText: 'boom', updatedAt: firstAt });
+    expect(await repository.findById(scope, m.id)).toMatchObject({
+      status: 'error',
+      errorId: 'unexpected_provider_error',
+      errorText: 'boom',
+      updatedAt: firstAt,
+    });
     const deliveredAt = tick();
     expect(await repository.updateDelivery(m.id, { status: 'sent', identifier: 'abc', deliveredAt })).toBe(true);
     const second = tick();
@@ -184,7 +202,12 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
   it('finds a message by the provider id it was sent under, only in its environment and for its provider', async () => {
     const scope = newScope();
     const older = message(job(notification(scope), 'email'), { channel: 'email', providerId: 'mailgun', identifier: '<abc@mg.example.com>' });
-    const newer = message(job(notification(scope), 'email'), { channel: 'email', providerId: 'mailgun', identifier: '<abc@mg.example.com>', createdAt: tick() });
+    const newer = message(job(notification(scope), 'email'), {
+      channel: 'email',
+      providerId: 'mailgun',
+      identifier: '<abc@mg.example.com>',
+      createdAt: tick(),
+    });
     const other = message(job(notification(scope), 'email'), { channel: 'email', providerId: 'sendgrid', identifier: 'xyz' });
     for (const m of [older, newer, other]) await repository.insertIfAbsent(m);
     expect((await repository.findByProviderIdentifier(scope, 'mailgun', ['abc@mg.example.com', '<abc@mg.example.com>']))?.id).toBe(newer.id);

@@ -1,4 +1,15 @@
-import { ExecutionDetailRepository, JOB_STATUSES, Job, JobRepository, JobStatus, MessageRepository, Notification, NotificationRecords, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
+import {
+  ExecutionDetailRepository,
+  JOB_STATUSES,
+  Job,
+  JobRepository,
+  JobStatus,
+  MessageRepository,
+  Notification,
+  NotificationRecords,
+  NotificationRepository,
+  isTerminalJobStatus,
+} from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
 import { REPOSITORY_STORES, describeMongoContract } from '../support/sql-stores';
 import { executionDetail, job, jobChain, message, newScope, notification, tick } from './delivery-fixtures';
@@ -28,7 +39,9 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       const { organizationId, environmentId, notificationId: id, transactionId, subscriberId } = j;
       if (!given.has(id)) given.set(id, notification({ organizationId, environmentId }, { id, transactionId, subscriberId }));
     }
-    return notifications.insertWithRecords([...given.values()].map((n) => ({ notification: n, jobs: js.filter((j) => j.notificationId === n.id), messages: [], details: [] })));
+    return notifications.insertWithRecords(
+      [...given.values()].map((n) => ({ notification: n, jobs: js.filter((j) => j.notificationId === n.id), messages: [], details: [] })),
+    );
   };
 
   describe('NotificationRepository', () => {
@@ -60,7 +73,10 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
     const records = (scope: ReturnType<typeof newScope>): NotificationRecords => {
       const n = notification(scope);
       const [first, second] = jobChain(n, ['in_app', 'chat']);
-      const ran = [{ ...first, status: 'completed' as const, providerId: 'novu' }, { ...second, status: 'queued' as const }];
+      const ran = [
+        { ...first, status: 'completed' as const, providerId: 'novu' },
+        { ...second, status: 'queued' as const },
+      ];
       return { notification: n, jobs: ran, messages: [message(ran[0])], details: [executionDetail(ran[0], { detail: 'Message sent' })] };
     };
 
@@ -225,7 +241,16 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await jobs.findById(chains[2][0].id)).toMatchObject({ status: 'completed', providerId: 'novu' });
       const written = chains.slice(0, 3).map(([j]) => executionDetail(j));
       await Promise.all(written.map((d) => details.append(d)));
-      expect((await details.listByJobIds(scope, chains.slice(0, 3).map(([j]) => j.id))).map((d) => d.id).sort()).toEqual(written.map((d) => d.id).sort());
+      expect(
+        (
+          await details.listByJobIds(
+            scope,
+            chains.slice(0, 3).map(([j]) => j.id),
+          )
+        )
+          .map((d) => d.id)
+          .sort(),
+      ).toEqual(written.map((d) => d.id).sort());
     });
 
     it('queues the next pending job of a chain once, carrying digest events when given', async () => {
@@ -314,7 +339,12 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       const canceledJobs = await jobs.cancelPendingByTransaction(scope, transactionId);
       expect(canceledJobs.every((j) => j.status === 'canceled' && j.transactionId === transactionId)).toBe(true);
       const canceled = canceledJobs.map((j) => j.id);
-      expect(canceled.sort()).toEqual(all.filter((j) => ['pending', 'queued', 'delayed'].includes(j.status)).map((j) => j.id).sort());
+      expect(canceled.sort()).toEqual(
+        all
+          .filter((j) => ['pending', 'queued', 'delayed'].includes(j.status))
+          .map((j) => j.id)
+          .sort(),
+      );
       expect(await jobs.cancelPendingByTransaction(scope, transactionId)).toEqual([]);
       const after = await jobs.findByNotificationIds(scope, [n.id]);
       expect(Object.fromEntries(after.map((j) => [j.stepId, j.status]))).toEqual({
@@ -381,7 +411,10 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
     /** A notification created at `at` with a chain of jobs in these statuses, the first job's message and detail. */
     const records = (at: Date, statuses: JobStatus[], times: { messageAt?: Date; detailAt?: Date } = {}): NotificationRecords => {
       const n = notification(newScope(), { createdAt: at, updatedAt: at });
-      const chain = jobChain(n, statuses.map(() => 'in_app')).map((j, index) => ({ ...j, status: statuses[index] }));
+      const chain = jobChain(
+        n,
+        statuses.map(() => 'in_app'),
+      ).map((j, index) => ({ ...j, status: statuses[index] }));
       const messageAt = times.messageAt ?? at;
       return {
         notification: n,

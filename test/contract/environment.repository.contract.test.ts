@@ -55,7 +55,7 @@ function environmentRepositoryContract(open: () => Promise<{ repository: Environ
     expect((await repository.listEnvironments(organization.id)).map((e) => e.name).sort()).toEqual(['Development', 'Production']);
   });
 
-  it('finds an environment by its public identifier, keeps a key\'s sealed secret, and switches the Inbox HMAC requirement', async () => {
+  it("finds an environment by its public identifier, keeps a key's sealed secret, and switches the Inbox HMAC requirement", async () => {
     const staging = environment('Staging');
     await repository.insertEnvironment(staging);
     expect(await repository.findEnvironmentByIdentifier(staging.identifier)).toMatchObject({ id: staging.id, inboxHmac: true });

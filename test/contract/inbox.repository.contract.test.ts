@@ -20,7 +20,11 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
   afterAll(() => close());
 
   /** One in-app message (with its notification) per entry, oldest first. */
-  async function feed(scope: EnvironmentScope, subscriberId: string, entries: { severity?: string; tags?: string[]; payload?: Record<string, unknown>; channel?: Message['channel'] }[]) {
+  async function feed(
+    scope: EnvironmentScope,
+    subscriberId: string,
+    entries: { severity?: string; tags?: string[]; payload?: Record<string, unknown>; channel?: Message['channel'] }[],
+  ) {
     const messages: Message[] = [];
     for (const entry of entries) {
       const n = notification(scope, { subscriberId, severity: entry.severity, payload: entry.payload ?? {} });
@@ -32,7 +36,7 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     return messages;
   }
 
-  it('lists one subscriber\'s in-app messages newest first, with cursor pages and the notification\'s severity', async () => {
+  it("lists one subscriber's in-app messages newest first, with cursor pages and the notification's severity", async () => {
     const scope = newScope();
     const subscriber = newId();
     const [a, b, c] = await feed(scope, subscriber, [{ severity: 'high' }, {}, {}]);
@@ -61,7 +65,9 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     expect((await stores.inbox.list(scope, subscriber, { data: { kind: 'order' } }, { limit: 10 })).items.map((i) => i.message.id)).toEqual([data.id]);
     expect(await stores.inbox.count(scope, subscriber, { data: { kind: 'order', n: 2 } })).toBe(0);
     const at = tick();
-    expect(await stores.inbox.change(scope, subscriber, plain.id, { read: true, seen: true, at })).toMatchObject({ message: { read: true, seen: true, lastReadDate: at, firstSeenDate: at } });
+    expect(await stores.inbox.change(scope, subscriber, plain.id, { read: true, seen: true, at })).toMatchObject({
+      message: { read: true, seen: true, lastReadDate: at, firstSeenDate: at },
+    });
     expect(await stores.inbox.count(scope, subscriber, UNREAD_FILTER)).toBe(2);
     expect(await stores.inbox.count(scope, subscriber, { seen: false })).toBe(2);
     await stores.inbox.change(scope, subscriber, tagged.id, { archived: true, read: true, at });
@@ -98,7 +104,7 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     expect(counts.has(quiet)).toBe(false);
   });
 
-  it('never reaches another subscriber\'s or environment\'s messages', async () => {
+  it("never reaches another subscriber's or environment's messages", async () => {
     const scope = newScope();
     const subscriber = newId();
     const [mine] = await feed(scope, subscriber, [{}]);
@@ -157,9 +163,7 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
 }
 
 describe.each(REPOSITORY_STORES)('InboxRepository on $name', (store) => {
-  inboxRepositoryContract(
-    openRepository(store, (r) => ({ inbox: r.inbox, notifications: r.notifications, messages: r.messages, subscribers: r.subscribers })),
-  );
+  inboxRepositoryContract(openRepository(store, (r) => ({ inbox: r.inbox, notifications: r.notifications, messages: r.messages, subscribers: r.subscribers })));
 });
 
 describeMongoContract('InboxRepository', () => {

@@ -71,13 +71,10 @@ function integrationRepositoryContract(open: () => Promise<{ repository: Integra
 
   it('allows one in-app novu integration per environment', async () => {
     const env: EnvironmentScope = { organizationId, environmentId: newId() };
-    const inApp = (identifier: string) =>
-      integration({ providerId: 'novu', channel: 'in_app', name: 'Novu In-App', identifier, credentials: {} }, env);
+    const inApp = (identifier: string) => integration({ providerId: 'novu', channel: 'in_app', name: 'Novu In-App', identifier, credentials: {} }, env);
     expect(await repository.insert(inApp('novu-a'))).toBe('inserted');
     expect(await repository.insert(inApp('novu-b'))).toBe('in_app_taken');
-    expect(await repository.insert(integration({ providerId: 'novu', channel: 'in_app', identifier: 'novu-c' }, otherOrganization))).toBe(
-      'inserted',
-    );
+    expect(await repository.insert(integration({ providerId: 'novu', channel: 'in_app', identifier: 'novu-c' }, otherOrganization))).toBe('inserted');
   });
 
   it('never shows an integration to another environment or organization', async () => {
@@ -121,7 +118,13 @@ function integrationRepositoryContract(open: () => Promise<{ repository: Integra
   it('updates by compare-and-set on updatedAt', async () => {
     const created = integration();
     await repository.insert(created);
-    const next = { ...created, name: 'Renamed', credentials: { apiKey: 'SG.rotated' }, fallbacks: ['ses-backup'], updatedAt: new Date(created.updatedAt.getTime() + 5) };
+    const next = {
+      ...created,
+      name: 'Renamed',
+      credentials: { apiKey: 'SG.rotated' },
+      fallbacks: ['ses-backup'],
+      updatedAt: new Date(created.updatedAt.getTime() + 5),
+    };
     expect(await repository.replace(scope, next, created.updatedAt)).toBe('updated');
     expect(await repository.findById(scope, created.id)).toEqual(next);
     // A writer that read the old version loses.

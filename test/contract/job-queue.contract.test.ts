@@ -261,7 +261,10 @@ describe.each(BACKENDS)('JobQueue contract: $name', (backend) => {
   });
 
   it('runs up to `concurrency` jobs at the same time, never more', async () => {
-    await queue.addBulk(queueName, Array.from({ length: 9 }, (_, i) => ({ id: `c${i}`, data: {} })));
+    await queue.addBulk(
+      queueName,
+      Array.from({ length: 9 }, (_, i) => ({ id: `c${i}`, data: {} })),
+    );
     let active = 0;
     let most = 0;
     let openGate!: () => void;
@@ -281,7 +284,10 @@ describe.each(BACKENDS)('JobQueue contract: $name', (backend) => {
   });
 
   it('never gives one job to two consumers', async () => {
-    await queue.addBulk(queueName, Array.from({ length: 30 }, (_, i) => ({ id: `s${i}`, data: {} })));
+    await queue.addBulk(
+      queueName,
+      Array.from({ length: 30 }, (_, i) => ({ id: `s${i}`, data: {} })),
+    );
     const seen: string[] = [];
     const other = connect();
     const work = async (job: QueuedJob) => {

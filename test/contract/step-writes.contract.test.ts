@@ -120,7 +120,11 @@ describe.each(SQL_STORES)('StoreStepWrites on $name', (store) => {
         return {
           writes,
           job: async (id) => (await jobs.findById(id)) ?? undefined,
-          details: () => details.listByJobIds(n, chainJobs.map((j) => j.id)),
+          details: () =>
+            details.listByJobIds(
+              n,
+              chainJobs.map((j) => j.id),
+            ),
           enqueued: async () => added.map((job) => job.id),
         };
       },

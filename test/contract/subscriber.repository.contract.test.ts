@@ -200,10 +200,7 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
       expect(ids(all.items)).toEqual(['s1', 's2', 's3', 's4', 's5']);
       const cursor = all.items[1].id;
       expect(ids((await repository.search(env, page({ orderDirection: 'ASC', after: cursor, limit: 2 }))).items)).toEqual(['s3', 's4']);
-      expect(ids((await repository.search(env, page({ orderDirection: 'ASC', after: cursor, limit: 2, includeCursor: true }))).items)).toEqual([
-        's2',
-        's3',
-      ]);
+      expect(ids((await repository.search(env, page({ orderDirection: 'ASC', after: cursor, limit: 2, includeCursor: true }))).items)).toEqual(['s2', 's3']);
       expect(ids((await repository.search(env, page({ orderBy: 'updatedAt', orderDirection: 'ASC' }))).items)).toEqual(['s1', 's2', 's3', 's4', 's5']);
       expect(ids((await repository.search(env, page({ orderBy: 'createdAt' }))).items)).toEqual(['s5', 's4', 's3', 's2', 's1']);
       const request: Partial<CursorRequest> = { after: newId() };

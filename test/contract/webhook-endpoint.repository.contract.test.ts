@@ -14,7 +14,17 @@ function webhookEndpointRepositoryContract(open: () => Promise<{ repository: Web
   let clock = Date.parse('2025-01-01T00:00:00.000Z');
   const endpoint = (s: EnvironmentScope, extra: Partial<WebhookEndpoint> = {}): WebhookEndpoint => {
     const at = new Date((clock += 1000));
-    return { id: newId(), ...s, kind: 'endpoint', url: 'https://example.com/hook', disabled: false, secrets: [{ secret: 'whsec_abc' }], createdAt: at, updatedAt: at, ...extra };
+    return {
+      id: newId(),
+      ...s,
+      kind: 'endpoint',
+      url: 'https://example.com/hook',
+      disabled: false,
+      secrets: [{ secret: 'whsec_abc' }],
+      createdAt: at,
+      updatedAt: at,
+      ...extra,
+    };
   };
 
   it('stores and finds an endpoint within its environment, optional fields absent rather than null', async () => {
@@ -62,8 +72,22 @@ function webhookEndpointRepositoryContract(open: () => Promise<{ repository: Web
     await repository.insert(row);
     const later = new Date('2026-01-01T00:00:00.000Z');
     const rotated = [{ secret: 'whsec_2' }, { secret: 'whsec_abc', expiresAt: new Date('2026-01-02T00:00:00.000Z') }];
-    const updated = await repository.update(s, row.id, { url: 'https://example.org/x', description: null, eventTypes: null, disabled: true, disabledReason: 'failing', secrets: rotated }, later);
-    expect(updated).toEqual({ ...row, url: 'https://example.org/x', description: undefined, eventTypes: undefined, disabled: true, disabledReason: 'failing', secrets: rotated, updatedAt: later });
+    const updated = await repository.update(
+      s,
+      row.id,
+      { url: 'https://example.org/x', description: null, eventTypes: null, disabled: true, disabledReason: 'failing', secrets: rotated },
+      later,
+    );
+    expect(updated).toEqual({
+      ...row,
+      url: 'https://example.org/x',
+      description: undefined,
+      eventTypes: undefined,
+      disabled: true,
+      disabledReason: 'failing',
+      secrets: rotated,
+      updatedAt: later,
+    });
     expect(updated).not.toHaveProperty('description');
     expect(await repository.findById(s, row.id)).toEqual(updated);
     expect(await repository.update(scope(), row.id, { disabled: false }, later)).toBeNull();

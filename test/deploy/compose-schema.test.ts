@@ -23,7 +23,11 @@ function composeSchema(): Record<string, unknown> {
 function withoutIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutIds);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([key, value]) => !(key === 'id' && typeof value === 'string')).map(([key, value]) => [key, withoutIds(value)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !(key === 'id' && typeof value === 'string'))
+      .map(([key, value]) => [key, withoutIds(value)]),
+  );
 }
 
 // The schema's own formats, as Compose reads them: Go durations ("5s", "1m30s") and port mappings.

@@ -73,7 +73,11 @@ describe('Dockerfile', () => {
 
   it('copies into the build context only files that exist and that .dockerignore lets in', () => {
     const ignore = dockerignore(readRootFile('.dockerignore'));
-    const sources = stages.flatMap((stage) => all(stage, 'COPY').filter((i) => !i.flags.from).flatMap((i) => i.args.slice(0, -1)));
+    const sources = stages.flatMap((stage) =>
+      all(stage, 'COPY')
+        .filter((i) => !i.flags.from)
+        .flatMap((i) => i.args.slice(0, -1)),
+    );
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect({ source, exists: existsSync(resolve(ROOT, source)), ignored: ignore.excludes(source) }).toEqual({ source, exists: true, ignored: false });
@@ -84,13 +88,19 @@ describe('Dockerfile', () => {
 describe('.dockerignore', () => {
   const ignore = dockerignore(readRootFile('.dockerignore'));
 
-  it.each(['node_modules', 'libs/kernel/node_modules', 'dist', '.data', '.git', '.env', 'coverage', 'test', 'npm-debug.log'])('keeps %s out of the build context', (path) => {
-    expect(ignore.excludes(path)).toBe(true);
-  });
+  it.each(['node_modules', 'libs/kernel/node_modules', 'dist', '.data', '.git', '.env', 'coverage', 'test', 'npm-debug.log'])(
+    'keeps %s out of the build context',
+    (path) => {
+      expect(ignore.excludes(path)).toBe(true);
+    },
+  );
 
-  it.each(['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'apps/api/src/main.ts', 'libs/kernel/src/index.ts'])('lets %s in', (path) => {
-    expect(ignore.excludes(path)).toBe(false);
-  });
+  it.each(['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'apps/api/src/main.ts', 'libs/kernel/src/index.ts'])(
+    'lets %s in',
+    (path) => {
+      expect(ignore.excludes(path)).toBe(false);
+    },
+  );
 });
 
 describe('docker-compose.yml', () => {

@@ -26,7 +26,9 @@ const compose = readCompose();
 
 const instructions = (stage: DockerStage, keyword: string) => stage.instructions.filter((i) => i.keyword === keyword);
 const imageEnv = Object.fromEntries(instructions(runtime, 'ENV').map((i) => i.args.join(' ').split('=') as [string, string]));
-const productionInstall = stages.flatMap((stage) => instructions(stage, 'RUN').map((i) => i.args)).find((args) => args[1] === 'ci' && args.includes('--omit=dev'))!;
+const productionInstall = stages
+  .flatMap((stage) => instructions(stage, 'RUN').map((i) => i.args))
+  .find((args) => args[1] === 'ci' && args.includes('--omit=dev'))!;
 const apiCommand = instructions(runtime, 'CMD')[0].args;
 
 interface Exit {
@@ -38,9 +40,14 @@ interface Exit {
 function runHealthcheck(test: string | string[], cwd: string, env: Record<string, string | undefined>): Promise<Exit> {
   const [file, ...args] = healthcheckArgv(test);
   return new Promise((done) => {
-    execFile(file === 'node' ? process.execPath : file, args, { cwd, env: { PATH: process.env.PATH, ...env }, timeout: 10_000 }, (error: any, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      file === 'node' ? process.execPath : file,
+      args,
+      { cwd, env: { PATH: process.env.PATH, ...env }, timeout: 10_000 },
+      (error: any, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -100,7 +107,8 @@ describe("the image's start commands, run as its container runs them", () => {
 
   it('runs on production dependencies only, in production mode', () => {
     expect(installOutput).toMatch(/added \d+ packages/);
-    for (const devOnly of ['typescript', 'jest', '@nestjs/testing', '@swc/core', 'supertest']) expect(existsSync(join(appDir, 'node_modules', devOnly))).toBe(false);
+    for (const devOnly of ['typescript', 'jest', '@nestjs/testing', '@swc/core', 'supertest'])
+      expect(existsSync(join(appDir, 'node_modules', devOnly))).toBe(false);
     expect(existsSync(join(appDir, 'node_modules/@nestjs/core'))).toBe(true);
     expect(imageEnv.NODE_ENV).toBe('production');
   });
@@ -119,7 +127,12 @@ describe("the image's start commands, run as its container runs them", () => {
   it('delivers a triggered in-app workflow through the worker', () =>
     withOutputs(async () => {
       const identifier = uniqueName('image').toLowerCase();
-      await h.expect(201, 'POST', '/v1/workflows', { name: identifier, identifier, active: true, steps: [{ template: { type: 'in_app', content: 'Hi {{payload.name}}' } }] });
+      await h.expect(201, 'POST', '/v1/workflows', {
+        name: identifier,
+        identifier,
+        active: true,
+        steps: [{ template: { type: 'in_app', content: 'Hi {{payload.name}}' } }],
+      });
       const subscriberId = uniqueName('ada');
       const { data } = await h.expect(201, 'POST', '/v1/events/trigger', { name: identifier, to: { subscriberId }, payload: { name: 'Ada' } });
       expect(data).toMatchObject({ acknowledged: true, status: 'processed' });

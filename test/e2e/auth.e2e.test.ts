@@ -35,12 +35,21 @@ describe.each(STORES)('auth, errors and health (%s)', (store) => {
 
   it('answers a body that is not JSON with a 415 that says so, and writes nothing', async () => {
     const plain = await t.api().post('/v1/tenants').set('Content-Type', 'text/plain').send('identifier=acme').expect(415);
-    expect(plain.body).toMatchObject({ statusCode: 415, code: 'unsupported_media_type', message: 'The request body must be JSON sent with Content-Type: application/json (got "text/plain")' });
+    expect(plain.body).toMatchObject({
+      statusCode: 415,
+      code: 'unsupported_media_type',
+      message: 'The request body must be JSON sent with Content-Type: application/json (got "text/plain")',
+    });
     const form = await t.api().post('/v1/tenants').type('form').send({ identifier: 'acme-form', name: 'x' }).expect(415);
     expect(form.body.message).toContain('application/x-www-form-urlencoded');
     await t.api().get('/v1/tenants/acme-form').expect(404);
     // JSON with a charset, and vendor JSON types, are JSON; an empty POST needs no type
-    await t.api().post('/v1/tenants').set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify({ identifier: 'acme-json', name: 'x' })).expect(201);
+    await t
+      .api()
+      .post('/v1/tenants')
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(JSON.stringify({ identifier: 'acme-json', name: 'x' }))
+      .expect(201);
   });
 
   it('rejects an unknown key', async () => {
@@ -61,28 +70,55 @@ describe.each(STORES)('auth, errors and health (%s)', (store) => {
   it('refuses the NUL character (which the store cannot hold): 422 naming the body field, 400 in path and query; writes nothing', async () => {
     const nulBody = '{"subscriberId":"nul-sub","firstName":"a\\u0000b"}';
     const res = await t.api().post('/v2/subscribers').set('Content-Type', 'application/json').send(nulBody).expect(422);
-    expect(res.body).toMatchObject({ statusCode: 422, code: 'invalid_string', errors: { firstName: { messages: ['firstName must not contain the NUL character (U+0000)'] } } });
+    expect(res.body).toMatchObject({
+      statusCode: 422,
+      code: 'invalid_string',
+      errors: { firstName: { messages: ['firstName must not contain the NUL character (U+0000)'] } },
+    });
     await t.api().get('/v2/subscribers/nul-sub').expect(404);
     for (const path of ['/v2/subscribers/a%00b', '/v2/subscribers?email=a%00b', '/v1/messages?transactionId=x%00', '/v1/events/trigger/a%00b']) {
       const req = path.startsWith('/v1/events') ? t.api().delete(path) : t.api().get(path);
       expect((await req.expect(400)).body.code).toBe('nul_character');
     }
     // a backslash followed by "u0000" is ordinary text
-    const text = await t.api().post('/v2/subscribers').set('Content-Type', 'application/json').send('{"subscriberId":"not-nul","firstName":"a\\\\u0000b"}').expect(201);
+    const text = await t
+      .api()
+      .post('/v2/subscribers')
+      .set('Content-Type', 'application/json')
+      .send('{"subscriberId":"not-nul","firstName":"a\\\\u0000b"}')
+      .expect(201);
     expect(text.body.data.firstName).toBe('a\\u0000b');
   });
 
   it('refuses a body nested deeper than 64 levels with a 400 (validation would overflow the stack), and takes 64', async () => {
     const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '[1]' + '}'.repeat(depth - 1);
-    const deep = await t.api().post('/v1/tenants').set('Content-Type', 'application/json').send(`{"identifier":"deep-t","data":${nested(100_000)}}`).expect(400);
+    const deep = await t
+      .api()
+      .post('/v1/tenants')
+      .set('Content-Type', 'application/json')
+      .send(`{"identifier":"deep-t","data":${nested(100_000)}}`)
+      .expect(400);
     expect(deep.body).toMatchObject({ statusCode: 400, code: 'body_too_deep' });
-    await t.api().post('/v1/tenants').set('Content-Type', 'application/json').send(`{"identifier":"deep-t","data":${nested(64)}}`).expect(400);
+    await t
+      .api()
+      .post('/v1/tenants')
+      .set('Content-Type', 'application/json')
+      .send(`{"identifier":"deep-t","data":${nested(64)}}`)
+      .expect(400);
     // brackets inside strings do not count
-    await t.api().post('/v1/tenants').send({ identifier: 'deep-ok', name: '[{'.repeat(40), data: JSON.parse(nested(63)) }).expect(201);
+    await t
+      .api()
+      .post('/v1/tenants')
+      .send({ identifier: 'deep-ok', name: '[{'.repeat(40), data: JSON.parse(nested(63)) })
+      .expect(201);
   });
 
   it('answers an oversized body with a 413', async () => {
-    const res = await t.api().post('/v1/tenants').send({ blob: 'x'.repeat(2_000_000) }).expect(413);
+    const res = await t
+      .api()
+      .post('/v1/tenants')
+      .send({ blob: 'x'.repeat(2_000_000) })
+      .expect(413);
     expect(res.body.statusCode).toBe(413);
   });
 
@@ -91,7 +127,7 @@ describe.each(STORES)('auth, errors and health (%s)', (store) => {
     expect(res.body).toMatchObject({ data: expect.any(Array), page: 0 });
   });
 
-  it('scopes every key to its environment: B never sees A\'s tenants', async () => {
+  it("scopes every key to its environment: B never sees A's tenants", async () => {
     const a = await t.createEnvironment('Env A');
     const b = await t.createEnvironment('Env B');
     await t.api(a.apiKey).post('/v1/tenants').send({ identifier: 'only-in-a', name: 'A' }).expect(201);
@@ -104,7 +140,12 @@ describe.each(STORES)('auth, errors and health (%s)', (store) => {
   });
 
   it('answers an unknown key with 401 even with an Idempotency-Key, and stores nothing', async () => {
-    await request(server()).post('/v1/tenants').set('Authorization', 'ApiKey nope-nope-nope').set('Idempotency-Key', 'k1').send({ identifier: 'x' }).expect(401);
+    await request(server())
+      .post('/v1/tenants')
+      .set('Authorization', 'ApiKey nope-nope-nope')
+      .set('Idempotency-Key', 'k1')
+      .send({ identifier: 'x' })
+      .expect(401);
     await t.api().post('/v1/tenants').set('Idempotency-Key', 'k1').send({ identifier: 'after-401' }).expect(201);
   });
 

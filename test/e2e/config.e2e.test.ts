@@ -99,7 +99,10 @@ async function startService(vars: Record<string, string>): Promise<RunningServic
   };
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) return { child, port, output: () => output, stop };
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -135,7 +138,10 @@ describe('configuration of the built service', () => {
       const first = await startService({ DATA_DIR: dataDir });
       let apiKey: string;
       try {
-        const line = first.output().split('\n').find((candidate) => candidate.includes('"context":"FirstStart"'));
+        const line = first
+          .output()
+          .split('\n')
+          .find((candidate) => candidate.includes('"context":"FirstStart"'));
         expect(line).toBeDefined();
         const notice = JSON.parse(line!);
         expect(notice).toMatchObject({ environment: 'Development', swagger: `http://127.0.0.1:${first.port}/api`, data: expect.stringContaining(dataDir) });
@@ -171,7 +177,9 @@ describe('configuration of the built service', () => {
     const service = await startService({ DATA_DIR: scratch('notify-first-'), LOG_FORMAT: 'pretty', LOG_LEVEL: 'warn' });
     const output = service.output();
     await service.stop();
-    expect(output).toMatch(/First start: created the Development environment\.\n {2}Data {7}.*notify-first-.*\n {2}API key {4}[\w.~-]{16,} {3}\(shown once: keep it\)\n {2}Swagger {4}http:\/\/127\.0\.0\.1:\d+\/api\n {2}Try {8}curl -H "Authorization: ApiKey [\w.~-]+" http:\/\/127\.0\.0\.1:\d+\/v1\/integrations/);
+    expect(output).toMatch(
+      /First start: created the Development environment\.\n {2}Data {7}.*notify-first-.*\n {2}API key {4}[\w.~-]{16,} {3}\(shown once: keep it\)\n {2}Swagger {4}http:\/\/127\.0\.0\.1:\d+\/api\n {2}Try {8}curl -H "Authorization: ApiKey [\w.~-]+" http:\/\/127\.0\.0\.1:\d+\/v1\/integrations/,
+    );
     // warn hides the info lines (framework chatter is at debug in any case)
     expect(output).not.toMatch(/Mapped \{|dependencies initialized|Listening on/);
   }, 60_000);
@@ -234,7 +242,10 @@ describe('configuration of the built service', () => {
         body: JSON.stringify({
           name: 'Restart',
           active: true,
-          steps: [{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } }, { template: { type: 'in_app', content: 'survived' } }],
+          steps: [
+            { template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } },
+            { template: { type: 'in_app', content: 'survived' } },
+          ],
         }),
       });
       expect(workflow.status).toBe(201);

@@ -76,11 +76,19 @@ describe('crash: kill -9 the worker in the middle of 5,000 triggers', () => {
       const expected = new Map(Array.from({ length: TRIGGERS }, (_, n) => [`crash-${n}`, subscriberIds[n % SUBSCRIBERS]]));
       let accepted = 0;
       const triggering = pool(TRIGGERS, CONCURRENCY, async (n) => {
-        await h.expect(201, 'POST', '/v1/events/trigger', { name: identifier, to: subscriberIds[n % SUBSCRIBERS], transactionId: `crash-${n}`, payload: { n } });
+        await h.expect(201, 'POST', '/v1/events/trigger', {
+          name: identifier,
+          to: subscriberIds[n % SUBSCRIBERS],
+          transactionId: `crash-${n}`,
+          payload: { n },
+        });
         accepted += 1;
       });
       let triggeringDone = false;
-      void triggering.then(() => ((triggeringDone = true), mark('triggers_accepted_s')), () => undefined);
+      void triggering.then(
+        () => ((triggeringDone = true), mark('triggers_accepted_s')),
+        () => undefined,
+      );
 
       // kill -9 once about a third of the messages exist (the triggers are usually still arriving)
       await waitFor(async () => Number((await h.sql.query('SELECT count(*) AS n FROM messages')).rows[0].n) >= KILL_AT_MESSAGES, 120_000, 50);
@@ -98,16 +106,20 @@ describe('crash: kill -9 the worker in the middle of 5,000 triggers', () => {
 
       // settled: every trigger fanned out, every job in a final status
       let progress: Record<string, number> = {};
-      await waitFor(async () => {
-        const { rows } = await h.sql.query(
-          `SELECT (SELECT count(*) FROM triggers WHERE status = 'processed')::int AS processed,
+      await waitFor(
+        async () => {
+          const { rows } = await h.sql.query(
+            `SELECT (SELECT count(*) FROM triggers WHERE status = 'processed')::int AS processed,
                   (SELECT count(*) FROM jobs)::int AS jobs,
                   (SELECT count(*) FROM jobs WHERE status = ANY($1::text[]))::int AS settled`,
-          [TERMINAL],
-        );
-        progress = rows[0];
-        return progress.processed === TRIGGERS && progress.jobs === TRIGGERS * 2 && progress.settled === TRIGGERS * 2;
-      }, 240_000, 500).catch(async (error) => {
+            [TERMINAL],
+          );
+          progress = rows[0];
+          return progress.processed === TRIGGERS && progress.jobs === TRIGGERS * 2 && progress.settled === TRIGGERS * 2;
+        },
+        240_000,
+        500,
+      ).catch(async (error) => {
         const statuses = (await h.sql.query('SELECT type, status, count(*)::int AS n FROM jobs GROUP BY 1, 2 ORDER BY 1, 2')).rows;
         const triggers = (await h.sql.query('SELECT status, count(*)::int AS n FROM triggers GROUP BY 1')).rows;
         throw new Error(`not settled: ${JSON.stringify({ progress, statuses, triggers })} (${(error as Error).message})`);
@@ -126,7 +138,11 @@ describe('crash: kill -9 the worker in the middle of 5,000 triggers', () => {
       expect(inApp.filter((row) => expected.get(row.transaction_id) !== row.subscriber_id)).toEqual([]);
 
       // every chat message sent, and the receiver saw each one under its Idempotency-Key
-      const chat = (await h.sql.query(`SELECT id, status, transaction_id FROM messages WHERE channel = 'chat'`)).rows as { id: string; status: string; transaction_id: string }[];
+      const chat = (await h.sql.query(`SELECT id, status, transaction_id FROM messages WHERE channel = 'chat'`)).rows as {
+        id: string;
+        status: string;
+        transaction_id: string;
+      }[];
       expect(chat).toHaveLength(TRIGGERS);
       expect(chat.filter((m) => m.status !== 'sent')).toEqual([]);
       expect(new Set(chat.map((m) => m.transaction_id)).size).toBe(TRIGGERS);

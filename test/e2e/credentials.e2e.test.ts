@@ -98,9 +98,7 @@ describe.each(STORES)('subscriber credentials (%s)', (store) => {
 
   it('concurrent PATCHes lose no token', async () => {
     await createSubscriber('cred-7');
-    await Promise.all(
-      Array.from({ length: 8 }, (_, i) => patch('cred-7', { providerId: 'fcm', credentials: { deviceTokens: [`tok-${i}`] } }).expect(200)),
-    );
+    await Promise.all(Array.from({ length: 8 }, (_, i) => patch('cred-7', { providerId: 'fcm', credentials: { deviceTokens: [`tok-${i}`] } }).expect(200)));
     const tokens = tokensOf((await t.api().get('/v2/subscribers/cred-7').expect(200)).body);
     expect([...tokens].sort()).toEqual(Array.from({ length: 8 }, (_, i) => `tok-${i}`).sort());
   });
@@ -121,11 +119,19 @@ describe.each(STORES)('subscriber credentials (%s)', (store) => {
     await createSubscriber('cred-9');
     await put('cred-9', { providerId: 'fcm', credentials: { deviceTokens: ['keep'] } }).expect(200);
     const other = await t.createEnvironment('Other');
-    const res = await t.api(other.apiKey).put('/v1/subscribers/cred-9/credentials').send({ providerId: 'fcm', credentials: { deviceTokens: ['x'] } }).expect(400);
+    const res = await t
+      .api(other.apiKey)
+      .put('/v1/subscribers/cred-9/credentials')
+      .send({ providerId: 'fcm', credentials: { deviceTokens: ['x'] } })
+      .expect(400);
     expect(res.body.message).toBe('SubscriberId: cred-9 not found');
     await t.api(other.apiKey).post('/v2/subscribers').send({ subscriberId: 'cred-9' }).expect(201);
     // The other environment has no FCM integration of its own.
-    await t.api(other.apiKey).put('/v1/subscribers/cred-9/credentials').send({ providerId: 'fcm', credentials: { deviceTokens: ['x'] } }).expect(400);
+    await t
+      .api(other.apiKey)
+      .put('/v1/subscribers/cred-9/credentials')
+      .send({ providerId: 'fcm', credentials: { deviceTokens: ['x'] } })
+      .expect(400);
     await t.api(other.apiKey).delete('/v1/subscribers/cred-9/credentials/fcm').expect(204);
 
     const { store: s, dataDir, sqlSchema, apiKey } = t.options;

@@ -100,7 +100,13 @@ async function startService(dataDir: string, vars: Record<string, string> = {}):
   };
   for (let attempt = 0; attempt < 600; attempt++) {
     if (!alive()) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(`${service.base}/v1/health-check`).then((r) => r.ok, () => false)) return service;
+    if (
+      await fetch(`${service.base}/v1/health-check`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return service;
     await sleep(100);
   }
   await service.kill();
@@ -161,7 +167,12 @@ describe('one process owns an embedded DATA_DIR', () => {
     const apiKey = 'data_dir_key_0123456789abcdef';
     const first = await startService(dataDir, { BOOTSTRAP_API_KEY: apiKey });
     try {
-      const second = await runToExit('apps/api/src/main.js', [], { HOST: '127.0.0.1', PORT: String(await freePort()), DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey });
+      const second = await runToExit('apps/api/src/main.js', [], {
+        HOST: '127.0.0.1',
+        PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        BOOTSTRAP_API_KEY: apiKey,
+      });
       expect(second.code).toBe(78);
       expect(second.output).toContain(`Invalid configuration: DATA_DIR ${dataDir} is in use by pid ${first.pid} (node `);
       expect(second.output).toContain('Stop that process first, or point DATA_DIR elsewhere.');

@@ -277,7 +277,9 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const group = (value: 'AND' | 'OR', children: unknown[], isNegated = false) => ({ value, children, isNegated, type: 'BOOLEAN' });
       const wf = await e.createWorkflow([
         // two filters: the first fails, the second (BETWEEN) passes → runs
-        inApp('or-filters', { filters: [group('AND', [part('payload', 'plan', 'EQUAL', 'gold')]), group('AND', [part('payload', 'count', 'BETWEEN', '1,10')])] }),
+        inApp('or-filters', {
+          filters: [group('AND', [part('payload', 'plan', 'EQUAL', 'gold')]), group('AND', [part('payload', 'count', 'BETWEEN', '1,10')])],
+        }),
         // an OR group inside one filter
         inApp('or-children', { filters: [group('OR', [part('payload', 'plan', 'EQUAL', 'gold'), part('payload', 'plan', 'IN', 'silver,bronze')])] }),
         // negated: plan is silver, so the negation fails → skipped
@@ -296,7 +298,10 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
         inApp('last'),
       ]);
       const tenant = uniqueName('tenant');
-      await e.api.post('/v1/tenants').send({ identifier: tenant, name: 'Acme', data: { region: 'eu' } }).expect(201);
+      await e.api
+        .post('/v1/tenants')
+        .send({ identifier: tenant, name: 'Acme', data: { region: 'eu' } })
+        .expect(201);
       const subscriberId = await e.subscriber({ email: 'ada@example.com' });
       const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { plan: 'silver', count: 5, limit: 7 }, tenant });
       const [notification] = await e.settled(transactionId);
@@ -306,7 +311,10 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       expect(delivered).toEqual(['last', 'negated-pass', 'or-children', 'or-filters', 'subscriber-like', 'templated-value', 'tenant-in'].sort());
       const canceled = notification.jobs.filter((j: any) => j.status === 'canceled');
       expect(canceled).toHaveLength(5);
-      const templated = notification.jobs.find((j: any) => detailsOf(j).includes('Step was skipped based on steps conditions') && j.executionDetails.some((d: any) => d.raw?.includes('x-ada@example.com')));
+      const templated = notification.jobs.find(
+        (j: any) =>
+          detailsOf(j).includes('Step was skipped based on steps conditions') && j.executionDetails.some((d: any) => d.raw?.includes('x-ada@example.com')),
+      );
       expect(templated).toBeDefined();
       for (const job of canceled) expect(detailsOf(job)).toContain('Step was skipped based on steps conditions');
     });
@@ -315,7 +323,11 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const e = await environment();
       const chatIntegration = await e.integration({ providerId: 'chat-webhook', channel: 'chat', credentials: {} });
       const subscriberId = await e.subscriber();
-      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: chatIntegration.identifier, credentials: { webhookUrl: receiver.url('/fail-chat') } });
+      await e.credentials(subscriberId, {
+        providerId: 'chat-webhook',
+        integrationIdentifier: chatIntegration.identifier,
+        credentials: { webhookUrl: receiver.url('/fail-chat') },
+      });
 
       const stopping = await e.createWorkflow([chat('boom', { shouldStopOnFail: true }), inApp('after stop')]);
       const stopped = await e.trigger({ name: stopping.identifier, to: subscriberId });
@@ -341,7 +353,11 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const timezone = 'America/New_York';
       const subscriberId = await e.subscriber({ timezone });
       const path = `/quiet-${uniqueName('q')}`;
-      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: chatIntegration.identifier, credentials: { webhookUrl: receiver.url(path) } });
+      await e.credentials(subscriberId, {
+        providerId: 'chat-webhook',
+        integrationIdentifier: chatIntegration.identifier,
+        credentials: { webhookUrl: receiver.url(path) },
+      });
       // The only window is three days from today, on the subscriber's wall clock.
       const windowDay = DateTime.now().setZone(timezone).plus({ days: 3 });
       const day = WEEK_DAYS[windowDay.weekday - 1];
@@ -396,10 +412,21 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       });
       const subscriberId = await e.subscriber();
       const tag = uniqueName('t');
-      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: plain.identifier, credentials: { webhookUrl: receiver.url(`/plain-${tag}`) } });
-      await e.credentials(subscriberId, { providerId: 'chat-webhook', integrationIdentifier: pro.identifier, credentials: { webhookUrl: receiver.url(`/pro-${tag}`) } });
+      await e.credentials(subscriberId, {
+        providerId: 'chat-webhook',
+        integrationIdentifier: plain.identifier,
+        credentials: { webhookUrl: receiver.url(`/plain-${tag}`) },
+      });
+      await e.credentials(subscriberId, {
+        providerId: 'chat-webhook',
+        integrationIdentifier: pro.identifier,
+        credentials: { webhookUrl: receiver.url(`/pro-${tag}`) },
+      });
       const tenant = uniqueName('tenant');
-      await e.api.post('/v1/tenants').send({ identifier: tenant, name: 'Old name', data: { plan: 'free' } }).expect(201);
+      await e.api
+        .post('/v1/tenants')
+        .send({ identifier: tenant, name: 'Old name', data: { plan: 'free' } })
+        .expect(201);
       const wf = await e.createWorkflow([chat('for {{tenant.name}}')]);
 
       const upgraded = await e.trigger({ name: wf.identifier, to: subscriberId, tenant: { identifier: tenant, name: 'New name', data: { plan: 'pro' } } });
@@ -536,11 +563,14 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const vip = await e.subscriber({ email: 'vip@example.com', data: { spend: 5000 } });
       const regular = await e.subscriber({ email: 'regular@example.com', data: { spend: 10 } });
       const toVip = await e.trigger({ name: wf.identifier, to: vip });
-      const toRegular = await e.trigger({ name: wf.identifier, to: regular, overrides: { email: { from: 'override@example.com', senderName: 'Override Name' } } });
+      const toRegular = await e.trigger({
+        name: wf.identifier,
+        to: regular,
+        overrides: { email: { from: 'override@example.com', senderName: 'Override Name' } },
+      });
       expect((await sentFor(toVip.transactionId)).from).toEqual({ email: 'vip@example.com', name: 'Template Name' });
       expect((await sentFor(toRegular.transactionId)).from).toEqual({ email: 'override@example.com', name: 'Override Name' });
     });
-
 
     it('writes a warning message and cancels the job for a subscriber without an email address', async () => {
       const e = await environment();

@@ -18,7 +18,11 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
 
   async function createWorkflow(steps: unknown[], extra: Record<string, unknown> = {}): Promise<{ id: string; identifier: string }> {
     const identifier = uniqueName('wf').toLowerCase();
-    const res = await t.api().post('/v1/workflows').send({ name: identifier, identifier, active: true, steps, ...extra }).expect(201);
+    const res = await t
+      .api()
+      .post('/v1/workflows')
+      .send({ name: identifier, identifier, active: true, steps, ...extra })
+      .expect(201);
     return { id: res.body.data._id, identifier };
   }
 
@@ -31,7 +35,10 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
 
   // The fan-out creates inline subscribers asynchronously: until it has, their messages are a 404.
   async function messagesOf(query: Record<string, string>) {
-    const res = await t.api().get('/v1/messages').query({ limit: '100', ...query });
+    const res = await t
+      .api()
+      .get('/v1/messages')
+      .query({ limit: '100', ...query });
     if (res.status === 404 && query.subscriberId) return { data: [] as any[] };
     expect(res.status).toBe(200);
     return res.body;
@@ -43,14 +50,23 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
   }
 
   const jobsSettled = (notifications: any[]) =>
-    notifications.length > 0 && notifications.every((n) => n.jobs.length > 0 && n.jobs.every((j: any) => ['completed', 'failed', 'canceled', 'merged', 'skipped'].includes(j.status)));
+    notifications.length > 0 &&
+    notifications.every((n) => n.jobs.length > 0 && n.jobs.every((j: any) => ['completed', 'failed', 'canceled', 'merged', 'skipped'].includes(j.status)));
 
   it("filters the activity feed by channels, templates, emails and subscriberIds, as Novu's", async () => {
     const alerts = await createWorkflow([inApp('Alert')]);
     const receipts = await createWorkflow([chat('Receipt')]);
     const [ada, bob] = [uniqueName('ada'), uniqueName('bob')];
-    await t.api().post('/v2/subscribers').send({ subscriberId: ada, email: `${ada}@example.com` }).expect(201);
-    await t.api().post('/v2/subscribers').send({ subscriberId: bob, email: `${bob}@example.com` }).expect(201);
+    await t
+      .api()
+      .post('/v2/subscribers')
+      .send({ subscriberId: ada, email: `${ada}@example.com` })
+      .expect(201);
+    await t
+      .api()
+      .post('/v2/subscribers')
+      .send({ subscriberId: bob, email: `${bob}@example.com` })
+      .expect(201);
     const toAda = (await trigger({ name: alerts.identifier, to: ada })).data.transactionId;
     const toBob = (await trigger({ name: receipts.identifier, to: bob })).data.transactionId;
     const feed = async (query: string) => {
@@ -70,7 +86,9 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
   });
 
   it('delivers an in-app message with rendered content and records the notification', async () => {
-    const wf = await createWorkflow([inApp('Hello {{payload.name}}, {{subscriber.firstName}}!', { cta: { type: 'redirect', data: { url: '/x/{{payload.name}}' } } })]);
+    const wf = await createWorkflow([
+      inApp('Hello {{payload.name}}, {{subscriber.firstName}}!', { cta: { type: 'redirect', data: { url: '/x/{{payload.name}}' } } }),
+    ]);
     const subscriberId = uniqueName('sub');
     const body = await trigger({ name: wf.identifier, to: { subscriberId, firstName: 'Ada' }, payload: { name: 'World' } });
     expect(body.data).toMatchObject({ acknowledged: true, status: 'processed' });
@@ -125,7 +143,11 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
 
   it('answers trigger_not_active for an inactive workflow', async () => {
     const identifier = uniqueName('inactive').toLowerCase();
-    await t.api().post('/v1/workflows').send({ name: identifier, identifier, active: false, steps: [inApp('x')] }).expect(201);
+    await t
+      .api()
+      .post('/v1/workflows')
+      .send({ name: identifier, identifier, active: false, steps: [inApp('x')] })
+      .expect(201);
     expect((await trigger({ name: identifier, to: 'a' })).data.status).toBe('trigger_not_active');
   });
 
@@ -135,7 +157,11 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
     const wf = await createWorkflow([chat('Chat for {{payload.order}}')]);
     const subscriberId = uniqueName('chat');
     await t.api().post('/v2/subscribers').send({ subscriberId }).expect(201);
-    await t.api().put(`/v1/subscribers/${subscriberId}/credentials`).send({ providerId: 'chat-webhook', credentials: { webhookUrl: receiver.url('/chat') } }).expect(200);
+    await t
+      .api()
+      .put(`/v1/subscribers/${subscriberId}/credentials`)
+      .send({ providerId: 'chat-webhook', credentials: { webhookUrl: receiver.url('/chat') } })
+      .expect(200);
 
     let calls = 0;
     receiver.respond((_req, res) => {
@@ -214,7 +240,9 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
   });
 
   it('respects preferences and step filters, and a critical workflow ignores opt-outs', async () => {
-    const wf = await createWorkflow([inApp('filtered', { filters: [{ value: 'AND', children: [{ on: 'payload', field: 'vip', operator: 'EQUAL', value: 'true' }] }] })]);
+    const wf = await createWorkflow([
+      inApp('filtered', { filters: [{ value: 'AND', children: [{ on: 'payload', field: 'vip', operator: 'EQUAL', value: 'true' }] }] }),
+    ]);
     const subscriberId = uniqueName('pref');
     await t.api().post('/v2/subscribers').send({ subscriberId }).expect(201);
     const skipped = await trigger({ name: wf.identifier, to: subscriberId, payload: { vip: false } });
@@ -225,7 +253,11 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
     expect(filtered.jobs[0].status).toBe('canceled');
     expect(filtered.jobs[0].executionDetails.map((d: any) => d.detail)).toContain('Step was skipped based on steps conditions');
 
-    await t.api().patch(`/v2/subscribers/${subscriberId}/preferences`).send({ channels: { in_app: false } }).expect(200);
+    await t
+      .api()
+      .patch(`/v2/subscribers/${subscriberId}/preferences`)
+      .send({ channels: { in_app: false } })
+      .expect(200);
     const optedOut = await trigger({ name: wf.identifier, to: subscriberId, payload: { vip: true } });
     const [gated] = await waitFor(async () => {
       const n = await notificationsOf(optedOut.data.transactionId);

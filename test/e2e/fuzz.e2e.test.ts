@@ -12,33 +12,175 @@ function random(seed: number) {
   let state = seed;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)];
-  const atoms: unknown[] = [null, true, false, 0, -1, 1.5, 1e308, '', ' ', 'x', '💥', 'a'.repeat(3000), 'nul\u0000', '2026-13-45', '{{payload.x}}', '{% raw %}', [], {}, [null], { $gt: '' }, { constructor: { prototype: { polluted: 1 } } }];
-  const keys = ['a', 'type', 'value', 'channel', 'to', 'subscriberId', 'template', 'steps', 'metadata', 'credentials', 'email', 'providerId', 'identifier', 'name', 'data', 'enabled'];
+  const atoms: unknown[] = [
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    1e308,
+    '',
+    ' ',
+    'x',
+    '💥',
+    'a'.repeat(3000),
+    'nul\u0000',
+    '2026-13-45',
+    '{{payload.x}}',
+    '{% raw %}',
+    [],
+    {},
+    [null],
+    { $gt: '' },
+    { constructor: { prototype: { polluted: 1 } } },
+  ];
+  const keys = [
+    'a',
+    'type',
+    'value',
+    'channel',
+    'to',
+    'subscriberId',
+    'template',
+    'steps',
+    'metadata',
+    'credentials',
+    'email',
+    'providerId',
+    'identifier',
+    'name',
+    'data',
+    'enabled',
+  ];
   const value = (depth = 0): unknown => {
     if (depth > 3 || next() < 0.5) return pick(atoms);
     const size = Math.floor(next() * 3);
-    return next() < 0.5 ? Array.from({ length: size }, () => value(depth + 1)) : Object.fromEntries(Array.from({ length: size }, () => [pick(keys), value(depth + 1)]));
+    return next() < 0.5
+      ? Array.from({ length: size }, () => value(depth + 1))
+      : Object.fromEntries(Array.from({ length: size }, () => [pick(keys), value(depth + 1)]));
   };
   return { next, pick, value };
 }
 
 const ROUTES: [method: 'post' | 'put' | 'patch', path: string, body: (r: ReturnType<typeof random>) => unknown][] = [
-  ['post', '/v1/events/trigger', ({ pick, value }) => ({ name: pick(['fz-wf', value()]), to: pick(['fz', [{ subscriberId: 'fz-2', email: value() }], { type: 'Topic', topicKey: value() }, value()]), payload: value(), overrides: value(), actor: value(), tenant: value(), transactionId: value() })],
-  ['post', '/v2/subscribers', ({ pick, value }) => ({ subscriberId: pick(['fz-3', value()]), firstName: value(), email: value(), phone: value(), data: value(), timezone: value(), locale: value() })],
+  [
+    'post',
+    '/v1/events/trigger',
+    ({ pick, value }) => ({
+      name: pick(['fz-wf', value()]),
+      to: pick(['fz', [{ subscriberId: 'fz-2', email: value() }], { type: 'Topic', topicKey: value() }, value()]),
+      payload: value(),
+      overrides: value(),
+      actor: value(),
+      tenant: value(),
+      transactionId: value(),
+    }),
+  ],
+  [
+    'post',
+    '/v2/subscribers',
+    ({ pick, value }) => ({
+      subscriberId: pick(['fz-3', value()]),
+      firstName: value(),
+      email: value(),
+      phone: value(),
+      data: value(),
+      timezone: value(),
+      locale: value(),
+    }),
+  ],
   ['patch', '/v2/subscribers/fz', ({ value }) => ({ firstName: value(), email: value(), data: value(), timezone: value() })],
   ['patch', '/v2/subscribers/fz/preferences', ({ value }) => ({ channels: value(), workflowId: value(), schedule: value() })],
-  ['put', '/v1/subscribers/fz/credentials', ({ pick, value }) => ({ providerId: pick(['slack', 'fcm', value()]), credentials: value(), integrationIdentifier: value() })],
-  ['post', '/v1/workflows', ({ pick, value }) => ({ name: pick(['wf', value()]), identifier: value(), steps: pick([[{ template: { type: pick(['in_app', 'email', 'chat', 'push', 'digest', 'delay', value()]), content: value(), cta: value() }, metadata: value(), filters: value(), active: value() }], value()]), preferenceSettings: value(), critical: value(), tags: value() })],
-  ['post', '/v1/integrations', ({ pick, value }) => ({ providerId: pick(['sendgrid', 'slack', 'fcm', 'twilio', 'chat-webhook', value()]), channel: pick(['email', 'sms', 'chat', 'push', value()]), credentials: value(), active: value(), conditions: value(), identifier: value(), name: value() })],
+  [
+    'put',
+    '/v1/subscribers/fz/credentials',
+    ({ pick, value }) => ({ providerId: pick(['slack', 'fcm', value()]), credentials: value(), integrationIdentifier: value() }),
+  ],
+  [
+    'post',
+    '/v1/workflows',
+    ({ pick, value }) => ({
+      name: pick(['wf', value()]),
+      identifier: value(),
+      steps: pick([
+        [
+          {
+            template: { type: pick(['in_app', 'email', 'chat', 'push', 'digest', 'delay', value()]), content: value(), cta: value() },
+            metadata: value(),
+            filters: value(),
+            active: value(),
+          },
+        ],
+        value(),
+      ]),
+      preferenceSettings: value(),
+      critical: value(),
+      tags: value(),
+    }),
+  ],
+  [
+    'post',
+    '/v1/integrations',
+    ({ pick, value }) => ({
+      providerId: pick(['sendgrid', 'slack', 'fcm', 'twilio', 'chat-webhook', value()]),
+      channel: pick(['email', 'sms', 'chat', 'push', value()]),
+      credentials: value(),
+      active: value(),
+      conditions: value(),
+      identifier: value(),
+      name: value(),
+    }),
+  ],
   ['post', '/v2/topics', ({ value }) => ({ key: value(), name: value() })],
   ['post', '/v2/topics/fz-topic/subscriptions', ({ value }) => ({ subscriberIds: value() })],
   ['post', '/v1/tenants', ({ value }) => ({ identifier: value(), name: value(), data: value() })],
 ];
 
 const SEGMENTS = ['', 'x', '-1', '1e9', '99999999999999999999', 'NaN', '[]', '%25', '..', '💥', 'a'.repeat(3000), '2026-13-45', '__proto__', 'constructor'];
-const QUERY_KEYS = ['page', 'limit', 'after', 'before', 'orderBy', 'orderDirection', 'email', 'subscriberId', 'channel', 'transactionId', 'transactionId[]', 'transactionId[a]', 'includeCursor', 'criticality', '__proto__[x]', 'a[b][c][d][e][f]'];
-const READ_PATHS = ['/v2/subscribers', '/v2/subscribers/{}', '/v2/subscribers/{}/preferences', '/v1/messages', '/v1/notifications', '/v1/notifications/{}', '/v1/integrations/active', '/v1/workflows', '/v1/workflows/{}', '/v2/topics', '/v2/topics/{}', '/v2/topics/{}/subscriptions', '/v1/tenants', '/v1/tenants/{}'];
-const DELETE_PATHS = ['/v2/subscribers/{}', '/v2/topics/{}', '/v1/tenants/{}', '/v1/integrations/{}', '/v1/subscribers/{}/credentials/{}', '/v1/messages/transaction/{}', '/v1/events/trigger/{}'];
+const QUERY_KEYS = [
+  'page',
+  'limit',
+  'after',
+  'before',
+  'orderBy',
+  'orderDirection',
+  'email',
+  'subscriberId',
+  'channel',
+  'transactionId',
+  'transactionId[]',
+  'transactionId[a]',
+  'includeCursor',
+  'criticality',
+  '__proto__[x]',
+  'a[b][c][d][e][f]',
+];
+const READ_PATHS = [
+  '/v2/subscribers',
+  '/v2/subscribers/{}',
+  '/v2/subscribers/{}/preferences',
+  '/v1/messages',
+  '/v1/notifications',
+  '/v1/notifications/{}',
+  '/v1/integrations/active',
+  '/v1/workflows',
+  '/v1/workflows/{}',
+  '/v2/topics',
+  '/v2/topics/{}',
+  '/v2/topics/{}/subscriptions',
+  '/v1/tenants',
+  '/v1/tenants/{}',
+];
+const DELETE_PATHS = [
+  '/v2/subscribers/{}',
+  '/v2/topics/{}',
+  '/v1/tenants/{}',
+  '/v1/integrations/{}',
+  '/v1/subscribers/{}/credentials/{}',
+  '/v1/messages/transaction/{}',
+  '/v1/events/trigger/{}',
+];
 
 describe.each(STORES)('fuzzed write routes (%s)', (store) => {
   let t: TestApp;
@@ -46,7 +188,11 @@ describe.each(STORES)('fuzzed write routes (%s)', (store) => {
     t = await startTestApp({ store, worker: false });
     await t.api().post('/v2/subscribers').send({ subscriberId: 'fz' }).expect(201);
     await t.api().post('/v2/topics').send({ key: 'fz-topic', name: 'Fuzz' }).expect(201);
-    await t.api().post('/v1/workflows').send({ name: 'fz-wf', identifier: 'fz-wf', active: true, steps: [{ template: { type: 'in_app', content: 'x' } }] }).expect(201);
+    await t
+      .api()
+      .post('/v1/workflows')
+      .send({ name: 'fz-wf', identifier: 'fz-wf', active: true, steps: [{ template: { type: 'in_app', content: 'x' } }] })
+      .expect(201);
   });
   afterAll(() => t.close());
 
@@ -56,8 +202,10 @@ describe.each(STORES)('fuzzed write routes (%s)', (store) => {
     for (let i = 0; i < REQUESTS_PER_SEED; i++) {
       const [method, path, body] = r.pick(ROUTES);
       const sent = body(r);
-      const res = await t.api()[method](path).send(sent as object);
-      if (res.status >= 500 || typeof res.body !== 'object') failures.push(`${res.status} ${method.toUpperCase()} ${path} ${JSON.stringify(sent).slice(0, 200)}`);
+      const client = t.api();
+      const res = await client[method](path).send(sent as object);
+      if (res.status >= 500 || typeof res.body !== 'object')
+        failures.push(`${res.status} ${method.toUpperCase()} ${path} ${JSON.stringify(sent).slice(0, 200)}`);
       else if (res.status >= 400) expect(res.body).toMatchObject({ statusCode: res.status, message: expect.anything() });
     }
     expect(failures).toEqual([]);

@@ -9,7 +9,22 @@ import { STORES, TestApp, startTestApp } from '../support/test-app';
  * a refused request leaves no row behind. Seeded, so a failure reproduces.
  */
 const HOSTILE = fc.oneof(
-  fc.constantFrom('\ud800', 'a\udfffb', '\udc00\ud800', 'x\u0000y', '\u0000', '\u202eevil\u202c', '..', '../..', '%2F', 'a/b', '\u0001\u0007\u001b[31m', '💥'.repeat(50), ' ', ''),
+  fc.constantFrom(
+    '\ud800',
+    'a\udfffb',
+    '\udc00\ud800',
+    'x\u0000y',
+    '\u0000',
+    '\u202eevil\u202c',
+    '..',
+    '../..',
+    '%2F',
+    'a/b',
+    '\u0001\u0007\u001b[31m',
+    '💥'.repeat(50),
+    ' ',
+    '',
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }), // any UTF-16 code units, lone surrogates included
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.integer({ min: 257, max: 12_000 }).map((length) => 'x'.repeat(length)),
@@ -70,18 +85,26 @@ describe.each(STORES)('hostile input on every route (%s)', (store) => {
     sql = t.app.get(SQL_CLIENT);
     await t.api().post('/v2/subscribers').send({ subscriberId: 'hi' }).expect(201);
     await t.api().post('/v2/topics').send({ key: 'hi-topic', name: 'Hostile' }).expect(201);
-    await t.api().post('/v1/workflows').send({ name: 'hi-wf', identifier: 'hi-wf', active: true, steps: [{ template: { type: 'in_app', content: 'x' } }] }).expect(201);
+    await t
+      .api()
+      .post('/v1/workflows')
+      .send({ name: 'hi-wf', identifier: 'hi-wf', active: true, steps: [{ template: { type: 'in_app', content: 'x' } }] })
+      .expect(201);
     await t.api().post('/v1/integrations').send({ providerId: 'slack', channel: 'chat', active: true }).expect(201);
   });
   afterAll(() => t.close());
 
-  const rows = async () => Object.fromEntries(await Promise.all(TABLES.map(async (table) => [table, Number((await sql.query(`SELECT count(*) AS n FROM ${table}`))[0].n)])));
+  const rows = async () =>
+    Object.fromEntries(await Promise.all(TABLES.map(async (table) => [table, Number((await sql.query(`SELECT count(*) AS n FROM ${table}`))[0].n)])));
 
   it('body fields: never a 5xx, and a refused request writes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...BODY_ROUTES), HOSTILE, async ([method, path, body], s) => {
         const before = await rows();
-        const res = await t.api()[method](path).set('Content-Type', 'application/json').send(JSON.stringify(body(s)));
+        const client = t.api();
+        const res = await client[method](path)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body(s)));
         expect({ status: res.status < 500 ? 'not 5xx' : res.status, json: typeof res.body }).toEqual({ status: 'not 5xx', json: 'object' });
         if (res.status >= 400) {
           expect(res.body).toMatchObject({ statusCode: res.status, message: expect.anything() });
@@ -106,13 +129,29 @@ describe.each(STORES)('hostile input on every route (%s)', (store) => {
   });
 
   it('names the field that holds an unstorable string, and the limit an identifier passed', async () => {
-    const surrogate = await t.api().post('/v1/events/trigger').set('Content-Type', 'application/json').send('{"name":"hi-wf","to":"hi","payload":{"a":{"b":"\\ud800"}}}').expect(422);
-    expect(surrogate.body).toMatchObject({ code: 'invalid_string', errors: { 'payload.a.b': { messages: ['payload.a.b must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)'] } } });
+    const surrogate = await t
+      .api()
+      .post('/v1/events/trigger')
+      .set('Content-Type', 'application/json')
+      .send('{"name":"hi-wf","to":"hi","payload":{"a":{"b":"\\ud800"}}}')
+      .expect(422);
+    expect(surrogate.body).toMatchObject({
+      code: 'invalid_string',
+      errors: { 'payload.a.b': { messages: ['payload.a.b must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)'] } },
+    });
     const nul = await t.api().post('/v1/tenants').set('Content-Type', 'application/json').send('{"identifier":"t","data":{"x":"a\\u0000"}}').expect(422);
     expect(nul.body.errors).toHaveProperty(['data.x']);
-    const long = await t.api().post('/v1/events/trigger').send({ name: 'hi-wf', to: 'x'.repeat(10_000) }).expect(422);
+    const long = await t
+      .api()
+      .post('/v1/events/trigger')
+      .send({ name: 'hi-wf', to: 'x'.repeat(10_000) })
+      .expect(422);
     expect(long.body.errors.to.messages).toEqual(['a subscriberId must be at most 256 characters (got 10000)']);
-    const topic = await t.api().post(`/v2/topics/${'k'.repeat(10_000)}/subscriptions`).send({ subscriberIds: ['hi'] }).expect(422);
+    const topic = await t
+      .api()
+      .post(`/v2/topics/${'k'.repeat(10_000)}/subscriptions`)
+      .send({ subscriberIds: ['hi'] })
+      .expect(422);
     expect(topic.body.errors.topicKey.messages).toEqual(['topicKey must be at most 256 characters (got 10000)']);
   });
 });

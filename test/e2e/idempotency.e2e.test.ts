@@ -41,8 +41,18 @@ describe.each(MATRIX)('Idempotency-Key (%s store, %s idempotency backend)', (sto
 
   it('answers the same key with a different body with 422', async () => {
     const k = key();
-    await t.api().post('/v1/tenants').set('Idempotency-Key', k).send({ identifier: uniqueName('t') }).expect(201);
-    const res = await t.api().post('/v1/tenants').set('Idempotency-Key', k).send({ identifier: uniqueName('t') }).expect(422);
+    await t
+      .api()
+      .post('/v1/tenants')
+      .set('Idempotency-Key', k)
+      .send({ identifier: uniqueName('t') })
+      .expect(201);
+    const res = await t
+      .api()
+      .post('/v1/tenants')
+      .set('Idempotency-Key', k)
+      .send({ identifier: uniqueName('t') })
+      .expect(422);
     expect(res.body.message).toBe(`Request with key "${k}" is being reused for a different body`);
     expect(res.headers['idempotency-replay']).toBeUndefined();
   });
@@ -51,7 +61,13 @@ describe.each(MATRIX)('Idempotency-Key (%s store, %s idempotency backend)', (sto
     const k = key();
     const body = { identifier: uniqueName('t') };
     // A claim held by a request that has not finished yet (another process, or a slow handler).
-    const environmentId = (await t.api().post('/v1/tenants').send({ identifier: uniqueName('probe') }).expect(201)).body.data._environmentId;
+    const environmentId = (
+      await t
+        .api()
+        .post('/v1/tenants')
+        .send({ identifier: uniqueName('probe') })
+        .expect(201)
+    ).body.data._environmentId;
     const idempotency = t.app.get<IdempotencyStore>(IDEMPOTENCY_STORE);
     expect(await idempotency.claim(idempotencyStoreKey(environmentId, k), idempotencyBodyHash(body), 60)).toBeNull();
 
@@ -73,9 +89,7 @@ describe.each(MATRIX)('Idempotency-Key (%s store, %s idempotency backend)', (sto
     const k = key();
     const body = { identifier: uniqueName('t') };
     const before = await countTenants();
-    const responses = await Promise.all(
-      Array.from({ length: 6 }, () => t.api().post('/v1/tenants').set('Idempotency-Key', k).send(body)),
-    );
+    const responses = await Promise.all(Array.from({ length: 6 }, () => t.api().post('/v1/tenants').set('Idempotency-Key', k).send(body)));
     const fresh = responses.filter((r) => r.status === 201 && r.headers['idempotency-replay'] === undefined);
     expect(fresh).toHaveLength(1);
     for (const r of responses) {
@@ -119,17 +133,37 @@ describe.each(MATRIX)('Idempotency-Key (%s store, %s idempotency backend)', (sto
 
   it('refuses a key longer than 255 characters with 400', async () => {
     const long = 'k'.repeat(256);
-    const res = await t.api().post('/v1/tenants').set('Idempotency-Key', long).send({ identifier: uniqueName('t') }).expect(400);
+    const res = await t
+      .api()
+      .post('/v1/tenants')
+      .set('Idempotency-Key', long)
+      .send({ identifier: uniqueName('t') })
+      .expect(400);
     expect(res.body.message).toBe(`idempotencyKey "${long}" has exceeded the maximum allowed length of 255 characters`);
-    await t.api().post('/v1/tenants').set('Idempotency-Key', 'k'.repeat(255)).send({ identifier: uniqueName('t') }).expect(201);
+    await t
+      .api()
+      .post('/v1/tenants')
+      .set('Idempotency-Key', 'k'.repeat(255))
+      .send({ identifier: uniqueName('t') })
+      .expect(201);
   });
 
   it('keeps keys per environment', async () => {
     const other = await t.createEnvironment(uniqueName('Idem'));
     const k = key();
-    const mine = await t.api().post('/v1/tenants').set('Idempotency-Key', k).send({ identifier: uniqueName('t') }).expect(201);
+    const mine = await t
+      .api()
+      .post('/v1/tenants')
+      .set('Idempotency-Key', k)
+      .send({ identifier: uniqueName('t') })
+      .expect(201);
     // Another body under the same key: independent there, so neither 422 nor a replay.
-    const theirs = await t.api(other.apiKey).post('/v1/tenants').set('Idempotency-Key', k).send({ identifier: uniqueName('t') }).expect(201);
+    const theirs = await t
+      .api(other.apiKey)
+      .post('/v1/tenants')
+      .set('Idempotency-Key', k)
+      .send({ identifier: uniqueName('t') })
+      .expect(201);
     expect(theirs.headers['idempotency-replay']).toBeUndefined();
     expect(theirs.body.data._environmentId).toBe(other.environmentId);
     expect(theirs.body.data._id).not.toBe(mine.body.data._id);

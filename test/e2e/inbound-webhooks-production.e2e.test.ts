@@ -39,7 +39,13 @@ const post = (path: string, signed: SignedRequest) => {
   return req.send(signed.body);
 };
 
-async function sendThrough(channel: 'email' | 'sms', providerId: string, credentials: Record<string, unknown>, signingKey: string | undefined, to: Record<string, string>) {
+async function sendThrough(
+  channel: 'email' | 'sms',
+  providerId: string,
+  credentials: Record<string, unknown>,
+  signingKey: string | undefined,
+  to: Record<string, string>,
+) {
   const { data: integration } = await h.expect(201, 'POST', '/v1/integrations', {
     providerId,
     channel,
@@ -49,17 +55,28 @@ async function sendThrough(channel: 'email' | 'sms', providerId: string, credent
     configurations: { inboundWebhookEnabled: true, ...(signingKey ? { inboundWebhookSigningKey: signingKey } : {}) },
   });
   const workflow = uniqueName('wf').toLowerCase();
-  const step = channel === 'email' ? { template: { type: 'email', subject: 'Hi', content: [{ type: 'text', content: 'Hello' }] } } : { template: { type: 'sms', content: 'Hello' } };
+  const step =
+    channel === 'email'
+      ? { template: { type: 'email', subject: 'Hi', content: [{ type: 'text', content: 'Hello' }] } }
+      : { template: { type: 'sms', content: 'Hello' } };
   await h.expect(201, 'POST', '/v1/workflows', { name: workflow, identifier: workflow, active: true, steps: [step] });
   const subscriberId = uniqueName('sub');
   await h.expect(201, 'POST', '/v2/subscribers', { subscriberId, ...to });
-  const { data: trigger } = await h.expect(201, 'POST', '/v1/events/trigger', { name: workflow, to: subscriberId, overrides: { [channel]: { integrationIdentifier: integration.identifier } } });
+  const { data: trigger } = await h.expect(201, 'POST', '/v1/events/trigger', {
+    name: workflow,
+    to: subscriberId,
+    overrides: { [channel]: { integrationIdentifier: integration.identifier } },
+  });
   const notification = await waitFor(async () => {
     const { data } = await h.expect(200, 'GET', `/v1/notifications?transactionId=${trigger.transactionId}`);
     return data[0]?.jobs[0]?.status === 'completed' && data[0];
   }, 60_000);
   const sent = notification.jobs[0].executionDetails.find((d: any) => d.detail === 'Message sent');
-  return { path: `/v2/inbound-webhooks/delivery-providers/${integration._environmentId}/${integration._id}`, vendorId: JSON.parse(sent.raw).id as string, transactionId: trigger.transactionId as string };
+  return {
+    path: `/v2/inbound-webhooks/delivery-providers/${integration._environmentId}/${integration._id}`,
+    vendorId: JSON.parse(sent.raw).id as string,
+    transactionId: trigger.transactionId as string,
+  };
 }
 
 async function messageState(transactionId: string) {
@@ -69,8 +86,16 @@ async function messageState(transactionId: string) {
 
 it('SendGrid: a signed event reaches the api raw and marks the message; a forged one is a 401', async () => {
   const signer = new SendGridSigner();
-  const { path, vendorId, transactionId } = await sendThrough('email', 'sendgrid', { apiKey: sendgridFake.apiKey, from: 'no-reply@example.com', senderName: 'Example', baseUrl: sendgridFake.origin }, signer.verificationKey, { email: 'prod@example.com' });
-  const opened = signer.sign([{ event: 'open', email: 'prod@example.com', timestamp: Math.floor(Date.now() / 1000), sg_event_id: uniqueName('ev'), sg_message_id: `${vendorId}.filter1` }]);
+  const { path, vendorId, transactionId } = await sendThrough(
+    'email',
+    'sendgrid',
+    { apiKey: sendgridFake.apiKey, from: 'no-reply@example.com', senderName: 'Example', baseUrl: sendgridFake.origin },
+    signer.verificationKey,
+    { email: 'prod@example.com' },
+  );
+  const opened = signer.sign([
+    { event: 'open', email: 'prod@example.com', timestamp: Math.floor(Date.now() / 1000), sg_event_id: uniqueName('ev'), sg_message_id: `${vendorId}.filter1` },
+  ]);
   expect((await post(path, { ...opened, body: opened.body.replace('open', 'click') })).status).toBe(401);
   const res = await post(path, opened);
   expect(res.status).toBe(200);
@@ -80,7 +105,13 @@ it('SendGrid: a signed event reaches the api raw and marks the message; a forged
 
 it('Twilio: a status callback signed over API_PUBLIC_URL + path with the auth token marks the SMS delivered', async () => {
   const signer = new TwilioSigner(twilioFake.token);
-  const { path, vendorId, transactionId } = await sendThrough('sms', 'twilio', { accountSid: twilioFake.accountSid, token: twilioFake.token, from: '+15550001111', baseUrl: twilioFake.origin }, undefined, { phone: '+15555550123' });
+  const { path, vendorId, transactionId } = await sendThrough(
+    'sms',
+    'twilio',
+    { accountSid: twilioFake.accountSid, token: twilioFake.token, from: '+15550001111', baseUrl: twilioFake.origin },
+    undefined,
+    { phone: '+15555550123' },
+  );
   const callback = signer.sign(PUBLIC_URL + path, { MessageSid: vendorId, MessageStatus: 'delivered', To: '+15555550123' });
   expect((await post(path, signer.sign(`http://elsewhere${path}`, { MessageSid: vendorId, MessageStatus: 'delivered', To: '+15555550123' }))).status).toBe(401);
   const res = await post(path, callback);

@@ -8,16 +8,7 @@ import { SesFake } from '../fakes/email/ses.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { VendorFake } from '../fakes/vendor-fake';
-import {
-  MailgunSigner,
-  PostmarkSigner,
-  SendGridSigner,
-  SignedRequest,
-  SnsSigner,
-  SvixSigner,
-  TelnyxSigner,
-  TwilioSigner,
-} from '../fakes/vendor-event-signers';
+import { MailgunSigner, PostmarkSigner, SendGridSigner, SignedRequest, SnsSigner, SvixSigner, TelnyxSigner, TwilioSigner } from '../fakes/vendor-event-signers';
 import { ApiClient, StoreUnderTest, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -72,33 +63,60 @@ function vendors(): Vendor[] {
       providerId: 'sendgrid',
       channel: 'email',
       fake: new SendgridFake(),
-      credentials() { return { apiKey: (this.fake as SendgridFake).apiKey, ...SENDER, baseUrl: this.fake.origin }; },
+      credentials() {
+        return { apiKey: (this.fake as SendgridFake).apiKey, ...SENDER, baseUrl: this.fake.origin };
+      },
       signingKey: sendgrid.verificationKey,
       event: (kind, c) =>
-        sendgrid.sign([{ email: c.address, timestamp: seconds(c.at), sg_event_id: c.key, sg_message_id: `${c.vendorId}.filterdrecv-1`, ...(kind === 'delivered' ? { event: 'delivered' } : { event: 'bounce', type: 'bounce', reason: '550 5.1.1 unknown user' }) }]),
+        sendgrid.sign([
+          {
+            email: c.address,
+            timestamp: seconds(c.at),
+            sg_event_id: c.key,
+            sg_message_id: `${c.vendorId}.filterdrecv-1`,
+            ...(kind === 'delivered' ? { event: 'delivered' } : { event: 'bounce', type: 'bounce', reason: '550 5.1.1 unknown user' }),
+          },
+        ]),
       forge: tamper,
     },
     {
       providerId: 'mailgun',
       channel: 'email',
       fake: new MailgunFake(),
-      credentials() { const f = this.fake as MailgunFake; return { apiKey: f.apiKey, domain: f.domain, ...SENDER, baseUrl: f.origin }; },
+      credentials() {
+        const f = this.fake as MailgunFake;
+        return { apiKey: f.apiKey, domain: f.domain, ...SENDER, baseUrl: f.origin };
+      },
       signingKey: mailgun.signingKey,
       event: (kind, c) =>
-        mailgun.sign({ id: c.key, recipient: c.address, timestamp: c.at.getTime() / 1000, message: { headers: { 'message-id': c.vendorId.replace(/^<|>$/g, '') } }, ...(kind === 'delivered' ? { event: 'delivered' } : { event: 'failed', severity: 'permanent', 'delivery-status': { description: 'No such mailbox' } }) }),
+        mailgun.sign({
+          id: c.key,
+          recipient: c.address,
+          timestamp: c.at.getTime() / 1000,
+          message: { headers: { 'message-id': c.vendorId.replace(/^<|>$/g, '') } },
+          ...(kind === 'delivered'
+            ? { event: 'delivered' }
+            : { event: 'failed', severity: 'permanent', 'delivery-status': { description: 'No such mailbox' } }),
+        }),
       forge: (signed) => ({ ...signed, body: signed.body.replace(/"signature":"[0-9a-f]{4}/, '"signature":"0000') }),
     },
     {
       providerId: 'resend',
       channel: 'email',
       fake: new ResendFake(),
-      credentials() { return { apiKey: (this.fake as ResendFake).apiKey, ...SENDER, baseUrl: this.fake.origin }; },
+      credentials() {
+        return { apiKey: (this.fake as ResendFake).apiKey, ...SENDER, baseUrl: this.fake.origin };
+      },
       signingKey: svix.secret,
       event: (kind, c) =>
         svix.sign(
           kind === 'delivered'
             ? { type: 'email.delivered', created_at: c.at.toISOString(), data: { email_id: c.vendorId, to: [c.address] } }
-            : { type: 'email.bounced', created_at: c.at.toISOString(), data: { email_id: c.vendorId, to: [c.address], bounce: { type: 'Permanent', message: 'Mailbox does not exist' } } },
+            : {
+                type: 'email.bounced',
+                created_at: c.at.toISOString(),
+                data: { email_id: c.vendorId, to: [c.address], bounce: { type: 'Permanent', message: 'Mailbox does not exist' } },
+              },
           { id: `msg_${c.key}` },
         ),
       forge: tamper,
@@ -107,13 +125,23 @@ function vendors(): Vendor[] {
       providerId: 'postmark',
       channel: 'email',
       fake: new PostmarkFake(),
-      credentials() { return { apiKey: (this.fake as PostmarkFake).serverToken, ...SENDER, baseUrl: this.fake.origin }; },
+      credentials() {
+        return { apiKey: (this.fake as PostmarkFake).serverToken, ...SENDER, baseUrl: this.fake.origin };
+      },
       signingKey: postmark.credentials,
       event: (kind, c) =>
         postmark.sign(
           kind === 'delivered'
             ? { RecordType: 'Delivery', MessageID: c.vendorId, Recipient: c.address, DeliveredAt: c.at.toISOString(), Details: c.key }
-            : { RecordType: 'Bounce', ID: c.key, Type: 'HardBounce', MessageID: c.vendorId, Email: c.address, BouncedAt: c.at.toISOString(), Description: 'Unknown user' },
+            : {
+                RecordType: 'Bounce',
+                ID: c.key,
+                Type: 'HardBounce',
+                MessageID: c.vendorId,
+                Email: c.address,
+                BouncedAt: c.at.toISOString(),
+                Description: 'Unknown user',
+              },
         ),
       forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
     },
@@ -121,7 +149,10 @@ function vendors(): Vendor[] {
       providerId: 'ses',
       channel: 'email',
       fake: new SesFake(),
-      credentials() { const f = this.fake as SesFake; return { apiKey: f.accessKeyId, secretKey: f.secretAccessKey, region: f.region, ...SENDER, baseUrl: f.origin }; },
+      credentials() {
+        const f = this.fake as SesFake;
+        return { apiKey: f.accessKeyId, secretKey: f.secretAccessKey, region: f.region, ...SENDER, baseUrl: f.origin };
+      },
       signingKey: sns.certificate,
       event: (kind, c) =>
         sns.sign({
@@ -129,8 +160,20 @@ function vendors(): Vendor[] {
           MessageId: c.key,
           Message: JSON.stringify(
             kind === 'delivered'
-              ? { eventType: 'Delivery', mail: { messageId: c.vendorId, destination: [c.address] }, delivery: { timestamp: c.at.toISOString(), recipients: [c.address] } }
-              : { eventType: 'Bounce', mail: { messageId: c.vendorId, destination: [c.address] }, bounce: { bounceType: 'Permanent', timestamp: c.at.toISOString(), bouncedRecipients: [{ emailAddress: c.address, diagnosticCode: 'smtp; 550 5.1.1' }] } },
+              ? {
+                  eventType: 'Delivery',
+                  mail: { messageId: c.vendorId, destination: [c.address] },
+                  delivery: { timestamp: c.at.toISOString(), recipients: [c.address] },
+                }
+              : {
+                  eventType: 'Bounce',
+                  mail: { messageId: c.vendorId, destination: [c.address] },
+                  bounce: {
+                    bounceType: 'Permanent',
+                    timestamp: c.at.toISOString(),
+                    bouncedRecipients: [{ emailAddress: c.address, diagnosticCode: 'smtp; 550 5.1.1' }],
+                  },
+                },
           ),
         }),
       forge: tamper,
@@ -139,16 +182,26 @@ function vendors(): Vendor[] {
       providerId: 'twilio',
       channel: 'sms',
       fake: twilioFake,
-      credentials() { return { accountSid: twilioFake.accountSid, token: twilioFake.token, from: SMS_FROM, baseUrl: twilioFake.origin }; },
+      credentials() {
+        return { accountSid: twilioFake.accountSid, token: twilioFake.token, from: SMS_FROM, baseUrl: twilioFake.origin };
+      },
       event: (kind, c) =>
-        twilio.sign(c.url, { MessageSid: c.vendorId, AccountSid: twilioFake.accountSid, To: c.address, ...(kind === 'delivered' ? { MessageStatus: 'delivered' } : { MessageStatus: 'undelivered', ErrorCode: '30005' }) }),
+        twilio.sign(c.url, {
+          MessageSid: c.vendorId,
+          AccountSid: twilioFake.accountSid,
+          To: c.address,
+          ...(kind === 'delivered' ? { MessageStatus: 'delivered' } : { MessageStatus: 'undelivered', ErrorCode: '30005' }),
+        }),
       forge: (signed) => ({ ...signed, body: signed.body.replace('MessageStatus=', 'MessageStatus=x') }),
     },
     {
       providerId: 'telnyx',
       channel: 'sms',
       fake: new TelnyxFake(),
-      credentials() { const f = this.fake as TelnyxFake; return { apiKey: f.apiKey, messageProfileId: f.messagingProfileId, from: SMS_FROM, baseUrl: f.origin }; },
+      credentials() {
+        const f = this.fake as TelnyxFake;
+        return { apiKey: f.apiKey, messageProfileId: f.messagingProfileId, from: SMS_FROM, baseUrl: f.origin };
+      },
       signingKey: telnyx.publicKey,
       event: (kind, c) =>
         telnyx.sign({
@@ -156,7 +209,12 @@ function vendors(): Vendor[] {
             id: c.key,
             event_type: 'message.finalized',
             occurred_at: c.at.toISOString(),
-            payload: { id: c.vendorId, completed_at: c.at.toISOString(), to: [{ phone_number: c.address, status: kind === 'delivered' ? 'delivered' : 'delivery_failed' }], ...(kind === 'bounce' ? { errors: [{ code: '40300', title: 'Blocked as spam' }] } : {}) },
+            payload: {
+              id: c.vendorId,
+              completed_at: c.at.toISOString(),
+              to: [{ phone_number: c.address, status: kind === 'delivered' ? 'delivered' : 'delivery_failed' }],
+              ...(kind === 'bounce' ? { errors: [{ code: '40300', title: 'Blocked as spam' }] } : {}),
+            },
           },
         }),
       forge: tamper,
@@ -209,11 +267,14 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
     let integration: { _id: string; _environmentId: string; identifier: string };
     let workflow: string;
     let subscriberId: string;
-    const address = vendor.channel === 'email' ? `${vendor.providerId}-${fresh()}@example.com` : `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    const address =
+      vendor.channel === 'email' ? `${vendor.providerId}-${fresh()}@example.com` : `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
     let path: string;
 
     async function send(): Promise<{ transactionId: string; notification: any }> {
-      const res = await api.post('/v1/events/trigger').send({ name: workflow, to: subscriberId, payload: {}, overrides: { [vendor.channel]: { integrationIdentifier: integration.identifier } } });
+      const res = await api
+        .post('/v1/events/trigger')
+        .send({ name: workflow, to: subscriberId, payload: {}, overrides: { [vendor.channel]: { integrationIdentifier: integration.identifier } } });
       expect(res.status).toBe(201);
       const { transactionId } = res.body.data;
       return { transactionId, notification: await notificationOf(transactionId) };
@@ -237,10 +298,15 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       integration = res.body.data;
       path = `/v2/inbound-webhooks/delivery-providers/${integration._environmentId}/${integration._id}`;
       workflow = uniqueName('wf').toLowerCase();
-      const step = vendor.channel === 'email' ? { template: { type: 'email', subject: 'Hello', content: [{ type: 'text', content: 'Hi there' }] } } : { template: { type: 'sms', content: 'Hi there' } };
+      const step =
+        vendor.channel === 'email'
+          ? { template: { type: 'email', subject: 'Hello', content: [{ type: 'text', content: 'Hi there' }] } }
+          : { template: { type: 'sms', content: 'Hi there' } };
       expect((await api.post('/v1/workflows').send({ name: workflow, identifier: workflow, active: true, steps: [step] })).status).toBe(201);
       subscriberId = uniqueName('sub');
-      expect((await api.post('/v2/subscribers').send({ subscriberId, ...(vendor.channel === 'email' ? { email: address } : { phone: address }) })).status).toBe(201);
+      expect((await api.post('/v2/subscribers').send({ subscriberId, ...(vendor.channel === 'email' ? { email: address } : { phone: address }) })).status).toBe(
+        201,
+      );
     });
 
     it('records a delivered event once, refuses a bad signature, acknowledges an unknown message, and suppresses after a hard bounce', async () => {
@@ -272,7 +338,10 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect(Date.parse(message.deliveryStateChangedAt)).not.toBeNaN();
 
       // An event about a message nobody sent: acknowledged, nothing recorded.
-      const unknown = await post(path, vendor.event('delivered', { ...context(), vendorId: vendor.providerId === 'mailgun' ? `<${fresh()}@mg.example.com>` : fresh() }));
+      const unknown = await post(
+        path,
+        vendor.event('delivered', { ...context(), vendorId: vendor.providerId === 'mailgun' ? `<${fresh()}@mg.example.com>` : fresh() }),
+      );
       expect(unknown.status).toBe(200);
       expect(unknown.body.data).toEqual({ recorded: 0, duplicates: 0, unknown: 1 });
 
@@ -281,12 +350,23 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect(bounce.status).toBe(200);
       expect(bounce.body.data.recorded).toBe(1);
       const details = webhookDetails(await notificationOf(transactionId));
-      expect(details.map((d: any) => d.detail)).toEqual(['Provider reports the message delivered', vendor.channel === 'sms' ? 'Provider reports the message undelivered' : 'Provider reports the message bounced']);
+      expect(details.map((d: any) => d.detail)).toEqual([
+        'Provider reports the message delivered',
+        vendor.channel === 'sms' ? 'Provider reports the message undelivered' : 'Provider reports the message bounced',
+      ]);
       expect(details[1].status).toBe('Failed');
       expect((await messageOf(transactionId)).deliveryState).toBe(vendor.channel === 'sms' ? 'undelivered' : 'bounced');
       const suppressions = await api.get('/v2/suppressions').query({ limit: 100 });
       expect(suppressions.status).toBe(200);
-      expect(suppressions.body.data).toContainEqual(expect.objectContaining({ address: address.toLowerCase(), channel: vendor.channel, reason: 'hard_bounce', providerId: vendor.providerId, messageId: message._id }));
+      expect(suppressions.body.data).toContainEqual(
+        expect.objectContaining({
+          address: address.toLowerCase(),
+          channel: vendor.channel,
+          reason: 'hard_bounce',
+          providerId: vendor.providerId,
+          messageId: message._id,
+        }),
+      );
 
       // The next send to the address is skipped and says why; lifted, it goes out again.
       const sendsBefore = vendor.fake.accepted.length;
@@ -314,7 +394,9 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
     beforeAll(async () => {
       sendgrid = all[0];
       const create = async (configurations: Record<string, unknown>) => {
-        const res = await api.post('/v1/integrations').send({ providerId: 'sendgrid', channel: 'email', identifier: uniqueName('sg'), credentials: sendgrid.credentials(), active: true, configurations });
+        const res = await api
+          .post('/v1/integrations')
+          .send({ providerId: 'sendgrid', channel: 'email', identifier: uniqueName('sg'), credentials: sendgrid.credentials(), active: true, configurations });
         expect(res.status).toBe(201);
         return res.body.data;
       };
@@ -342,7 +424,9 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect((await post(path, stale)).status).toBe(200); // fresh and signed: accepted (unknown message)
       const signer = new SendGridSigner();
       const old = signer.sign([{ event: 'delivered', sg_event_id: fresh() }], new Date(Date.now() - 6 * 60_000));
-      const integrationWithOld = await api.put(`/v1/integrations/${enabled._id}`).send({ configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: signer.verificationKey } });
+      const integrationWithOld = await api
+        .put(`/v1/integrations/${enabled._id}`)
+        .send({ configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: signer.verificationKey } });
       expect(integrationWithOld.status).toBe(200);
       const staleRes = await post(path, old);
       expect(staleRes.status).toBe(401);

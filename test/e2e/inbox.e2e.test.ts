@@ -34,7 +34,15 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
         identifier: workflowIdentifier,
         active: true,
         tags: ['billing'],
-        steps: [{ template: { type: 'in_app', content: 'Invoice {{payload.n}}', cta: { type: 'redirect', action: { buttons: [{ type: 'primary', content: 'Pay' }] } } } }],
+        steps: [
+          {
+            template: {
+              type: 'in_app',
+              content: 'Invoice {{payload.n}}',
+              cta: { type: 'redirect', action: { buttons: [{ type: 'primary', content: 'Pay' }] } },
+            },
+          },
+        ],
       })
       .expect(201);
   });
@@ -45,7 +53,9 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
 
   const http = () => request(t.app.getHttpServer());
   async function session(subscriberId: string, extra: Record<string, unknown> = {}, application = identifier) {
-    const res = await http().post('/v1/inbox/session').send({ applicationIdentifier: application, subscriber: { subscriberId }, ...extra });
+    const res = await http()
+      .post('/v1/inbox/session')
+      .send({ applicationIdentifier: application, subscriber: { subscriberId }, ...extra });
     return res;
   }
   async function tokenOf(subscriberId: string, application = identifier) {
@@ -74,14 +84,19 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
       token: expect.any(String),
       totalUnreadCount: 0,
       unreadCount: { total: 0, severity: { high: 0, medium: 0, low: 0, none: 0 } },
-      removeNovuBranding: false, isDevelopmentMode: true, maxSnoozeDurationHours: 2160 });
+      removeNovuBranding: false,
+      isDevelopmentMode: true,
+      maxSnoozeDurationHours: 2160,
+    });
     expect((await session('x', {}, 'no-such-app')).body).toMatchObject({ statusCode: 400, message: 'Please provide a valid app identifier' });
     expect((await http().post('/v1/inbox/session').send({ applicationIdentifier: identifier })).status).toBe(400);
-    const legacy = await http().post('/v1/inbox/session').send({ applicationIdentifier: identifier, subscriberId: uniqueName('legacy') });
+    const legacy = await http()
+      .post('/v1/inbox/session')
+      .send({ applicationIdentifier: identifier, subscriberId: uniqueName('legacy') });
     expect(legacy.status).toBe(201);
   });
 
-  it('keeps every route to the token\'s own subscriber and environment', async () => {
+  it("keeps every route to the token's own subscriber and environment", async () => {
     const alice = uniqueName('alice');
     const aliceToken = await tokenOf(alice);
     const bobToken = await tokenOf(uniqueName('bob'));
@@ -96,12 +111,17 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
     const notification = await deliver(alice, aliceToken, 1);
     for (const token of [bobToken, foreignToken]) {
       expect((await inbox(token).get('/notifications').expect(200)).body.data).toEqual([]);
-      const counts = await inbox(token).get(`/notifications/count?filters=${encodeURIComponent(JSON.stringify([{ read: false }]))}`).expect(200);
+      const counts = await inbox(token)
+        .get(`/notifications/count?filters=${encodeURIComponent(JSON.stringify([{ read: false }]))}`)
+        .expect(200);
       expect(counts.body.data).toEqual([{ count: 0, filter: { read: false } }]);
       for (const action of ['read', 'unread', 'archive', 'unarchive', 'unsnooze']) {
         await inbox(token).patch(`/notifications/${notification.id}/${action}`).expect(404);
       }
-      await inbox(token).patch(`/notifications/${notification.id}/snooze`).send({ snoozeUntil: new Date(Date.now() + 60_000).toISOString() }).expect(404);
+      await inbox(token)
+        .patch(`/notifications/${notification.id}/snooze`)
+        .send({ snoozeUntil: new Date(Date.now() + 60_000).toISOString() })
+        .expect(404);
       await inbox(token).patch(`/notifications/${notification.id}/complete`).send({ actionType: 'primary' }).expect(404);
       await inbox(token).patch(`/notifications/${notification.id}/revert`).send({ actionType: 'primary' }).expect(404);
       await inbox(token).delete(`/notifications/${notification.id}/delete`).expect(404);
@@ -184,7 +204,12 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
 
     const notification = await deliver(subscriberId, token, 7);
     const received = await waitFor(async () => events.find((e) => e.event === 'notification_received'));
-    expect(received.payload.message).toMatchObject({ _id: notification.id, content: 'Invoice 7', read: false, cta: { action: { buttons: [{ type: 'primary', content: 'Pay' }] } } });
+    expect(received.payload.message).toMatchObject({
+      _id: notification.id,
+      content: 'Invoice 7',
+      read: false,
+      cta: { action: { buttons: [{ type: 'primary', content: 'Pay' }] } },
+    });
     await waitFor(async () => events.find((e) => e.event === 'unread_count_changed' && e.payload.counts.total === 1));
     await waitFor(async () => events.find((e) => e.event === 'unseen_count_changed' && e.payload.unseenCount === 1));
 
@@ -195,14 +220,20 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
 
     // a snooze ends: the notification comes back as a new one
     events.length = 0;
-    await inbox(token).patch(`/notifications/${notification.id}/snooze`).send({ snoozeUntil: new Date(Date.now() + 1500).toISOString() }).expect(200);
+    await inbox(token)
+      .patch(`/notifications/${notification.id}/snooze`)
+      .send({ snoozeUntil: new Date(Date.now() + 1500).toISOString() })
+      .expect(200);
     const listed = await t.api().get(`/v1/messages?subscriberId=${subscriberId}`).expect(200);
     expect(listed.body.data[0]).toMatchObject({ snoozedUntil: expect.any(String), archived: false });
     const woke = await waitFor(async () => events.find((e) => e.event === 'notification_received'), 15_000);
     expect(woke.payload.message._id).toBe(notification.id);
     expect((await inbox(token).get('/notifications').expect(200)).body.data[0]).toMatchObject({ id: notification.id, isSnoozed: false });
 
-    await t.api().delete(`/v1/messages/${notification.id}`).expect(200, { data: { acknowledged: true, status: 'deleted' } });
+    await t
+      .api()
+      .delete(`/v1/messages/${notification.id}`)
+      .expect(200, { data: { acknowledged: true, status: 'deleted' } });
     await t.api().delete(`/v1/messages/${notification.id}`).expect(404);
     expect((await inbox(token).get('/notifications').expect(200)).body.data).toEqual([]);
 
@@ -216,7 +247,9 @@ describe.each(STORES)('Inbox API (%s)', (store) => {
     await inbox(token).get('/notifications?read=maybe').expect(400);
     await inbox(token).get('/notifications?data=notjson').expect(400);
     await inbox(token).get('/notifications/count?filters=notjson').expect(400);
-    await inbox(token).get(`/notifications/count?filters=${encodeURIComponent('[1]')}`).expect(400);
+    await inbox(token)
+      .get(`/notifications/count?filters=${encodeURIComponent('[1]')}`)
+      .expect(400);
     await inbox(token).post('/notifications/read').send({ data: '[1]' }).expect(400);
     await inbox(token).patch('/notifications/nope/snooze').send({ snoozeUntil: 'tomorrow' }).expect(422);
     await inbox(token).patch('/notifications/nope/complete').send({ actionType: 'tertiary' }).expect(422);

@@ -29,7 +29,11 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
 
   async function createWorkflow(active = true): Promise<string> {
     const identifier = uniqueName('wf').toLowerCase();
-    await t.api().post('/v1/workflows').send({ name: identifier, identifier, active, steps: [{ template: { type: 'in_app', content: 'Hi {{payload.name}}' } }] }).expect(201);
+    await t
+      .api()
+      .post('/v1/workflows')
+      .send({ name: identifier, identifier, active, steps: [{ template: { type: 'in_app', content: 'Hi {{payload.name}}' } }] })
+      .expect(201);
     return identifier;
   }
 
@@ -49,8 +53,16 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
     const triggerRoute = 'notify_http_request_duration_seconds_count{method="POST",route="/v1/events/trigger",status_code="201"}';
 
     const subscriberId = uniqueName('sub');
-    await t.api().post('/v1/events/trigger').send({ name: await createWorkflow(), to: { subscriberId }, payload: { name: 'Ada' } }).expect(201);
-    await t.api().post('/v1/events/trigger').send({ name: await createWorkflow(false), to: { subscriberId } }).expect(201);
+    await t
+      .api()
+      .post('/v1/events/trigger')
+      .send({ name: await createWorkflow(), to: { subscriberId }, payload: { name: 'Ada' } })
+      .expect(201);
+    await t
+      .api()
+      .post('/v1/events/trigger')
+      .send({ name: await createWorkflow(false), to: { subscriberId } })
+      .expect(201);
     await waitFor(async () => {
       const res = await t.api().get('/v1/messages').query({ subscriberId });
       return res.status === 200 && res.body.data.length === 1;
@@ -58,7 +70,9 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
 
     const after = await scrape();
     expect(sample(after, processed)).toBe((sample(before, processed) ?? 0) + 1);
-    expect(sample(after, 'notify_triggers_accepted_total{status="trigger_not_active"}')).toBe((sample(before, 'notify_triggers_accepted_total{status="trigger_not_active"}') ?? 0) + 1);
+    expect(sample(after, 'notify_triggers_accepted_total{status="trigger_not_active"}')).toBe(
+      (sample(before, 'notify_triggers_accepted_total{status="trigger_not_active"}') ?? 0) + 1,
+    );
     expect(sample(after, inApp)).toBe((sample(before, inApp) ?? 0) + 1);
     expect(sample(after, triggerRoute)).toBe((sample(before, triggerRoute) ?? 0) + 2);
     expect(after).toContain('notify_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/v1/events/trigger",status_code="201"}');
@@ -70,7 +84,9 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
     await t.api().get(`/v1/no-such-route/${subscriberId}`).expect(404);
     await t.api().post('/v1/events/trigger').set('Content-Type', 'application/json').send('{"name":').expect(400); // refused before routing
     const text = await scrape();
-    expect(sample(text, 'notify_http_request_duration_seconds_count{method="GET",route="/v2/subscribers/:subscriberId",status_code="404"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'notify_http_request_duration_seconds_count{method="GET",route="/v2/subscribers/:subscriberId",status_code="404"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'notify_http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'notify_http_request_duration_seconds_count{method="POST",route="unmatched",status_code="400"}')).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(subscriberId);

@@ -58,7 +58,11 @@ describe('OpenAPI document', () => {
       const examples = doc.paths[path].post.requestBody.content['application/json'].examples;
       return (Object.values(examples)[0] as { value: object }).value;
     };
-    await t.api().post('/v1/workflows').send({ name: 'Welcome', active: true, steps: [{ template: { type: 'in_app', content: 'Hi {{payload.name}}' } }] }).expect(201);
+    await t
+      .api()
+      .post('/v1/workflows')
+      .send({ name: 'Welcome', active: true, steps: [{ template: { type: 'in_app', content: 'Hi {{payload.name}}' } }] })
+      .expect(201);
     await t.api().post('/v1/workflows').send(example('/v1/workflows')).expect(201);
     const triggered = await t.api().post('/v1/events/trigger').send(example('/v1/events/trigger')).expect(201);
     expect(triggered.body.data).toMatchObject({ acknowledged: true, status: 'processed' });

@@ -66,7 +66,13 @@ describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
     const created = await endpoint(api, '/manage', { description: 'orders', eventTypes: ['message.sent'] });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
     const got = await api.get(`/v2/outbound-webhooks/endpoints/${created._id}`).expect(200);
-    expect(got.body.data).toMatchObject({ _id: created._id, url: receiver.url('/manage'), description: 'orders', eventTypes: ['message.sent'], disabled: false });
+    expect(got.body.data).toMatchObject({
+      _id: created._id,
+      url: receiver.url('/manage'),
+      description: 'orders',
+      eventTypes: ['message.sent'],
+      disabled: false,
+    });
     expect(got.body.data).not.toHaveProperty('secret');
     const listed = await api.get('/v2/outbound-webhooks/endpoints').expect(200);
     expect(listed.body).toMatchObject({ page: 0, hasMore: false });
@@ -78,7 +84,10 @@ describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
     expect(patched.body.data).not.toHaveProperty('description');
     expect(patched.body.data).not.toHaveProperty('eventTypes');
 
-    const badType = await api.post('/v2/outbound-webhooks/endpoints').send({ url: receiver.url('/x'), eventTypes: ['message.exploded'] }).expect(422);
+    const badType = await api
+      .post('/v2/outbound-webhooks/endpoints')
+      .send({ url: receiver.url('/x'), eventTypes: ['message.exploded'] })
+      .expect(422);
     expect(JSON.stringify(badType.body)).toContain('eventTypes');
     const badUrl = await api.post('/v2/outbound-webhooks/endpoints').send({ url: 'ftp://example.com/x' }).expect(422);
     expect(badUrl.body.message).toContain('http');
@@ -89,9 +98,16 @@ describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
     await api.delete(`/v2/outbound-webhooks/endpoints/${created._id}`).expect(404);
 
     // an Idempotency-Key replay is the same endpoint, without the secret (never kept for a replay)
-    const first = await api.post('/v2/outbound-webhooks/endpoints').set('Idempotency-Key', uniqueName('k')).send({ url: receiver.url('/once') });
+    const first = await api
+      .post('/v2/outbound-webhooks/endpoints')
+      .set('Idempotency-Key', uniqueName('k'))
+      .send({ url: receiver.url('/once') });
     const key = first.headers['idempotency-key'];
-    const replay = await api.post('/v2/outbound-webhooks/endpoints').set('Idempotency-Key', key).send({ url: receiver.url('/once') }).expect(201);
+    const replay = await api
+      .post('/v2/outbound-webhooks/endpoints')
+      .set('Idempotency-Key', key)
+      .send({ url: receiver.url('/once') })
+      .expect(201);
     expect(replay.headers['idempotency-replay']).toBe('true');
     expect(replay.body.data._id).toBe(first.body.data._id);
     expect(first.body.data.secret).toMatch(/^whsec_/);
@@ -110,22 +126,39 @@ describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
 
     // workflow.created / updated / deleted
     const identifier = uniqueName('wf').toLowerCase();
-    const wf = (await api.post('/v1/workflows').send({ name: identifier, identifier, active: true, steps: [{ template: { type: 'in_app', content: 'Hi {{payload.n}}' } }] }).expect(201)).body.data;
+    const wf = (
+      await api
+        .post('/v1/workflows')
+        .send({ name: identifier, identifier, active: true, steps: [{ template: { type: 'in_app', content: 'Hi {{payload.n}}' } }] })
+        .expect(201)
+    ).body.data;
     await api.put(`/v1/workflows/${wf._id}`).send({ description: 'changed' }).expect(200);
     // preference.updated
     const subscriberId = uniqueName('sub');
     await api.post('/v2/subscribers').send({ subscriberId }).expect(201);
-    await api.patch(`/v2/subscribers/${subscriberId}/preferences`).send({ channels: { email: false } }).expect(200);
+    await api
+      .patch(`/v2/subscribers/${subscriberId}/preferences`)
+      .send({ channels: { email: false } })
+      .expect(200);
     // message.sent (in-app)
-    const sent = (await api.post('/v1/events/trigger').send({ name: identifier, to: subscriberId, payload: { n: 1 } }).expect(201)).body.data;
+    const sent = (
+      await api
+        .post('/v1/events/trigger')
+        .send({ name: identifier, to: subscriberId, payload: { n: 1 } })
+        .expect(201)
+    ).body.data;
     // message.failed (a chat webhook answering 400)
-    const chat = (await api.post('/v1/integrations').send({ providerId: 'chat-webhook', channel: 'chat', active: true, credentials: {} }).expect(201)).body.data;
+    const chat = (await api.post('/v1/integrations').send({ providerId: 'chat-webhook', channel: 'chat', active: true, credentials: {} }).expect(201)).body
+      .data;
     await api
       .put(`/v1/subscribers/${subscriberId}/credentials`)
       .send({ providerId: 'chat-webhook', integrationIdentifier: chat.identifier, credentials: { webhookUrl: receiver.url('/chat-fail') } })
       .expect(200);
     const chatWf = uniqueName('chatwf').toLowerCase();
-    await api.post('/v1/workflows').send({ name: chatWf, identifier: chatWf, active: true, steps: [{ template: { type: 'chat', content: 'boom' } }] }).expect(201);
+    await api
+      .post('/v1/workflows')
+      .send({ name: chatWf, identifier: chatWf, active: true, steps: [{ template: { type: 'chat', content: 'boom' } }] })
+      .expect(201);
     const failed = (await api.post('/v1/events/trigger').send({ name: chatWf, to: subscriberId }).expect(201)).body.data;
     await api.delete(`/v1/workflows/${wf._id}`).expect(200);
 
@@ -143,15 +176,22 @@ describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
     }
     const byType = (type: string) => events.filter((e) => e.event.type === type).map((e) => e.event);
     const [messageSent] = byType('message.sent');
-    expect(messageSent).toMatchObject({ data: { object: { transactionId: sent.transactionId, channel: 'in_app', status: 'sent', subscriberId, content: 'Hi 1' } } });
+    expect(messageSent).toMatchObject({
+      data: { object: { transactionId: sent.transactionId, channel: 'in_app', status: 'sent', subscriberId, content: 'Hi 1' } },
+    });
     expect(new Date(messageSent.timestamp).toISOString()).toBe(messageSent.timestamp);
     const [messageFailed] = byType('message.failed');
-    expect(messageFailed).toMatchObject({ data: { object: { transactionId: failed.transactionId, channel: 'chat', status: 'error' }, error: { code: 'unexpected_provider_error' } } });
+    expect(messageFailed).toMatchObject({
+      data: { object: { transactionId: failed.transactionId, channel: 'chat', status: 'error' }, error: { code: 'unexpected_provider_error' } },
+    });
     expect(messageFailed.data.object).not.toHaveProperty('directWebhookUrl');
     const [updated] = byType('workflow.updated');
     expect(updated.data).toMatchObject({ object: { _id: wf._id, description: 'changed' }, previousObject: { _id: wf._id, description: '' } });
     const [preference] = byType('preference.updated');
-    expect(preference.data).toMatchObject({ object: { subscriberId, preferences: { global: { channels: { email: false } } } }, previousObject: { subscriberId } });
+    expect(preference.data).toMatchObject({
+      object: { subscriberId, preferences: { global: { channels: { email: false } } } },
+      previousObject: { subscriberId },
+    });
     expect(preference.data.previousObject.preferences.global.channels.email).not.toBe(false);
     expect(byType('workflow.deleted')[0].data.object).toMatchObject({ _id: wf._id, workflowId: identifier });
 
@@ -159,7 +199,9 @@ describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
     const deletedOnly = await waitFor(async () => eventsAt(receiver, `${path}-deleted`).length > 0 && eventsAt(receiver, `${path}-deleted`));
     expect(deletedOnly.map((r) => verifyBoth(r, onlyDeleted.secret).type)).toEqual(['workflow.deleted']);
     // a wrong secret does not verify
-    expect(() => new SvixWebhook(onlyDeleted.secret).verify(received[0].rawBody, Object.fromEntries(Object.entries(received[0].headers).map(([k, v]) => [k, String(v)])))).toThrow();
+    expect(() =>
+      new SvixWebhook(onlyDeleted.secret).verify(received[0].rawBody, Object.fromEntries(Object.entries(received[0].headers).map(([k, v]) => [k, String(v)]))),
+    ).toThrow();
 
     // the attempts log says what the endpoint answered, and how fast
     const log = await attempts(api, all._id);

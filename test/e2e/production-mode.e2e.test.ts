@@ -113,7 +113,9 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
       const { transactionId } = await trigger({ name: workflow, to: subscriberId, payload: { order: 7 } });
       const [notification] = await settledNotifications(transactionId);
       expect(notification.jobs[0].status).toBe('completed');
-      expect(notification.jobs[0].executionDetails.map((d: any) => d.detail)).toEqual(expect.arrayContaining(['Provider error, retry scheduled', 'Message sent']));
+      expect(notification.jobs[0].executionDetails.map((d: any) => d.detail)).toEqual(
+        expect.arrayContaining(['Provider error, retry scheduled', 'Message sent']),
+      );
       const [message] = await messagesOf({ subscriberId, channel: 'chat' });
       expect(message).toMatchObject({ status: 'sent', content: 'Order 7 shipped', transactionId });
       const deliveries = receiver.requests.filter((r) => r.path === path);
@@ -141,7 +143,10 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
 
   it('waits out a delay, and a cancel stops a delayed notification', () =>
     withOutputs(async () => {
-      const delayed = await createWorkflow([{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'seconds' } }, inApp('after the delay')]);
+      const delayed = await createWorkflow([
+        { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'seconds' } },
+        inApp('after the delay'),
+      ]);
       const subscriberId = uniqueName('delay');
       const started = Date.now();
       const { transactionId } = await trigger({ name: delayed, to: subscriberId });
@@ -184,7 +189,14 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
       const subscriberId = uniqueName('dedup');
       const transactionId = uniqueName('txn');
       const answers = await Promise.all(Array.from({ length: 5 }, () => trigger({ name: workflow, to: subscriberId, transactionId })));
-      expect(answers).toEqual(Array.from({ length: 5 }, () => ({ acknowledged: true, status: 'processed', transactionId, activityFeedLink: `/v1/notifications?transactionId=${transactionId}` })));
+      expect(answers).toEqual(
+        Array.from({ length: 5 }, () => ({
+          acknowledged: true,
+          status: 'processed',
+          transactionId,
+          activityFeedLink: `/v1/notifications?transactionId=${transactionId}`,
+        })),
+      );
       await settledNotifications(transactionId);
       await sleep(500);
       expect(await messagesOf({ subscriberId })).toHaveLength(1);

@@ -53,7 +53,11 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
     for (const member of fleet.members) {
       const credentials = member.subscriberCredentials?.();
       if (!credentials) continue;
-      await h.expect(200, 'PUT', `/v1/subscribers/${subscriberId}/credentials`, { providerId: member.providerId, integrationIdentifier: member.providerId, credentials });
+      await h.expect(200, 'PUT', `/v1/subscribers/${subscriberId}/credentials`, {
+        providerId: member.providerId,
+        integrationIdentifier: member.providerId,
+        credentials,
+      });
     }
   }, 240_000);
 
@@ -80,7 +84,9 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
     return identifier;
   }
 
-  const email = { template: { type: 'email', subject: 'Hello {{payload.name}}', content: [{ type: 'text', content: '<p>Hi {{payload.name}}, welcome.</p>' }] } };
+  const email = {
+    template: { type: 'email', subject: 'Hello {{payload.name}}', content: [{ type: 'text', content: '<p>Hi {{payload.name}}, welcome.</p>' }] },
+  };
   const sms = { template: { type: 'sms', content: 'Hi {{payload.name}}' } };
   const chat = { template: { type: 'chat', content: 'Hi {{payload.name}}' } };
   const push = { template: { type: 'push', title: 'Welcome', content: 'Hi {{payload.name}}' } };
@@ -117,14 +123,18 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
       const [primaryEmail, ...otherEmail] = byChannel('email');
       const [primarySms, ...otherSms] = byChannel('sms');
       const everyChatAndPush = [...byChannel('chat'), ...byChannel('push')];
-      expect(tally([primaryEmail, primarySms, ...everyChatAndPush])).toEqual(Object.fromEntries([primaryEmail, primarySms, ...everyChatAndPush].map((m) => [m.providerId, 1])));
+      expect(tally([primaryEmail, primarySms, ...everyChatAndPush])).toEqual(
+        Object.fromEntries([primaryEmail, primarySms, ...everyChatAndPush].map((m) => [m.providerId, 1])),
+      );
       expect(tally([...otherEmail, ...otherSms])).toEqual(Object.fromEntries([...otherEmail, ...otherSms].map((m) => [m.providerId, 0])));
       expect(fleet.members.flatMap((member) => member.refusals().map((reason) => `${member.providerId}: ${reason}`))).toEqual([]);
 
       const sent = await messages(transactionId);
       expect(sent).toHaveLength(2 + everyChatAndPush.length);
       expect(sent.filter((message) => message.status !== 'sent')).toEqual([]);
-      expect(new Set(sent.map((message) => message.providerId))).toEqual(new Set([primaryEmail.providerId, primarySms.providerId, ...everyChatAndPush.map((m) => m.providerId)]));
+      expect(new Set(sent.map((message) => message.providerId))).toEqual(
+        new Set([primaryEmail.providerId, primarySms.providerId, ...everyChatAndPush.map((m) => m.providerId)]),
+      );
     }));
 
   it('every other email and SMS provider sends when the trigger names its integration', () =>
@@ -156,7 +166,13 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
       expect(notification.jobs[0]).toMatchObject({ status: 'completed', providerId: 'mailgun' });
       expect({ primary: primary.accepted(), fallback: fallback.accepted() }).toEqual({ primary: before.primary, fallback: before.fallback + 1 });
       const details = notification.jobs[0].executionDetails.map((detail: any) => detail.detail);
-      expect(details).toEqual(['sendgrid provider was selected', 'Unexpected provider error', 'Fallback integration selected', 'mailgun provider was selected', 'Message sent']);
+      expect(details).toEqual([
+        'sendgrid provider was selected',
+        'Unexpected provider error',
+        'Fallback integration selected',
+        'mailgun provider was selected',
+        'Message sent',
+      ]);
       const hops = (await messages(transactionId)).map((message) => [message.providerId, message.status]).sort();
       expect(hops).toEqual([
         ['mailgun', 'sent'],

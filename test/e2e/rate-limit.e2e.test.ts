@@ -17,7 +17,8 @@ async function inAppWorkflow(api: ApiClient): Promise<{ identifier: string; scop
   return { identifier, scope: { organizationId: body.data._organizationId, environmentId: body.data._environmentId } };
 }
 
-const trigger = (api: ApiClient, name: string, extra: Record<string, unknown> = {}) => api.post('/v1/events/trigger').send({ name, to: uniqueName('sub'), ...extra });
+const trigger = (api: ApiClient, name: string, extra: Record<string, unknown> = {}) =>
+  api.post('/v1/events/trigger').send({ name, to: uniqueName('sub'), ...extra });
 
 /** The rate-limit headers of an answer, as numbers (undefined when absent). */
 const limitHeaders = (res: request.Response) => ({
@@ -79,7 +80,10 @@ describe.each([
   });
 
   it('counts trigger requests only: other routes, cancel included, carry no rate-limit headers', async () => {
-    const res = await t.api().delete(`/v1/events/trigger/${uniqueName('txn')}`).expect(200);
+    const res = await t
+      .api()
+      .delete(`/v1/events/trigger/${uniqueName('txn')}`)
+      .expect(200);
     expect(limitHeaders(res)).toEqual({ limit: undefined, remaining: undefined, reset: undefined });
     const workflows = await t.api().get('/v1/workflows').expect(200);
     expect(workflows.headers['ratelimit-limit']).toBeUndefined();

@@ -26,7 +26,9 @@ describe('reply callbacks', () => {
     smtp = await new SmtpFake({ tls: 'none' }).start();
     receiver = await LoopbackReceiver.start();
     inboundPort = await freePort();
-    t = await startTestApp({ env: { INBOUND_MAIL_DOMAIN: DOMAIN, INBOUND_MAIL_PORT: String(inboundPort), HOST: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '200ms,200ms' } });
+    t = await startTestApp({
+      env: { INBOUND_MAIL_DOMAIN: DOMAIN, INBOUND_MAIL_PORT: String(inboundPort), HOST: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '200ms,200ms' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -46,7 +48,12 @@ describe('reply callbacks', () => {
         name: identifier,
         identifier,
         active: true,
-        steps: [{ template: { type: 'email', subject: 'Your order', content: 'Reply to this email' }, replyCallback: { active: true, url: receiver.url('/replies') } }],
+        steps: [
+          {
+            template: { type: 'email', subject: 'Your order', content: 'Reply to this email' },
+            replyCallback: { active: true, url: receiver.url('/replies') },
+          },
+        ],
       })
       .expect(201);
     const subscriberId = uniqueName('sub');
@@ -71,7 +78,9 @@ describe('reply callbacks', () => {
       attachments: [{ filename: 'receipt.txt', content: 'paid in full' }],
     });
 
-    const [callback] = await waitFor(async () => receiver.requests.filter((r) => r.path === '/replies').length > 0 && receiver.requests.filter((r) => r.path === '/replies'));
+    const [callback] = await waitFor(
+      async () => receiver.requests.filter((r) => r.path === '/replies').length > 0 && receiver.requests.filter((r) => r.path === '/replies'),
+    );
     const secret = (await t.api().get('/v2/outbound-webhooks/reply-callback-secret').expect(200)).body.data.secret as string;
     expect(secret).toMatch(/^whsec_/);
     const headers = Object.fromEntries(Object.entries(callback.headers).map(([k, v]) => [k, String(v)]));

@@ -46,12 +46,20 @@ describe.each([
   const records = (at: Date, statuses: JobStatus[]): NotificationRecords => {
     const n = notification(scope, { createdAt: at, updatedAt: at });
     // a delayed job is due far ahead, so the workers' recovery leaves it be
-    const chain = jobChain(n, statuses.map(() => 'in_app')).map((j, index) => ({
+    const chain = jobChain(
+      n,
+      statuses.map(() => 'in_app'),
+    ).map((j, index) => ({
       ...j,
       status: statuses[index],
       ...(statuses[index] === 'delayed' ? { runAt: daysAgo(-30) } : {}),
     }));
-    return { notification: n, jobs: chain, messages: [message(chain[0], { createdAt: at, updatedAt: at })], details: [executionDetail(chain[0], { createdAt: at })] };
+    return {
+      notification: n,
+      jobs: chain,
+      messages: [message(chain[0], { createdAt: at, updatedAt: at })],
+      details: [executionDetail(chain[0], { createdAt: at })],
+    };
   };
   const trigger = (at: Date, status: TriggerStatus): TriggerRecord => triggerRecord(scope, { status, createdAt: at, updatedAt: at });
 

@@ -30,19 +30,38 @@ describe.each(STORES)('secrets are masked in every integration response (%s)', (
 
   it('create, list, update, activate, the organization-wide active list, delete and error bodies show no secret', async () => {
     const created = [
-      { providerId: 'sendgrid', channel: 'email', identifier: 's-sendgrid', credentials: { apiKey: SECRETS.apiKey, from: 'a@example.com', senderName: 'A' }, active: true },
+      {
+        providerId: 'sendgrid',
+        channel: 'email',
+        identifier: 's-sendgrid',
+        credentials: { apiKey: SECRETS.apiKey, from: 'a@example.com', senderName: 'A' },
+        active: true,
+      },
       {
         providerId: 'nodemailer',
         channel: 'email',
         identifier: 's-smtp',
-        credentials: { host: 'smtp.example.com', port: '587', user: 'u', password: SECRETS.password, tlsOptions: { key: SECRETS.tlsKey, passphrase: SECRETS.passphrase, rejectUnauthorized: true }, from: 'a@example.com', senderName: 'A' },
+        credentials: {
+          host: 'smtp.example.com',
+          port: '587',
+          user: 'u',
+          password: SECRETS.password,
+          tlsOptions: { key: SECRETS.tlsKey, passphrase: SECRETS.passphrase, rejectUnauthorized: true },
+          from: 'a@example.com',
+          senderName: 'A',
+        },
         configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: SECRETS.signingKey },
       },
       {
         providerId: 'email-webhook',
         channel: 'email',
         identifier: 's-hook',
-        credentials: { webhookUrl: `https://hooks:${SECRETS.urlPassword}@hooks.example.com/in?token=${SECRETS.urlToken}&team=ops`, secretKey: SECRETS.chatSecret, from: 'a@example.com', senderName: 'A' },
+        credentials: {
+          webhookUrl: `https://hooks:${SECRETS.urlPassword}@hooks.example.com/in?token=${SECRETS.urlToken}&team=ops`,
+          secretKey: SECRETS.chatSecret,
+          from: 'a@example.com',
+          senderName: 'A',
+        },
       },
     ];
     const ids: string[] = [];
@@ -56,7 +75,16 @@ describe.each(STORES)('secrets are masked in every integration response (%s)', (
     keep('PUT activate', (await t.api().put(`/v1/integrations/${ids[2]}`).send({ active: true }).expect(200)).body);
     const other = await t.createEnvironment('Other');
     keep('GET active (another environment of the organization)', (await t.api(other.apiKey).get('/v1/integrations/active').expect(200)).body);
-    keep('422 credentials of the wrong type', (await t.api().put(`/v1/integrations/${ids[0]}`).send({ credentials: { apiKey: 42, password: { SECRETS } } }).expect(422)).body);
+    keep(
+      '422 credentials of the wrong type',
+      (
+        await t
+          .api()
+          .put(`/v1/integrations/${ids[0]}`)
+          .send({ credentials: { apiKey: 42, password: { SECRETS } } })
+          .expect(422)
+      ).body,
+    );
     keep('DELETE', (await t.api().delete(`/v1/integrations/${ids[0]}`).expect(200)).body);
 
     const leaks = bodies.filter(({ body }) => MARKER.test(JSON.stringify(body))).map(({ route, body }) => `${route}: ${JSON.stringify(body).slice(0, 300)}`);
@@ -78,6 +106,8 @@ describe.each(STORES)('secrets are masked in every integration response (%s)', (
     const storedSmtp = (await repository.findById(scope, smtp._id))!;
     expect(storedSmtp.credentials).toMatchObject({ password: SECRETS.password, tlsOptions: { key: SECRETS.tlsKey, passphrase: SECRETS.passphrase } });
     expect(storedSmtp.configurations.inboundWebhookSigningKey).toBe(SECRETS.signingKey);
-    expect((await repository.findById(scope, hook._id))!.credentials.webhookUrl).toContain(`${SECRETS.urlPassword}@hooks.example.com/in?token=${SECRETS.urlToken}`);
+    expect((await repository.findById(scope, hook._id))!.credentials.webhookUrl).toContain(
+      `${SECRETS.urlPassword}@hooks.example.com/in?token=${SECRETS.urlToken}`,
+    );
   });
 });

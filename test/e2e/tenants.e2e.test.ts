@@ -7,8 +7,12 @@ describe.each(STORES)('tenants (%s)', (store) => {
   });
   afterAll(() => t?.close());
 
-  it('creates a tenant (201) in Novu\'s shape and reads it back', async () => {
-    const created = await t.api().post('/v1/tenants').send({ identifier: 'acme', name: 'Acme', data: { plan: 'pro' } }).expect(201);
+  it("creates a tenant (201) in Novu's shape and reads it back", async () => {
+    const created = await t
+      .api()
+      .post('/v1/tenants')
+      .send({ identifier: 'acme', name: 'Acme', data: { plan: 'pro' } })
+      .expect(201);
     const tenant = created.body.data;
     expect(tenant).toEqual({
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -31,7 +35,7 @@ describe.each(STORES)('tenants (%s)', (store) => {
     expect(res.body.data).not.toHaveProperty('data');
   });
 
-  it('answers a taken identifier with 409 and Novu\'s message', async () => {
+  it("answers a taken identifier with 409 and Novu's message", async () => {
     await t.api().post('/v1/tenants').send({ identifier: 'dup' }).expect(201);
     const res = await t.api().post('/v1/tenants').send({ identifier: 'dup', name: 'again' }).expect(409);
     expect(res.body.message).toMatch(/^Tenant with identifier: dup already exists under environment [0-9a-f]{24}$/);
@@ -44,7 +48,11 @@ describe.each(STORES)('tenants (%s)', (store) => {
     expect(missing.body.errors.identifier.messages.length).toBeGreaterThan(0);
     const badTypes = await t.api().post('/v1/tenants').send({ identifier: 5, name: [], data: 'x' }).expect(422);
     expect(Object.keys(badTypes.body.errors).sort()).toEqual(['data', 'identifier', 'name']);
-    await t.api().patch('/v1/tenants/acme').send({ data: [1, 2] }).expect(422);
+    await t
+      .api()
+      .patch('/v1/tenants/acme')
+      .send({ data: [1, 2] })
+      .expect(422);
   });
 
   it('answers an unknown identifier with 404 on get, patch and delete', async () => {
@@ -55,10 +63,18 @@ describe.each(STORES)('tenants (%s)', (store) => {
   });
 
   it('patches only the fields given, and renames', async () => {
-    await t.api().post('/v1/tenants').send({ identifier: 'p1', name: 'Before', data: { a: 1 } }).expect(201);
+    await t
+      .api()
+      .post('/v1/tenants')
+      .send({ identifier: 'p1', name: 'Before', data: { a: 1 } })
+      .expect(201);
     const named = await t.api().patch('/v1/tenants/p1').send({ name: 'After' }).expect(200);
     expect(named.body.data).toMatchObject({ identifier: 'p1', name: 'After', data: { a: 1 } });
-    const data = await t.api().patch('/v1/tenants/p1').send({ data: { b: 2 } }).expect(200);
+    const data = await t
+      .api()
+      .patch('/v1/tenants/p1')
+      .send({ data: { b: 2 } })
+      .expect(200);
     expect(data.body.data).toMatchObject({ name: 'After', data: { b: 2 } });
     const renamed = await t.api().patch('/v1/tenants/p1').send({ identifier: 'p2' }).expect(200);
     expect(renamed.body.data).toMatchObject({ identifier: 'p2', name: 'After', _id: named.body.data._id });
@@ -73,7 +89,11 @@ describe.each(STORES)('tenants (%s)', (store) => {
     const created = await t.api().post('/v1/tenants').send({ identifier: 'nulls', name: null, data: null }).expect(201);
     expect(created.body.data).not.toHaveProperty('name');
     expect(created.body.data).not.toHaveProperty('data');
-    await t.api().patch('/v1/tenants/nulls').send({ name: 'N', data: { x: 1 } }).expect(200);
+    await t
+      .api()
+      .patch('/v1/tenants/nulls')
+      .send({ name: 'N', data: { x: 1 } })
+      .expect(200);
     const cleared = await t.api().patch('/v1/tenants/nulls').send({ name: null, data: null }).expect(200);
     expect(cleared.body.data).not.toHaveProperty('name');
     expect(cleared.body.data).not.toHaveProperty('data');
@@ -89,7 +109,10 @@ describe.each(STORES)('tenants (%s)', (store) => {
 
   it('handles identifiers that need URL encoding', async () => {
     await t.api().post('/v1/tenants').send({ identifier: 'a b/c' }).expect(201);
-    const res = await t.api().get(`/v1/tenants/${encodeURIComponent('a b/c')}`).expect(200);
+    const res = await t
+      .api()
+      .get(`/v1/tenants/${encodeURIComponent('a b/c')}`)
+      .expect(200);
     expect(res.body.data.identifier).toBe('a b/c');
   });
 
@@ -98,7 +121,11 @@ describe.each(STORES)('tenants (%s)', (store) => {
     beforeAll(async () => {
       const env = await t.createEnvironment(`Listing-${store}`);
       list = () => t.api(env.apiKey);
-      for (let i = 0; i < 3; i++) await list().post('/v1/tenants').send({ identifier: `l${i}` }).expect(201);
+      for (let i = 0; i < 3; i++)
+        await list()
+          .post('/v1/tenants')
+          .send({ identifier: `l${i}` })
+          .expect(201);
     });
 
     it('returns {data, page, pageSize, hasMore} unwrapped, default page 0 and limit 10', async () => {
@@ -153,7 +180,11 @@ describe.each(STORES)('tenants (%s)', (store) => {
 describe.each(STORES)('tenants survive a restart (%s)', (store) => {
   it('reads after a restart what was written before', async () => {
     const first = await startTestApp({ store });
-    const created = await first.api().post('/v1/tenants').send({ identifier: 'durable', name: 'D', data: { k: [1, 2] } }).expect(201);
+    const created = await first
+      .api()
+      .post('/v1/tenants')
+      .send({ identifier: 'durable', name: 'D', data: { k: [1, 2] } })
+      .expect(201);
     await first.close();
     const { dataDir, sqlSchema, apiKey } = first.options;
     const second = await startTestApp({ store, dataDir, sqlSchema, apiKey });

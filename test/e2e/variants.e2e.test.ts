@@ -17,7 +17,9 @@ describe.each(STORES)('step variants (%s)', (store) => {
     await t.close();
   });
 
-  const group = (on: string, field: string, value: string) => [{ isNegated: false, type: 'GROUP', value: 'AND', children: [{ on, field, operator: 'EQUAL', value }] }];
+  const group = (on: string, field: string, value: string) => [
+    { isNegated: false, type: 'GROUP', value: 'AND', children: [{ on, field, operator: 'EQUAL', value }] },
+  ];
 
   async function workflow() {
     const identifier = uniqueName('variants').toLowerCase();
@@ -33,9 +35,19 @@ describe.each(STORES)('step variants (%s)', (store) => {
             name: 'greeting',
             template: { type: 'in_app', content: 'Hello {{subscriber.firstName}}' },
             variants: [
-              { name: 'vip', active: true, template: { type: 'in_app', content: 'Welcome back, VIP {{subscriber.firstName}}' }, filters: group('subscriber', 'data.tier', 'vip') },
+              {
+                name: 'vip',
+                active: true,
+                template: { type: 'in_app', content: 'Welcome back, VIP {{subscriber.firstName}}' },
+                filters: group('subscriber', 'data.tier', 'vip'),
+              },
               { name: 'inactive', active: false, template: { type: 'in_app', content: 'never sent' }, filters: group('payload', 'plan', 'pro') },
-              { name: 'pro plan', active: true, template: { type: 'in_app', content: 'Your pro plan {{payload.plan}} is ready' }, filters: group('payload', 'plan', 'pro') },
+              {
+                name: 'pro plan',
+                active: true,
+                template: { type: 'in_app', content: 'Your pro plan {{payload.plan}} is ready' },
+                filters: group('payload', 'plan', 'pro'),
+              },
             ],
           },
         ],

@@ -39,7 +39,9 @@ export async function hasValidSigV4(
   expected: { accessKeyId: string; secretAccessKey: string; region: string; service: string },
 ): Promise<boolean | string> {
   const authorization = request.header('authorization') ?? '';
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(authorization);
+  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+    authorization,
+  );
   if (!match) return 'no SigV4 Authorization header';
   const [, accessKeyId, , region, service, signedHeaders, signature] = match;
   if (accessKeyId !== expected.accessKeyId) return `access key ${accessKeyId}`;
@@ -61,7 +63,9 @@ export async function hasValidSigV4(
   });
   const query: Record<string, string> = {};
   request.query.forEach((value, key) => (query[key] = value));
-  const at = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
+  const at = new Date(
+    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
+  );
   const signed = await signer.sign(
     { method: request.method, protocol: 'http:', hostname: headers.host ?? '', path: request.path, query, headers, body: request.body },
     { signingDate: at, signableHeaders: new Set(signedHeaders.split(';')) },
@@ -107,7 +111,12 @@ export function verifyJwt(token: string, key: KeyObject | string, alg: 'RS256' |
   if (header.alg !== alg) return `alg ${String(header.alg)}`;
   const publicKey = typeof key === 'string' ? createPublicKey(key) : key;
   const signature = Buffer.from(signaturePart, 'base64url');
-  const ok = verifySignature('sha256', Buffer.from(`${headerPart}.${payloadPart}`), alg === 'ES256' ? { key: publicKey, dsaEncoding: 'ieee-p1363' } : publicKey, signature);
+  const ok = verifySignature(
+    'sha256',
+    Buffer.from(`${headerPart}.${payloadPart}`),
+    alg === 'ES256' ? { key: publicKey, dsaEncoding: 'ieee-p1363' } : publicKey,
+    signature,
+  );
   if (!ok) return 'bad signature';
   if (typeof payload.exp === 'number' && payload.exp * 1000 < now) return 'expired';
   return { header, payload };

@@ -28,7 +28,10 @@ export class SendGridSigner {
     const body = JSON.stringify(events);
     const timestamp = seconds(at);
     const signature = sign('sha256', Buffer.from(timestamp + body), { key: this.keys.privateKey, dsaEncoding: 'der' }).toString('base64');
-    return { body, headers: { 'content-type': 'application/json', 'x-twilio-email-event-webhook-signature': signature, 'x-twilio-email-event-webhook-timestamp': timestamp } };
+    return {
+      body,
+      headers: { 'content-type': 'application/json', 'x-twilio-email-event-webhook-signature': signature, 'x-twilio-email-event-webhook-timestamp': timestamp },
+    };
   }
 }
 
@@ -39,7 +42,9 @@ export class MailgunSigner {
   sign(eventData: Record<string, unknown>, at = new Date()): SignedRequest {
     const timestamp = seconds(at);
     const token = randomBytes(25).toString('hex');
-    const signature = createHmac('sha256', this.signingKey).update(timestamp + token).digest('hex');
+    const signature = createHmac('sha256', this.signingKey)
+      .update(timestamp + token)
+      .digest('hex');
     return { body: JSON.stringify({ signature: { timestamp, token, signature }, 'event-data': eventData }), headers: { 'content-type': 'application/json' } };
   }
 }
@@ -63,7 +68,10 @@ export class PostmarkSigner {
   readonly credentials = `hook:${randomBytes(12).toString('hex')}`;
 
   sign(record: Record<string, unknown>, credentials = this.credentials): SignedRequest {
-    return { body: JSON.stringify(record), headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(credentials).toString('base64')}` } };
+    return {
+      body: JSON.stringify(record),
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+    };
   }
 }
 
@@ -75,7 +83,25 @@ export class SnsSigner {
   constructor() {
     const dir = mkdtempSync(join(tmpdir(), 'sns-cert-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-subj', '/CN=sns.us-east-1.amazonaws.com', '-days', '1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-subj',
+          '/CN=sns.us-east-1.amazonaws.com',
+          '-days',
+          '1',
+        ],
+        { stdio: 'ignore' },
+      );
       this.certificate = readFileSync(join(dir, 'cert.pem'), 'utf8');
       this.privateKey = readFileSync(join(dir, 'key.pem'), 'utf8');
     } finally {
@@ -92,10 +118,23 @@ export class SnsSigner {
       Timestamp: (options.at ?? new Date()).toISOString(),
       ...fields,
     };
-    const order = message.Type === 'Notification' ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'] : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
-    const text = order.filter((f) => message[f] !== undefined).map((f) => `${f}\n${message[f]}\n`).join('');
-    const signature = createSign(version === '2' ? 'RSA-SHA256' : 'RSA-SHA1').update(text).sign(createPrivateKey(this.privateKey), 'base64');
-    const body = { ...message, SignatureVersion: version, Signature: signature, SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-test.pem' };
+    const order =
+      message.Type === 'Notification'
+        ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+        : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+    const text = order
+      .filter((f) => message[f] !== undefined)
+      .map((f) => `${f}\n${message[f]}\n`)
+      .join('');
+    const signature = createSign(version === '2' ? 'RSA-SHA256' : 'RSA-SHA1')
+      .update(text)
+      .sign(createPrivateKey(this.privateKey), 'base64');
+    const body = {
+      ...message,
+      SignatureVersion: version,
+      Signature: signature,
+      SigningCertURL: 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-test.pem',
+    };
     return { body: JSON.stringify(body), headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': message.Type } };
   }
 }
@@ -106,7 +145,10 @@ export class TwilioSigner {
 
   sign(url: string, params: Record<string, string>): SignedRequest {
     const form = new URLSearchParams(params);
-    return { body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(this.authToken, url, form) } };
+    return {
+      body: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(this.authToken, url, form) },
+    };
   }
 }
 

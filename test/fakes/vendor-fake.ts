@@ -128,8 +128,7 @@ export abstract class VendorFake {
         session.on('close', () => this.h2Sessions.delete(session));
       });
       this.server = server;
-    }
-    else if (protocol === 'https') this.server = createHttpsServer(TEST_TLS, handler);
+    } else if (protocol === 'https') this.server = createHttpsServer(TEST_TLS, handler);
     else this.server = createHttpServer(handler);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     return this;
@@ -182,7 +181,7 @@ function toFakeRequest(req: IncomingMessage | Http2ServerRequest, body: Buffer):
     form: () => new URLSearchParams(text),
     header(name: string) {
       const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value[0] : (value);
+      return Array.isArray(value) ? value[0] : value;
     },
   };
 }

@@ -89,7 +89,14 @@ export function dockerignore(text: string): { patterns: string[]; excludes(path:
     const body = (negated ? pattern.slice(1) : pattern).replace(/^\/+|\/+$/g, '');
     const regex = body
       .split('/')
-      .map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+      .map((part) =>
+        part === '**'
+          ? '.*'
+          : part
+              .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+              .replace(/\*/g, '[^/]*')
+              .replace(/\?/g, '[^/]'),
+      )
       .join('/')
       .replace(/\.\*\//g, '(?:.*/)?');
     return { negated, regex: new RegExp(`^${regex}(?:/.*)?$`) };
@@ -121,7 +128,10 @@ export function parseDotenv(text: string): Record<string, string> {
 }
 
 export class MissingVariableError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
   }
 }
@@ -132,20 +142,23 @@ export class MissingVariableError extends Error {
  * collects the names met.
  */
 export function interpolate(value: string, vars: Record<string, string | undefined>, used?: Set<string>): string {
-  return value.replace(/\$(?:(\$)|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*)|(.?))/g, (whole, dollar, name, colon, operator, word, bare, other) => {
-    if (dollar) return '$';
-    if (other !== undefined && !name && !bare) throw new Error(`invalid interpolation "${whole}" in "${value}"`);
-    const variable = name ?? bare;
-    used?.add(variable);
-    const current = vars[variable];
-    const unset = current === undefined || (colon === ':' && current === '');
-    if (operator === '-') return unset ? word : current;
-    if (operator === '?') {
-      if (unset) throw new MissingVariableError(variable, word);
-      return current;
-    }
-    return current ?? '';
-  });
+  return value.replace(
+    /\$(?:(\$)|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*)|(.?))/g,
+    (whole, dollar, name, colon, operator, word, bare, other) => {
+      if (dollar) return '$';
+      if (other !== undefined && !name && !bare) throw new Error(`invalid interpolation "${whole}" in "${value}"`);
+      const variable = name ?? bare;
+      used?.add(variable);
+      const current = vars[variable];
+      const unset = current === undefined || (colon === ':' && current === '');
+      if (operator === '-') return unset ? word : current;
+      if (operator === '?') {
+        if (unset) throw new MissingVariableError(variable, word);
+        return current;
+      }
+      return current ?? '';
+    },
+  );
 }
 
 /** Interpolates every string of a compose document (keys and `x-` extensions included, as Compose does). */

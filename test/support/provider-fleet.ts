@@ -157,7 +157,8 @@ function smtpMember(): RunningMember {
     channel: 'email',
     credentials: () => smtp.credentials(),
     accepted: () => smtp.received.length,
-    refusals: () => smtp.refusals.filter((reply) => !isScriptedSmtpReply(reply)).map((reply) => `${reply.code} ${reply.message} (at ${reply.at.toUpperCase()})`),
+    refusals: () =>
+      smtp.refusals.filter((reply) => !isScriptedSmtpReply(reply)).map((reply) => `${reply.code} ${reply.message} (at ${reply.at.toUpperCase()})`),
     describeAccepted: () => smtp.received.map((mail) => `SMTP MAIL FROM:<${mail.envelope.from}> → ${mail.envelope.to.join(', ')}`),
     failNext: (outcome) => void smtp.failNext(SMTP_SCRIPTED[outcome]),
     reset: () => smtp.reset(),
@@ -186,7 +187,14 @@ function pushMember<F extends VendorFake>(
   credentials: (fake: F) => Record<string, unknown>,
   recipient: (request: FakeRequest) => unknown,
 ): RunningMember {
-  return vendorMember({ providerId, channel: 'push', fake, credentials, subscriberCredentials: () => ({ deviceTokens: [PUSH_TARGETS[providerId]] }), recipient });
+  return vendorMember({
+    providerId,
+    channel: 'push',
+    fake,
+    credentials,
+    subscriberCredentials: () => ({ deviceTokens: [PUSH_TARGETS[providerId]] }),
+    recipient,
+  });
 }
 
 /** Builds (does not start) a member for every provider id, in the catalogue's order. */
@@ -379,7 +387,12 @@ function buildMembers(): RunningMember[] {
           providerId: 'generic-sms',
           channel: 'sms',
           fake: new GenericSmsFake(),
-          credentials: (fake) => ({ baseUrl: `${fake.origin}/sms`, apiKeyRequestHeader: fake.gateway.apiKeyHeader, apiKey: fake.gateway.apiKey, from: SMS_FROM }),
+          credentials: (fake) => ({
+            baseUrl: `${fake.origin}/sms`,
+            apiKeyRequestHeader: fake.gateway.apiKeyHeader,
+            apiKey: fake.gateway.apiKey,
+            from: SMS_FROM,
+          }),
           recipient: (request) => json(request).to,
         }),
     ],
@@ -527,7 +540,12 @@ function buildMembers(): RunningMember[] {
       'apns',
       () =>
         // HTTP/2 over TLS with the test certificate (the service trusts it through NODE_EXTRA_CA_CERTS).
-        pushMember('apns', new ApnsFake(), (fake) => fake.credentials(), (request) => request.path.slice('/3/device/'.length)),
+        pushMember(
+          'apns',
+          new ApnsFake(),
+          (fake) => fake.credentials(),
+          (request) => request.path.slice('/3/device/'.length),
+        ),
     ],
     [
       'expo',
@@ -587,7 +605,8 @@ function buildMembers(): RunningMember[] {
   if (missing.length) throw new Error(`provider-fleet: no fake for ${missing.join(', ')}`);
   return wanted.map((provider) => {
     const running = byId.get(provider.id)!();
-    if (running.member.channel !== provider.channel) throw new Error(`provider-fleet: ${provider.id} is ${provider.channel} in the catalogue, ${running.member.channel} in the fleet`);
+    if (running.member.channel !== provider.channel)
+      throw new Error(`provider-fleet: ${provider.id} is ${provider.channel} in the catalogue, ${running.member.channel} in the fleet`);
     return running;
   });
 }
@@ -606,7 +625,9 @@ export async function startFleet(): Promise<Fleet> {
   if (failed >= 0) {
     await closeAll();
     const reason = (started[failed] as PromiseRejectedResult).reason;
-    throw new Error(`provider-fleet: the ${running[failed].member.providerId} fake did not start: ${reason instanceof Error ? reason.message : String(reason)}`);
+    throw new Error(
+      `provider-fleet: the ${running[failed].member.providerId} fake did not start: ${reason instanceof Error ? reason.message : String(reason)}`,
+    );
   }
   const members = running.map((entry) => entry.member);
   const byId = new Map(members.map((member) => [member.providerId, member]));

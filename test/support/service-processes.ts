@@ -101,7 +101,10 @@ export class ServiceHarness {
   private databaseCreated = false;
   private readonly dataDirs: string[] = [];
 
-  private constructor(private readonly buildDir: string, private readonly options: ServiceHarnessOptions) {
+  private constructor(
+    private readonly buildDir: string,
+    private readonly options: ServiceHarnessOptions,
+  ) {
     const url = new URL(ADMIN_DATABASE_URL);
     url.pathname = `/${this.databaseName}`;
     this.databaseUrl = url.toString();
@@ -203,7 +206,10 @@ export class ServiceHarness {
     const api = this.spawnProcess(name, 'apps/api/src/main.js', args, { HOST: '127.0.0.1', PORT: String(port), ...env });
     for (let attempt = 0; attempt < 600; attempt++) {
       if (api.child.exitCode !== null) throw new Error(`the ${name} process exited with ${api.child.exitCode}:\n${api.output()}`);
-      const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then((r) => r.ok, () => false);
+      const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (healthy) {
         this.apiPort = port;
         return api;

@@ -103,15 +103,13 @@ export const MEMORY_STORE: RepositoryStoreFixture = {
 
 /** The stores every repository contract suite runs against: PGlite, PostgreSQL and memory. */
 export const REPOSITORY_STORES: RepositoryStoreFixture[] = [
-  ...SQL_STORES.map(
-    (store): RepositoryStoreFixture => ({
-      name: store.name,
-      async open() {
-        const sql = await store.open();
-        return { repositories: sqlRepositories(sql), close: () => sql.close() };
-      },
-    }),
-  ),
+  ...SQL_STORES.map((store): RepositoryStoreFixture => ({
+    name: store.name,
+    async open() {
+      const sql = await store.open();
+      return { repositories: sqlRepositories(sql), close: () => sql.close() };
+    },
+  })),
   MEMORY_STORE,
 ];
 

@@ -30,7 +30,9 @@ export class BootstrapService implements OnApplicationBootstrap {
       tryIt: `curl -H "Authorization: ApiKey ${chosen ? '$BOOTSTRAP_API_KEY' : createdKey.secret}" ${origin}/v1/integrations`,
     };
     if (this.config.logFormat === 'json') {
-      process.stdout.write(`${JSON.stringify({ level: 'info', time: Date.now(), context: 'FirstStart', msg: 'Created the first environment and its API key', ...notice })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ level: 'info', time: Date.now(), context: 'FirstStart', msg: 'Created the first environment and its API key', ...notice })}\n`,
+      );
       return;
     }
     process.stdout.write(

@@ -78,7 +78,8 @@ function exceedsDepth(body: Buffer, limit: number): boolean {
   for (let i = 0; i < body.length; i++) {
     const byte = body[i];
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: skip the escaped character
+      if (byte === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
     else if (byte === 0x7b || byte === 0x5b) {
@@ -106,7 +107,15 @@ function refuseUnstorableJson(_request: Request, _response: Response, body: Buff
 export const INBOX_CORS: cors.CorsOptions = {
   origin: true,
   methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Novu-API-Version', 'Novu-Client-Version', 'Novu-Application-Identifier', 'Novu-Environment-Id', 'Novu-User-Agent'],
+  allowedHeaders: [
+    'Authorization',
+    'Content-Type',
+    'Novu-API-Version',
+    'Novu-Client-Version',
+    'Novu-Application-Identifier',
+    'Novu-Environment-Id',
+    'Novu-User-Agent',
+  ],
   maxAge: 600,
 };
 

@@ -29,7 +29,12 @@ const COMMANDS: Record<string, { needs?: string; run: Command }> = {
   'environments:list': {
     run: async (app) => {
       const rows = await app.get(ListEnvironments).execute();
-      return rows.map(({ environment, keys }) => `${environment.id}  ${environment.name}  identifier: ${environment.identifier}  inbox hmac: ${environment.inboxHmac ? 'on' : 'off'}  keys: ${keys.map((k) => `…${k.hint}`).join(', ') || 'none'}`).join('\n');
+      return rows
+        .map(
+          ({ environment, keys }) =>
+            `${environment.id}  ${environment.name}  identifier: ${environment.identifier}  inbox hmac: ${environment.inboxHmac ? 'on' : 'off'}  keys: ${keys.map((k) => `…${k.hint}`).join(', ') || 'none'}`,
+        )
+        .join('\n');
     },
   },
   'environments:create': {

@@ -1,6 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { CoreModule, DeliveryWorkerModule, InboxListenerModule, InboxSocketModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
+import {
+  CoreModule,
+  DeliveryWorkerModule,
+  InboxListenerModule,
+  InboxSocketModule,
+  LifecycleLogger,
+  loggerOptions,
+  queueModule,
+  ServiceOptions,
+  storeModule,
+} from '@app/bootstrap';
 import { IntegrationsModule } from '@app/integrations';
 import { MetricsModule } from '@app/metrics';
 import { DeliveryProvidersModule } from '@app/providers';

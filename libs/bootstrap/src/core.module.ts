@@ -94,6 +94,10 @@ export class CoreModule {
     } else {
       providers.push({ provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore });
     }
-    return { module: CoreModule, providers, exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, HEALTH_PROBES, API_KEY_SEALER, SUBSCRIBER_TOKENS, ...(config.redisUrl ? [REDIS_CONNECTION] : [])] };
+    return {
+      module: CoreModule,
+      providers,
+      exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, HEALTH_PROBES, API_KEY_SEALER, SUBSCRIBER_TOKENS, ...(config.redisUrl ? [REDIS_CONNECTION] : [])],
+    };
   }
 }

@@ -11,5 +11,8 @@ import { InboxWorkerModule } from './inbox-realtime.module';
  * The queue processors (pipeline and outbound webhooks), the inbound mail receiver (when INBOUND_MAIL_PORT is set),
  * the Inbox's realtime announcements and snooze wake-ups, and the retention purge; the worker process runs them, and so does the embedded process.
  */
-@Module({ imports: [DeliveryModule, WebhooksModule, InboxWorkerModule], providers: [DeliveryProcessor, WebhookProcessor, InboundMailReceiver, RetentionScheduler] })
+@Module({
+  imports: [DeliveryModule, WebhooksModule, InboxWorkerModule],
+  providers: [DeliveryProcessor, WebhookProcessor, InboundMailReceiver, RetentionScheduler],
+})
 export class DeliveryWorkerModule {}

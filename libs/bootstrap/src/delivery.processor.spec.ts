@@ -6,7 +6,9 @@ import { DeliveryProcessor } from './delivery.processor';
 describe('DeliveryProcessor', () => {
   function processor(runStep: Partial<RunStep>) {
     const handlers = new Map<string, { concurrency: number; handler: JobHandler<any> }>();
-    const queue = { process: (name: string, options: { concurrency: number }, handler: JobHandler<any>) => handlers.set(name, { ...options, handler }) } as unknown as JobQueue;
+    const queue = {
+      process: (name: string, options: { concurrency: number }, handler: JobHandler<any>) => handlers.set(name, { ...options, handler }),
+    } as unknown as JobQueue;
     const subject = new DeliveryProcessor(
       queue,
       { workerConcurrency: 100, recoveryAfterMs: 60_000 } as AppConfig,
@@ -30,7 +32,9 @@ describe('DeliveryProcessor', () => {
 
   it('counts the attempt a fan-out made before the step reached the queue', async () => {
     const seen: object[] = [];
-    const handlers = processor({ execute: async ({ jobId, phase, attempt }) => void seen.push({ jobId, phase, made: attempt.made, allowed: attempt.allowed }) });
+    const handlers = processor({
+      execute: async ({ jobId, phase, attempt }) => void seen.push({ jobId, phase, made: attempt.made, allowed: attempt.allowed }),
+    });
     await handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'job-1', priorAttempts: 1 }, 2, 5));
     await handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'job-2', phase: 'wake' }, 0, 6));
     expect(seen).toEqual([

@@ -26,7 +26,11 @@ class HubCloser implements OnApplicationShutdown {
 export class InboxSocketModule {
   static forApi(options: ServiceOptions): DynamicModule {
     const hub = { provide: SocketIoHub, useFactory: () => new SocketIoHub({ redisUrl: options.config.redisUrl, channelPrefix: socketChannelPrefix(options) }) };
-    return { module: InboxSocketModule, providers: [hub, HubCloser, { provide: INBOX_SOCKET, useExisting: SocketIoHub }], exports: [SocketIoHub, INBOX_SOCKET] };
+    return {
+      module: InboxSocketModule,
+      providers: [hub, HubCloser, { provide: INBOX_SOCKET, useExisting: SocketIoHub }],
+      exports: [SocketIoHub, INBOX_SOCKET],
+    };
   }
 
   static forWorker(options: ServiceOptions): DynamicModule {
@@ -85,4 +89,3 @@ export class InboxListenerModule {}
 /** The sweeper, for processes that run the workers. */
 @Module({ imports: [InboxModule], providers: [SnoozeSweeper] })
 export class InboxWorkerModule {}
-

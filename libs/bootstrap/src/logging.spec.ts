@@ -11,11 +11,27 @@ describe('log lines never carry secrets or the values an error held', () => {
     const options = loggerOptions(config, { httpRoutes: false }).pinoHttp as pino.LoggerOptions;
     const logger = pino(options, sink);
 
-    const storeError = Object.assign(new Error('insert into subscribers failed'), { code: '22P02', parameters: ['https://hooks.example.com/T/B/SECRET-1'], detail: 'SECRET-2' });
-    logger.error({ err: storeError, headers: { authorization: 'ApiKey SECRET-3' }, integration: { credentials: { apiKey: 'SECRET-4' } }, body: { apiKey: 'SECRET-5', tlsOptions: { key: 'SECRET-6' } } }, 'boom');
+    const storeError = Object.assign(new Error('insert into subscribers failed'), {
+      code: '22P02',
+      parameters: ['https://hooks.example.com/T/B/SECRET-1'],
+      detail: 'SECRET-2',
+    });
+    logger.error(
+      {
+        err: storeError,
+        headers: { authorization: 'ApiKey SECRET-3' },
+        integration: { credentials: { apiKey: 'SECRET-4' } },
+        body: { apiKey: 'SECRET-5', tlsOptions: { key: 'SECRET-6' } },
+      },
+      'boom',
+    );
 
     const [line] = lines;
     expect(line).not.toMatch(/SECRET-\d/);
-    expect(JSON.parse(line)).toMatchObject({ msg: 'boom', err: { type: 'Error', message: 'insert into subscribers failed', code: '22P02' }, headers: { authorization: '****' } });
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'boom',
+      err: { type: 'Error', message: 'insert into subscribers failed', code: '22P02' },
+      headers: { authorization: '****' },
+    });
   });
 });

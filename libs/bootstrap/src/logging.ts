@@ -25,7 +25,14 @@ export function loggerOptions(config: AppConfig, { httpRoutes }: { httpRoutes: b
       config.logFormat === 'pretty'
         ? [
             options,
-            pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,context', messageFormat: '{if context}{context}: {end}{msg}', singleLine: true }),
+            pretty({
+              colorize: true,
+              sync: true,
+              translateTime: 'SYS:HH:MM:ss',
+              ignore: 'pid,hostname,context',
+              messageFormat: '{if context}{context}: {end}{msg}',
+              singleLine: true,
+            }),
           ]
         : options,
     ...(httpRoutes ? {} : { exclude: [{ path: '*', method: RequestMethod.ALL }] }),

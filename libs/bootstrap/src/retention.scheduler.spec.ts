@@ -26,14 +26,17 @@ describe('RetentionScheduler', () => {
   });
 
   const scheduler = (retentionDays: number) =>
-    new RetentionScheduler({ retentionDays } as AppConfig, {
-      execute: async (days: number) => {
-        runs.push(days);
-        const result = results.shift() ?? NONE;
-        if (result instanceof Error) throw result;
-        return result;
-      },
-    } as PurgeExpiredRecords);
+    new RetentionScheduler(
+      { retentionDays } as AppConfig,
+      {
+        execute: async (days: number) => {
+          runs.push(days);
+          const result = results.shift() ?? NONE;
+          if (result instanceof Error) throw result;
+          return result;
+        },
+      } as PurgeExpiredRecords,
+    );
 
   it('purges a minute after start, then every five minutes', async () => {
     const subject = scheduler(30);

@@ -53,7 +53,8 @@ export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestr
       const counts = await this.purge.execute(days);
       // The outbound webhooks' outbox and attempts log age the same way.
       const webhookRows = (await this.purgeWebhooks?.execute(days)) ?? 0;
-      if (webhookRows > 0) this.logger.log({ deleted: { webhookRows }, retentionDays: days }, `Deleted ${webhookRows} outbound webhook records older than ${days} days`);
+      if (webhookRows > 0)
+        this.logger.log({ deleted: { webhookRows }, retentionDays: days }, `Deleted ${webhookRows} outbound webhook records older than ${days} days`);
       if (Object.values(counts).some((count) => count > 0)) {
         this.logger.log(
           { deleted: counts, retentionDays: days },

@@ -7,7 +7,7 @@ describe('loadConfig: QUEUE_PREFIX', () => {
     expect(loadConfig(base).queuePrefix).toBe('bull');
   });
 
-  it('takes a deployment\'s own prefix', () => {
+  it("takes a deployment's own prefix", () => {
     expect(loadConfig({ ...base, QUEUE_PREFIX: 'notify-eu.1:q' }).queuePrefix).toBe('notify-eu.1:q');
   });
 
@@ -32,7 +32,10 @@ describe('loadConfig: outbound webhooks and reply callbacks', () => {
 
   it('has no reply addresses and no mail receiver unless set; checks the domain', () => {
     expect(loadConfig(base)).toMatchObject({ inboundMailDomain: undefined, inboundMailPort: undefined });
-    expect(loadConfig({ ...base, INBOUND_MAIL_DOMAIN: 'Replies.Example.com', INBOUND_MAIL_PORT: '2525' })).toMatchObject({ inboundMailDomain: 'replies.example.com', inboundMailPort: 2525 });
+    expect(loadConfig({ ...base, INBOUND_MAIL_DOMAIN: 'Replies.Example.com', INBOUND_MAIL_PORT: '2525' })).toMatchObject({
+      inboundMailDomain: 'replies.example.com',
+      inboundMailPort: 2525,
+    });
     expect(() => loadConfig({ ...base, INBOUND_MAIL_DOMAIN: 'not a domain' })).toThrow(/^Invalid configuration: INBOUND_MAIL_DOMAIN/);
     expect(() => loadConfig({ ...base, INBOUND_MAIL_PORT: '70000' })).toThrow(/^Invalid configuration: INBOUND_MAIL_PORT/);
   });

@@ -58,7 +58,10 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
   }
 }
@@ -221,7 +224,8 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
 function parseDomain(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  if (!/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(raw)) throw new ConfigError(name, `must be a domain name such as replies.example.com, got "${raw}"`);
+  if (!/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(raw))
+    throw new ConfigError(name, `must be a domain name such as replies.example.com, got "${raw}"`);
   return raw.toLowerCase();
 }
 

@@ -29,7 +29,11 @@ export class MetricsModule {
       { provide: METRICS, useExisting: PromMetrics },
     ];
     if (options.port !== undefined) {
-      providers.push({ provide: MetricsServer, inject: [PromMetrics], useFactory: (metrics: PromMetrics) => new MetricsServer(metrics, options.port!, options.host) });
+      providers.push({
+        provide: MetricsServer,
+        inject: [PromMetrics],
+        useFactory: (metrics: PromMetrics) => new MetricsServer(metrics, options.port!, options.host),
+      });
     }
     return { module: MetricsModule, providers, exports: [PromMetrics, METRICS] };
   }

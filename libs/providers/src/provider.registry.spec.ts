@@ -14,7 +14,12 @@ describe('provider registry', () => {
 
   it('ships an adapter for every provider of the catalogue (in-app is stored, not sent)', () => {
     const catalogue = PROVIDERS.filter((p) => p.channel !== 'in_app').map((p) => `${p.channel}:${p.id}`);
-    expect(registry.list().map((p) => `${p.channel}:${p.id}`).sort()).toEqual(catalogue.sort());
+    expect(
+      registry
+        .list()
+        .map((p) => `${p.channel}:${p.id}`)
+        .sort(),
+    ).toEqual(catalogue.sort());
   });
 
   it.each(PROVIDERS.filter((p) => p.channel !== 'in_app').map((p) => [p.id, p] as const))(

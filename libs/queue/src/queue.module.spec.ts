@@ -19,7 +19,9 @@ describe('QueueModule.forRoot', () => {
   });
 
   it('binds Bull when a Redis URL is given', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [QueueModule.forRoot({ redisUrl: 'redis://127.0.0.1:6379', prefix: 'module-spec' })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [QueueModule.forRoot({ redisUrl: 'redis://127.0.0.1:6379', prefix: 'module-spec' })],
+    }).compile();
     expect(moduleRef.get(JOB_QUEUE)).toBeInstanceOf(BullJobQueue);
     await moduleRef.close();
   });

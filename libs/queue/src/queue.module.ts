@@ -32,7 +32,11 @@ export class QueueModule {
   static forRoot(options: QueueModuleOptions = {}): DynamicModule {
     const { redisUrl } = options;
     if (!redisUrl) {
-      const embedded: Provider = { provide: JOB_QUEUE, inject: [QUEUE_JOB_STORE], useFactory: (store: QueueJobStore) => new EmbeddedJobQueue(store, options.embedded) };
+      const embedded: Provider = {
+        provide: JOB_QUEUE,
+        inject: [QUEUE_JOB_STORE],
+        useFactory: (store: QueueJobStore) => new EmbeddedJobQueue(store, options.embedded),
+      };
       return { module: QueueModule, providers: [embedded, JobQueueCloser], exports: [JOB_QUEUE] };
     }
     // Bull through @nestjs/bull: the module owns the Redis connections of the registered queues.

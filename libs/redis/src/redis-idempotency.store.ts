@@ -3,7 +3,10 @@ import { IdempotencyRecord, IdempotencyStore, StoredResponse } from '@app/kernel
 
 /** Idempotency keys in Redis: SET NX claims, the stored response replaces the claim. */
 export class RedisIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly redis: Redis, private readonly prefix = 'idempotency:') {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'idempotency:',
+  ) {}
 
   async claim(key: string, bodyHash: string, ttlSeconds: number): Promise<IdempotencyRecord | null> {
     const claim = JSON.stringify({ state: 'in_progress', bodyHash });

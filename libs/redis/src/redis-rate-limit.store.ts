@@ -29,7 +29,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   });
   private readonly redis: WithHitCommand;
 
-  constructor(redis: Redis, private readonly prefix = 'ratelimit:') {
+  constructor(
+    redis: Redis,
+    private readonly prefix = 'ratelimit:',
+  ) {
     redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis = redis as WithHitCommand;
   }

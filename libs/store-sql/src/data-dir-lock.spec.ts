@@ -149,18 +149,22 @@ describe('DataDirLock', () => {
   it.each([
     ['a free directory', () => undefined],
     ['a directory whose owner died', () => void writeLock(dir, { pid: deadPid() })],
-  ])('lets exactly one of eight processes starting at the same instant hold %s', async (_, prepare) => {
-    prepare();
-    const at = Date.now() + 3000;
-    const contenders = Array.from({ length: 8 }, () => contend(dir, at));
-    const verdicts = await Promise.all(contenders.map((c) => c.verdict));
-    const winners = contenders.filter((_, i) => verdicts[i] === 'won');
-    expect(winners).toHaveLength(1);
-    const winnerPid = winners[0].child.pid;
-    expect(verdicts.filter((v) => v !== 'won')).toEqual(Array(7).fill(`refused ${winnerPid}`));
-    expect(lockOwnerPid(dir)).toBe(winnerPid);
-    expect(readdirSync(dir)).toEqual([DATA_DIR_LOCK_FILE]);
-    winners[0].child.kill('SIGKILL');
-    await Promise.all(contenders.map((c) => c.exited));
-  }, 30_000);
+  ])(
+    'lets exactly one of eight processes starting at the same instant hold %s',
+    async (_, prepare) => {
+      prepare();
+      const at = Date.now() + 3000;
+      const contenders = Array.from({ length: 8 }, () => contend(dir, at));
+      const verdicts = await Promise.all(contenders.map((c) => c.verdict));
+      const winners = contenders.filter((_, i) => verdicts[i] === 'won');
+      expect(winners).toHaveLength(1);
+      const winnerPid = winners[0].child.pid;
+      expect(verdicts.filter((v) => v !== 'won')).toEqual(Array(7).fill(`refused ${winnerPid}`));
+      expect(lockOwnerPid(dir)).toBe(winnerPid);
+      expect(readdirSync(dir)).toEqual([DATA_DIR_LOCK_FILE]);
+      winners[0].child.kill('SIGKILL');
+      await Promise.all(contenders.map((c) => c.exited));
+    },
+    30_000,
+  );
 });

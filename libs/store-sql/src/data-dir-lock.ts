@@ -22,7 +22,10 @@ export interface DataDirLockOwner {
 /** DATA_DIR is held by another live process (or by this one, through another store). */
 export class DataDirInUseError extends ConfigError {
   readonly code = 'DATA_DIR_IN_USE';
-  constructor(readonly dataDir: string, readonly owner: DataDirLockOwner) {
+  constructor(
+    readonly dataDir: string,
+    readonly owner: DataDirLockOwner,
+  ) {
     super(
       'DATA_DIR',
       `${dataDir} is in use by pid ${owner.pid} (${owner.command}, started ${owner.since}). Stop that process first, or point DATA_DIR elsewhere.`,
@@ -52,7 +55,10 @@ let releaseOnExit = false;
  * claim with the next number.
  */
 export class DataDirLock {
-  private constructor(readonly path: string, readonly owner: DataDirLockOwner) {
+  private constructor(
+    readonly path: string,
+    readonly owner: DataDirLockOwner,
+  ) {
     heldHere.set(owner.nonce, this);
     if (!releaseOnExit) {
       // A process that exits without closing its store (process.exit) still frees its directories.

@@ -22,7 +22,9 @@ async function migrateOnSession(client: SqlClient, migrations: Migration[]): Pro
     const applied: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue;
-      await client.exec(`BEGIN;\n${migration.sql}\n;INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}');\nCOMMIT;`);
+      await client.exec(
+        `BEGIN;\n${migration.sql}\n;INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}');\nCOMMIT;`,
+      );
       applied.push(migration.version);
     }
     return applied;

@@ -87,7 +87,10 @@ class PostgresClient implements SqlClient {
 
 class PgliteClient implements SqlClient {
   readonly dialect = 'pglite' as const;
-  constructor(private readonly db: PGlite, private readonly lock?: DataDirLock) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly lock?: DataDirLock,
+  ) {}
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     return guarded(sql, async () => (await this.db.query<T>(sql, params as any[])).rows);
   }

@@ -19,7 +19,8 @@ export class ChatWebhookFake extends ChatHookFake {
   protected handle(request: FakeRequest): FakeReply {
     this.expect(request.path === this.hookPath, 404, `no route ${request.path}`);
     this.expect(request.method === 'POST', 405, `method ${request.method}`);
-    if (this.secretKey) this.expect(hasBodyHmac(request, 'x-novu-signature', this.secretKey), 401, 'bad or missing X-Novu-Signature', { error: 'invalid signature' });
+    if (this.secretKey)
+      this.expect(hasBodyHmac(request, 'x-novu-signature', this.secretKey), 401, 'bad or missing X-Novu-Signature', { error: 'invalid signature' });
     this.expect(this.isJson(request), 400, 'not JSON');
     const body = request.json();
     this.expect(typeof body.content === 'string', 400, 'no content');

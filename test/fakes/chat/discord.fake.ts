@@ -37,14 +37,27 @@ export class DiscordFake extends ChatHookFake {
     const id = String(BigInt(Date.now() - 1420070400000) * 4194304n + ++this.sequence);
     return this.deliver(request, {
       status: 200,
-      body: { id, type: 0, content, embeds, channel_id: '1100000000000000001', webhook_id: this.webhookId, timestamp: new Date().toISOString(), author: { id: this.webhookId, username: body.username ?? 'Captain Hook', bot: true } },
+      body: {
+        id,
+        type: 0,
+        content,
+        embeds,
+        channel_id: '1100000000000000001',
+        webhook_id: this.webhookId,
+        timestamp: new Date().toISOString(),
+        author: { id: this.webhookId, username: body.username ?? 'Captain Hook', bot: true },
+      },
     });
   }
 
   protected failure(outcome: VendorOutcome): FakeReply {
     switch (outcome) {
       case 'rate_limited':
-        return { status: 429, headers: { 'retry-after': '2', 'x-ratelimit-scope': 'shared' }, body: { message: 'You are being rate limited.', retry_after: 1.234, global: false } };
+        return {
+          status: 429,
+          headers: { 'retry-after': '2', 'x-ratelimit-scope': 'shared' },
+          body: { message: 'You are being rate limited.', retry_after: 1.234, global: false },
+        };
       case 'unavailable':
         return { status: 503, body: { message: 'Service Unavailable', code: 0 } };
       case 'permanent':

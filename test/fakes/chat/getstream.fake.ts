@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { FakeReply, FakeRequest, VendorOutcome } from '../vendor-fake';
 import { ChatHookFake, token } from './chat-fake-kit';
 
-const streamError = (status: number, code: number, message: string) => ({ status, body: { code, message, StatusCode: status, duration: '0.01ms', more_info: 'https://getstream.io/chat/docs/api_errors_response' } });
+const streamError = (status: number, code: number, message: string) => ({
+  status,
+  body: { code, message, StatusCode: status, duration: '0.01ms', more_info: 'https://getstream.io/chat/docs/api_errors_response' },
+});
 
 /**
  * A GetStream webhook receiver: `POST {hook}` with JSON `{text}` and the integration's key in the
@@ -16,7 +19,8 @@ export class GetstreamFake extends ChatHookFake {
   protected handle(request: FakeRequest): FakeReply {
     const refuse = (reply: ReturnType<typeof streamError>, reason: string) => this.refuse(reply.status, reason, reply.body);
     if (request.path !== this.hookPath) refuse(streamError(404, 16, 'webhook not found'), 'unknown hook');
-    if (request.header('x-api-key') !== this.apiKey) refuse(streamError(401, 2, 'api_key not valid'), request.header('x-api-key') ? 'wrong X-API-KEY' : 'no X-API-KEY header');
+    if (request.header('x-api-key') !== this.apiKey)
+      refuse(streamError(401, 2, 'api_key not valid'), request.header('x-api-key') ? 'wrong X-API-KEY' : 'no X-API-KEY header');
     if (request.method !== 'POST') refuse(streamError(405, 4, 'method not allowed'), `method ${request.method}`);
     if (!this.isJson(request) || typeof request.json().text !== 'string') refuse(streamError(400, 4, 'text is a required field'), 'no text');
     if ('headers' in request.json()) refuse(streamError(400, 4, 'unknown field headers'), 'headers in the body');
@@ -26,7 +30,10 @@ export class GetstreamFake extends ChatHookFake {
   protected failure(outcome: VendorOutcome): FakeReply {
     switch (outcome) {
       case 'rate_limited':
-        return { ...streamError(429, 9, 'Too many requests, check response headers for more information.'), headers: { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 2) } };
+        return {
+          ...streamError(429, 9, 'Too many requests, check response headers for more information.'),
+          headers: { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 2) },
+        };
       case 'unavailable':
         return streamError(503, -1, 'service unavailable');
       case 'permanent':

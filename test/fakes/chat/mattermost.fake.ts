@@ -27,8 +27,10 @@ export class MattermostFake extends ChatHookFake {
     if (request.method !== 'POST') refuse(405, `method ${request.method}`, 'api.context.method_not_allowed', 'Method not allowed.');
     if (!this.isJson(request)) refuse(400, 'not JSON', 'web.incoming_webhook.parse.app_error', 'Unable to parse incoming data.');
     const body = request.json();
-    if ((typeof body.text !== 'string' || body.text === '') && !Array.isArray(body.attachments)) refuse(400, 'no text', 'web.incoming_webhook.text.app_error', 'No text specified.');
-    if (body.channel !== undefined && !this.channels.includes(body.channel)) refuse(400, `unknown channel ${body.channel}`, 'web.incoming_webhook.channel.app_error', "Couldn't find the channel.");
+    if ((typeof body.text !== 'string' || body.text === '') && !Array.isArray(body.attachments))
+      refuse(400, 'no text', 'web.incoming_webhook.text.app_error', 'No text specified.');
+    if (body.channel !== undefined && !this.channels.includes(body.channel))
+      refuse(400, `unknown channel ${body.channel}`, 'web.incoming_webhook.channel.app_error', "Couldn't find the channel.");
     return this.deliver(request, text(200, 'ok', { 'x-request-id': mattermostId() }));
   }
 

@@ -35,11 +35,22 @@ export class RocketChatFake extends VendorFake {
     if (!body?.message || typeof body.message !== 'object') refuse(failure(400, 'error-invalid-params', "Match error: Missing key 'message'"), 'no message');
     if (typeof body.message.rid !== 'string') refuse(failure(400, 'error-invalid-params', "Match error: Missing key 'rid'"), 'no rid');
     if (!this.rooms.includes(body.message.rid)) refuse(failure(400, 'error-invalid-room', 'Invalid room'), `unknown room ${body.message.rid}`);
-    if (typeof body.message.msg !== 'string') refuse(failure(400, 'error-invalid-params', "Match error: Expected string, got undefined in field msg"), 'no msg');
+    if (typeof body.message.msg !== 'string')
+      refuse(failure(400, 'error-invalid-params', 'Match error: Expected string, got undefined in field msg'), 'no msg');
     const ts = new Date().toISOString();
     return this.deliver(request, {
       status: 200,
-      body: { message: { _id: token(17), rid: body.message.rid, msg: body.message.msg, ts, u: { _id: this.userId, username: 'notify.bot', name: 'Notify' }, _updatedAt: ts }, success: true },
+      body: {
+        message: {
+          _id: token(17),
+          rid: body.message.rid,
+          msg: body.message.msg,
+          ts,
+          u: { _id: this.userId, username: 'notify.bot', name: 'Notify' },
+          _updatedAt: ts,
+        },
+        success: true,
+      },
     });
   }
 

@@ -38,7 +38,11 @@ export class SlackFake extends ChatHookFake {
     this.expect(request.method === 'POST', 405, `method ${request.method}`, { ok: false, error: 'method_not_supported' });
     if (!request.header('authorization')) refuse('no token', 'not_authed');
     if (!hasScheme(request, 'Bearer', this.botToken)) refuse('bad bearer token', 'invalid_auth');
-    if (request.path === '/api/auth.test') return { status: 200, body: { ok: true, url: 'https://test.slack.com/', team: 'Test', user: 'notify-bot', team_id: 'T0TEST', user_id: 'U0BOT', bot_id: 'B0BOT' } };
+    if (request.path === '/api/auth.test')
+      return {
+        status: 200,
+        body: { ok: true, url: 'https://test.slack.com/', team: 'Test', user: 'notify-bot', team_id: 'T0TEST', user_id: 'U0BOT', bot_id: 'B0BOT' },
+      };
     if (request.path !== '/api/chat.postMessage') this.refuse(404, `no method ${request.path}`, { ok: false, error: 'unknown_method' });
     if (!this.isJson(request)) refuse('not a JSON body', 'invalid_arguments');
     const body = request.json();
@@ -47,7 +51,10 @@ export class SlackFake extends ChatHookFake {
     if (!this.channels.includes(body.channel)) refuse(`unknown channel ${body.channel}`, 'channel_not_found');
     if (typeof body.text !== 'string' && !Array.isArray(body.blocks) && !Array.isArray(body.attachments)) refuse('no text', 'no_text');
     const ts = `${Math.floor(Date.now() / 1000)}.${String(++this.sequence).padStart(6, '0')}`;
-    return this.deliver(request, { status: 200, body: { ok: true, channel: body.channel, ts, message: { type: 'message', text: body.text, ts, bot_id: 'B0BOT' } } });
+    return this.deliver(request, {
+      status: 200,
+      body: { ok: true, channel: body.channel, ts, message: { type: 'message', text: body.text, ts, bot_id: 'B0BOT' } },
+    });
   }
 
   protected failure(outcome: VendorOutcome, request: FakeRequest): FakeReply {

@@ -31,14 +31,16 @@ export class ZulipFake extends VendorFake {
     if (request.query.get('api_key') !== this.botApiKey) refuse(error(401, 'INVALID_API_KEY', 'Invalid API key'), 'bad api_key');
     if (request.method !== 'POST') refuse(error(405, 'BAD_REQUEST', 'Method Not Allowed'), `method ${request.method}`);
     const stream = request.query.get('stream') ?? '';
-    if (!this.streams.includes(stream)) refuse(error(400, 'STREAM_DOES_NOT_EXIST', `Channel '${stream}' does not exist`, { stream }), `unknown stream ${stream}`);
+    if (!this.streams.includes(stream))
+      refuse(error(400, 'STREAM_DOES_NOT_EXIST', `Channel '${stream}' does not exist`, { stream }), `unknown stream ${stream}`);
     let body: any;
     try {
       body = request.header('content-type')?.startsWith('application/json') ? request.json() : undefined;
     } catch {
       body = undefined;
     }
-    if (!body || (typeof body.text !== 'string' && !Array.isArray(body.blocks) && !Array.isArray(body.attachments))) refuse(error(400, 'BAD_REQUEST', 'Missing \'text\' argument'), 'no text');
+    if (!body || (typeof body.text !== 'string' && !Array.isArray(body.blocks) && !Array.isArray(body.attachments)))
+      refuse(error(400, 'BAD_REQUEST', "Missing 'text' argument"), 'no text');
     return this.deliver(request, { status: 200, body: { result: 'success', msg: '' } });
   }
 

@@ -26,7 +26,8 @@ export class EmailWebhookFake extends VendorFake {
     this.expect(request.header('idempotency-key'), 400, 'no idempotency key');
     const body = request.json();
     const invalid = (reason: string) => this.refuse(422, reason, { error: reason });
-    if (!Array.isArray(body.to) || body.to.length === 0 || !body.to.every((address: string) => EMAIL_ADDRESS.test(address))) invalid('to must be a list of addresses');
+    if (!Array.isArray(body.to) || body.to.length === 0 || !body.to.every((address: string) => EMAIL_ADDRESS.test(address)))
+      invalid('to must be a list of addresses');
     if (!EMAIL_ADDRESS.test(body.from ?? '')) invalid('from must be an address');
     if (typeof body.subject !== 'string' || typeof body.html !== 'string') invalid('subject and html are required');
     for (const attachment of body.attachments ?? []) if (!attachment.name || !isBase64(attachment.file)) invalid('attachments need a name and a base64 file');

@@ -6,7 +6,8 @@ import { EMAIL_ADDRESS, isBase64 } from './email-test-kit';
 const AUTH_FAILURE = {
   ErrorIdentifier: '06df1144-c6f3-4ca7-8885-7ec5d4344113',
   StatusCode: 401,
-  ErrorMessage: 'API key authentication/authorization failure. You may be unauthorized to access the API or your API key may be expired. Visit API keys management section to check your keys.',
+  ErrorMessage:
+    'API key authentication/authorization failure. You may be unauthorized to access the API or your API key may be expired. Visit API keys management section to check your keys.',
 };
 
 interface MessageError {
@@ -39,19 +40,27 @@ export class MailjetFake extends VendorFake {
     if (request.method === 'GET' && request.path === '/v3/REST/sender') {
       return { status: 200, body: { Count: 1, Data: [{ Email: 'no-reply@example.com', ID: 1, Status: 'Active' }], Total: 1 } };
     }
-    this.expect(request.method === 'POST' && request.path === '/v3.1/send', 404, `no route ${request.method} ${request.path}`, { StatusCode: 404, ErrorMessage: 'Not found' });
+    this.expect(request.method === 'POST' && request.path === '/v3.1/send', 404, `no route ${request.method} ${request.path}`, {
+      StatusCode: 404,
+      ErrorMessage: 'Not found',
+    });
     const body = request.json();
-    this.expect(Array.isArray(body.Messages) && body.Messages.length >= 1 && body.Messages.length <= 50, 400, 'no Messages', { StatusCode: 400, ErrorMessage: 'Messages must be an array of 1 to 50 items' });
+    this.expect(Array.isArray(body.Messages) && body.Messages.length >= 1 && body.Messages.length <= 50, 400, 'no Messages', {
+      StatusCode: 400,
+      ErrorMessage: 'Messages must be an array of 1 to 50 items',
+    });
     const results = body.Messages.map((message: any) => {
       const invalid = (field: string, value: unknown) =>
         messageError({ ErrorCode: 'mj-0013', StatusCode: 400, ErrorMessage: `"${String(value)}" is an invalid email address.`, ErrorRelatedTo: [field] });
       if (!EMAIL_ADDRESS.test(message.From?.Email ?? '')) return invalid('From.Email', message.From?.Email);
-      if (!Array.isArray(message.To) || message.To.length === 0) return messageError({ ErrorCode: 'mj-0003', StatusCode: 400, ErrorMessage: 'Missing mandatory property.', ErrorRelatedTo: ['To'] });
+      if (!Array.isArray(message.To) || message.To.length === 0)
+        return messageError({ ErrorCode: 'mj-0003', StatusCode: 400, ErrorMessage: 'Missing mandatory property.', ErrorRelatedTo: ['To'] });
       for (const field of ['To', 'Cc', 'Bcc']) {
         const bad = (message[field] ?? []).findIndex((recipient: any) => !EMAIL_ADDRESS.test(recipient.Email ?? ''));
         if (bad >= 0) return invalid(`${field}[${bad}].Email`, message[field][bad].Email);
       }
-      if (!message.TextPart && !message.HTMLPart) return messageError({ ErrorCode: 'mj-0003', StatusCode: 400, ErrorMessage: 'Missing mandatory property.', ErrorRelatedTo: ['TextPart', 'HTMLPart'] });
+      if (!message.TextPart && !message.HTMLPart)
+        return messageError({ ErrorCode: 'mj-0003', StatusCode: 400, ErrorMessage: 'Missing mandatory property.', ErrorRelatedTo: ['TextPart', 'HTMLPart'] });
       for (const attachment of [...(message.Attachments ?? []), ...(message.InlinedAttachments ?? [])]) {
         if (!attachment.Filename || !attachment.ContentType || !isBase64(attachment.Base64Content)) {
           return messageError({ ErrorCode: 'mj-0006', StatusCode: 400, ErrorMessage: 'Attachment is not valid.', ErrorRelatedTo: ['Attachments'] });
@@ -86,14 +95,31 @@ export class MailjetFake extends VendorFake {
       case 'auth':
         return { status: 401, body: AUTH_FAILURE };
       case 'invalid_recipient':
-        return { status: 400, body: { Messages: [messageError({ ErrorCode: 'mj-0013', StatusCode: 400, ErrorMessage: '"ada@example" is an invalid email address.', ErrorRelatedTo: ['To[0].Email'] })] } };
+        return {
+          status: 400,
+          body: {
+            Messages: [
+              messageError({
+                ErrorCode: 'mj-0013',
+                StatusCode: 400,
+                ErrorMessage: '"ada@example" is an invalid email address.',
+                ErrorRelatedTo: ['To[0].Email'],
+              }),
+            ],
+          },
+        };
       case 'permanent':
         // The request went through; the message itself was refused.
         return {
           status: 200,
           body: {
             Messages: [
-              messageError({ ErrorCode: 'send-0008', StatusCode: 403, ErrorMessage: '"no-reply@example.com" is not an authorized sender email address for your account.', ErrorRelatedTo: ['From'] }),
+              messageError({
+                ErrorCode: 'send-0008',
+                StatusCode: 403,
+                ErrorMessage: '"no-reply@example.com" is not an authorized sender email address for your account.',
+                ErrorRelatedTo: ['From'],
+              }),
             ],
           },
         };

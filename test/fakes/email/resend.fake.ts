@@ -34,7 +34,12 @@ export class ResendFake extends VendorFake {
       this.expect(key === 'full', 401, 'sending-only key', error(401, 'restricted_api_key', 'This API key is restricted to only send emails'));
       return { status: 200, body: { data: [{ id: randomUUID(), name: 'example.com', status: 'verified', region: 'us-east-1' }] } };
     }
-    this.expect(request.method === 'POST' && request.path === '/emails', 404, `no route ${request.method} ${request.path}`, error(404, 'not_found', 'The requested endpoint does not exist.'));
+    this.expect(
+      request.method === 'POST' && request.path === '/emails',
+      404,
+      `no route ${request.method} ${request.path}`,
+      error(404, 'not_found', 'The requested endpoint does not exist.'),
+    );
     const body = request.json();
     const invalid = (message: string) => this.refuse(422, message, error(422, 'validation_error', message));
     if (!addressOf(body.from)) invalid('Invalid `from` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.');
@@ -48,13 +53,19 @@ export class ResendFake extends VendorFake {
     if (typeof body.subject !== 'string') invalid('Missing `subject` field.');
     for (const attachment of body.attachments ?? []) if (!attachment.filename || !isBase64(attachment.content)) invalid('Invalid `attachments` field.');
     for (const tag of body.tags ?? []) {
-      if (!/^[A-Za-z0-9_-]+$/.test(tag.name ?? '') || !/^[A-Za-z0-9_-]+$/.test(tag.value ?? '')) invalid('Tags should only contain ASCII letters (a–z, A–Z), numbers (0–9), underscores (_), or dashes (-).');
+      if (!/^[A-Za-z0-9_-]+$/.test(tag.name ?? '') || !/^[A-Za-z0-9_-]+$/.test(tag.value ?? ''))
+        invalid('Tags should only contain ASCII letters (a–z, A–Z), numbers (0–9), underscores (_), or dashes (-).');
     }
     const idempotencyKey = request.header('idempotency-key');
     const digest = createHash('sha256').update(request.body).digest('hex');
     const earlier = idempotencyKey ? this.idempotency.get(idempotencyKey) : undefined;
     if (earlier) {
-      this.expect(earlier.digest === digest, 409, 'idempotency key reused with another body', error(409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload.'));
+      this.expect(
+        earlier.digest === digest,
+        409,
+        'idempotency key reused with another body',
+        error(409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload.'),
+      );
       return { status: 200, body: { id: earlier.id } };
     }
     const id = randomUUID();
@@ -66,13 +77,24 @@ export class ResendFake extends VendorFake {
   protected failure(outcome: VendorOutcome): FakeReply {
     switch (outcome) {
       case 'rate_limited':
-        return { status: 429, headers: { 'retry-after': '1', 'ratelimit-limit': '2', 'ratelimit-remaining': '0' }, body: error(429, 'rate_limit_exceeded', 'Too many requests. You can only make 2 requests per second.') };
+        return {
+          status: 429,
+          headers: { 'retry-after': '1', 'ratelimit-limit': '2', 'ratelimit-remaining': '0' },
+          body: error(429, 'rate_limit_exceeded', 'Too many requests. You can only make 2 requests per second.'),
+        };
       case 'unavailable':
         return { status: 500, body: error(500, 'application_error', 'An unexpected error occurred.') };
       case 'auth':
         return { status: 403, body: error(403, 'invalid_api_key', 'API key is invalid') };
       case 'invalid_recipient':
-        return { status: 422, body: error(422, 'validation_error', 'Invalid `to` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.') };
+        return {
+          status: 422,
+          body: error(
+            422,
+            'validation_error',
+            'Invalid `to` field. The email address needs to follow the `email@example.com` or `Name <email@example.com>` format.',
+          ),
+        };
       case 'permanent':
         return { status: 403, body: error(403, 'validation_error', 'You can only send testing emails to your own email address (owner@example.com).') };
     }

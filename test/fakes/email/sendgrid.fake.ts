@@ -22,7 +22,9 @@ export class SendgridFake extends VendorFake {
     body.personalizations.forEach((p: any, i: number) => {
       if (!Array.isArray(p.to) || p.to.length === 0) error(`personalizations.${i}.to`, 'The to array is required');
       for (const kind of ['to', 'cc', 'bcc']) {
-        (p[kind] ?? []).forEach((r: any, j: number) => EMAIL.test(r.email) || error(`personalizations.${i}.${kind}.${j}.email`, 'Does not contain a valid address.'));
+        (p[kind] ?? []).forEach(
+          (r: any, j: number) => EMAIL.test(r.email) || error(`personalizations.${i}.${kind}.${j}.email`, 'Does not contain a valid address.'),
+        );
       }
     });
     if (!body.from || !EMAIL.test(body.from.email)) error('from.email', 'The from email does not contain a valid address.');
@@ -30,7 +32,8 @@ export class SendgridFake extends VendorFake {
     if (!Array.isArray(body.content) || body.content.length === 0) error('content', 'The content value must be a string at least one character in length.');
     if (body.content.length > 1 && body.content[0].type !== 'text/plain') error('content', 'text/plain must come first');
     for (const attachment of body.attachments ?? []) {
-      if (!attachment.filename || !/^[A-Za-z0-9+/]+=*$/.test(attachment.content ?? '')) error('attachments.content', 'The attachment content must be base64 encoded.');
+      if (!attachment.filename || !/^[A-Za-z0-9+/]+=*$/.test(attachment.content ?? ''))
+        error('attachments.content', 'The attachment content must be base64 encoded.');
     }
     return this.deliver(request, { status: 202, headers: { 'x-message-id': randomUUID().replace(/-/g, '').slice(0, 22) } });
   }
@@ -38,7 +41,11 @@ export class SendgridFake extends VendorFake {
   protected failure(outcome: VendorOutcome): FakeReply {
     switch (outcome) {
       case 'rate_limited':
-        return { status: 429, headers: { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 2) }, body: { errors: [{ field: null, message: 'too many requests' }] } };
+        return {
+          status: 429,
+          headers: { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 2) },
+          body: { errors: [{ field: null, message: 'too many requests' }] },
+        };
       case 'unavailable':
         return { status: 503, body: { errors: [{ field: null, message: 'Service Unavailable' }] } };
       case 'auth':

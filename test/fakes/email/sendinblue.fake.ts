@@ -26,7 +26,10 @@ export class SendinblueFake extends VendorFake {
     if (request.method === 'GET' && request.path === '/v3/account') {
       return { status: 200, body: { email: 'owner@example.com', companyName: 'Example', plan: [{ type: 'free', credits: 300, creditsType: 'sendLimit' }] } };
     }
-    this.expect(request.method === 'POST' && request.path === '/v3/smtp/email', 404, `no route ${request.method} ${request.path}`, { code: 'not_found', message: 'Invalid route' });
+    this.expect(request.method === 'POST' && request.path === '/v3/smtp/email', 404, `no route ${request.method} ${request.path}`, {
+      code: 'not_found',
+      message: 'Invalid route',
+    });
     const body = request.json();
     const invalid = (message: string) => this.refuse(400, message, { code: 'invalid_parameter', message });
     if (!body.sender || !EMAIL_ADDRESS.test(body.sender.email ?? '')) invalid('valid sender email required');
@@ -37,13 +40,17 @@ export class SendinblueFake extends VendorFake {
     if (body.replyTo !== undefined && !EMAIL_ADDRESS.test(body.replyTo.email ?? '')) invalid('email is not valid in replyTo');
     if (typeof body.subject !== 'string' || body.subject === '') invalid('subject is missing');
     if (!body.htmlContent && !body.textContent) invalid('htmlContent or textContent is missing');
-    for (const attachment of body.attachment ?? []) if (!attachment.name || !isBase64(attachment.content)) invalid('attachment content must be base64 with a name');
+    for (const attachment of body.attachment ?? [])
+      if (!attachment.name || !isBase64(attachment.content)) invalid('attachment content must be base64 with a name');
     const key = body.headers?.idempotencyKey;
     if (key !== undefined && !UUID.test(key)) invalid('idempotencyKey must be a UUID');
     const digest = createHash('sha256').update(request.body).digest('hex');
     const earlier = key ? this.idempotency.get(key) : undefined;
     if (earlier) {
-      this.expect(earlier.digest === digest, 400, 'idempotency key reused with another body', { code: 'duplicate_request', message: 'Request with the same idempotency key is already processed' });
+      this.expect(earlier.digest === digest, 400, 'idempotency key reused with another body', {
+        code: 'duplicate_request',
+        message: 'Request with the same idempotency key is already processed',
+      });
       return { status: 201, body: { messageId: earlier.messageId } };
     }
     const messageId = `<${randomUUID()}@smtp-relay.mailin.fr>`;

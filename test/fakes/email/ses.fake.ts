@@ -31,9 +31,15 @@ export class SesFake extends VendorFake {
   }
 
   protected async handle(request: FakeRequest): Promise<FakeReply> {
-    const signature = await hasValidSigV4(request, { accessKeyId: this.accessKeyId, secretAccessKey: this.secretAccessKey, region: this.region, service: 'ses' });
+    const signature = await hasValidSigV4(request, {
+      accessKeyId: this.accessKeyId,
+      secretAccessKey: this.secretAccessKey,
+      region: this.region,
+      service: 'ses',
+    });
     if (signature !== true) {
-      if (typeof signature === 'string' && signature.startsWith('access key ')) this.refuse(403, 'SigV4: unknown access key', awsError('UnrecognizedClientException', INVALID_TOKEN).body);
+      if (typeof signature === 'string' && signature.startsWith('access key '))
+        this.refuse(403, 'SigV4: unknown access key', awsError('UnrecognizedClientException', INVALID_TOKEN).body);
       this.refuse(403, `SigV4: ${signature}`, awsError('InvalidSignatureException', BAD_SIGNATURE).body);
     }
     if (request.method === 'GET' && request.path === '/v2/email/account') {
@@ -64,7 +70,11 @@ export class SesFake extends VendorFake {
     if (recipients.length === 0) badRequest('Missing required field Destination');
     for (const address of recipients) if (!EMAIL_ADDRESS.test(address)) badRequest(`Illegal address: ${address}`);
     for (const tag of body.EmailTags ?? []) if (!/^[A-Za-z0-9_.@-]+$/.test(`${tag.Name}${tag.Value}`)) badRequest('Invalid tag name or value');
-    return this.deliver(request, { status: 200, headers: { 'x-amzn-requestid': randomUUID() }, body: { MessageId: `0102018${randomUUID().replace(/-/g, '')}-000000` } });
+    return this.deliver(request, {
+      status: 200,
+      headers: { 'x-amzn-requestid': randomUUID() },
+      body: { MessageId: `0102018${randomUUID().replace(/-/g, '')}-000000` },
+    });
   }
 
   protected failure(outcome: VendorOutcome): FakeReply {
@@ -76,9 +86,17 @@ export class SesFake extends VendorFake {
       case 'auth':
         return awsError('UnrecognizedClientException', INVALID_TOKEN, 403);
       case 'invalid_recipient':
-        return awsError('MessageRejected', `Email address is not verified. The following identities failed the check in region ${this.region.toUpperCase()}: ada@example.com`, 400);
+        return awsError(
+          'MessageRejected',
+          `Email address is not verified. The following identities failed the check in region ${this.region.toUpperCase()}: ada@example.com`,
+          400,
+        );
       case 'permanent':
-        return awsError('MessageRejected', `Email address is not verified. The following identities failed the check in region ${this.region.toUpperCase()}: no-reply@example.com`, 400);
+        return awsError(
+          'MessageRejected',
+          `Email address is not verified. The following identities failed the check in region ${this.region.toUpperCase()}: no-reply@example.com`,
+          400,
+        );
     }
   }
 }

@@ -227,11 +227,17 @@ export function verifyDkim(raw: Buffer, publicKey: KeyObject | string): Record<s
     .map((line) => line.replace(/[ \t]+/g, ' ').replace(/ +$/, ''))
     .join('\r\n')
     .replace(/(\r\n)*$/, '\r\n');
-  const bodyHash = createHash('sha256').update(relaxedBody === '\r\n' ? '' : relaxedBody, 'binary').digest('base64');
+  const bodyHash = createHash('sha256')
+    .update(relaxedBody === '\r\n' ? '' : relaxedBody, 'binary')
+    .digest('base64');
   if (bodyHash !== tags.bh) return 'body hash mismatch';
   const relaxedHeader = (line: string) => {
     const colon = line.indexOf(':');
-    const value = line.slice(colon + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim();
+    const value = line
+      .slice(colon + 1)
+      .replace(/\r\n/g, '')
+      .replace(/[ \t]+/g, ' ')
+      .trim();
     return `${line.slice(0, colon).trim().toLowerCase()}:${value}`;
   };
   // Each signed name takes the last unused instance of that header (RFC 6376 §5.4.2).

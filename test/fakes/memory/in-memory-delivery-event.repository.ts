@@ -21,7 +21,12 @@ export class InMemoryDeliveryEventRepository implements DeliveryEventRepository 
   async listByMessage(messageId: string): Promise<DeliveryEventRecord[]> {
     return [...this.records.values()]
       .filter((r) => r.messageId === messageId)
-      .sort(orderBy((r) => r.occurredAt, (r) => r.id))
+      .sort(
+        orderBy(
+          (r) => r.occurredAt,
+          (r) => r.id,
+        ),
+      )
       .map(copy);
   }
 

@@ -79,6 +79,9 @@ export class InMemoryEnvironmentRepository implements EnvironmentRepository {
   }
 
   async listApiKeys(environmentId: string): Promise<ApiKey[]> {
-    return [...this.apiKeys.values()].filter((k) => k.environmentId === environmentId).sort(byId).map(copy);
+    return [...this.apiKeys.values()]
+      .filter((k) => k.environmentId === environmentId)
+      .sort(byId)
+      .map(copy);
   }
 }

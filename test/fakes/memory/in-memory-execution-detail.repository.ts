@@ -21,7 +21,12 @@ export class InMemoryExecutionDetailRepository implements ExecutionDetailReposit
     const wanted = new Set(jobIds);
     return [...this.tables.details.values()]
       .filter((d) => wanted.has(d.jobId) && inScope(scope)(d))
-      .sort(orderBy((d) => d.createdAt, (d) => d.id))
+      .sort(
+        orderBy(
+          (d) => d.createdAt,
+          (d) => d.id,
+        ),
+      )
       .map(copy);
   }
 

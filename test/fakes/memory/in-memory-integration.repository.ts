@@ -1,4 +1,11 @@
-import { ActiveIntegrationQuery, InsertIntegrationResult, Integration, IntegrationRepository, PriorityChange, ReplaceIntegrationResult } from '@app/integrations';
+import {
+  ActiveIntegrationQuery,
+  InsertIntegrationResult,
+  Integration,
+  IntegrationRepository,
+  PriorityChange,
+  ReplaceIntegrationResult,
+} from '@app/integrations';
 import { EnvironmentScope } from '@app/kernel';
 import { copy, orderBy, shaped, stored } from './memory-records';
 
@@ -30,14 +37,16 @@ function storedIntegration(integration: Integration): Integration {
   const { credentials, ...rest } = integration;
   const kept = stored(rest) as Integration;
   kept.credentials = structuredClone(credentials);
-  return shaped(
-    { ...kept, configurations: kept.configurations ?? {}, conditions: kept.conditions ?? [], fallbacks: kept.fallbacks ?? [] },
-    REQUIRED,
-    ['deletedAt', 'deletedBy'],
-  );
+  return shaped({ ...kept, configurations: kept.configurations ?? {}, conditions: kept.conditions ?? [], fallbacks: kept.fallbacks ?? [] }, REQUIRED, [
+    'deletedAt',
+    'deletedBy',
+  ]);
 }
 
-const oldestFirst = orderBy<Integration>((i) => i.createdAt, (i) => i.id);
+const oldestFirst = orderBy<Integration>(
+  (i) => i.createdAt,
+  (i) => i.id,
+);
 
 /**
  * IntegrationRepository in memory. Unique among live (not deleted) integrations: the identifier per
@@ -98,7 +107,18 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
     );
     if (clash) return 'identifier_taken';
     // The fields the SQL update writes; provider, channel, deletion and creation stay.
-    for (const field of ['name', 'identifier', 'credentials', 'configurations', 'active', 'primary', 'priority', 'conditions', 'updatedAt', 'fallbacks'] as const) {
+    for (const field of [
+      'name',
+      'identifier',
+      'credentials',
+      'configurations',
+      'active',
+      'primary',
+      'priority',
+      'conditions',
+      'updatedAt',
+      'fallbacks',
+    ] as const) {
       (current as unknown as Record<string, unknown>)[field] = next[field];
     }
     return 'updated';

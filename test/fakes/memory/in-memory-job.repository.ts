@@ -20,7 +20,10 @@ const PATCHABLE: readonly (keyof JobPatch)[] = [
 /** Patchable fields whose column is NOT NULL: null is refused (SQLSTATE 23502). */
 const NOT_NULL: readonly (keyof JobPatch)[] = ['payload', 'overrides', 'attempts'];
 
-const byCreation = orderBy<Job>((j) => j.createdAt, (j) => j.id);
+const byCreation = orderBy<Job>(
+  (j) => j.createdAt,
+  (j) => j.id,
+);
 
 /** Orders each notification's jobs along their parent chain (jobs created together share a createdAt). */
 function inChainOrder(jobs: Job[]): Job[] {
@@ -56,7 +59,13 @@ export class InMemoryJobRepository implements JobRepository {
     const wanted = new Set(notificationIds);
     const rows = [...this.tables.jobs.values()]
       .filter((j) => wanted.has(j.notificationId) && inScope(scope)(j))
-      .sort(orderBy((j) => j.notificationId, (j) => j.createdAt, (j) => j.id));
+      .sort(
+        orderBy(
+          (j) => j.notificationId,
+          (j) => j.createdAt,
+          (j) => j.id,
+        ),
+      );
     return inChainOrder(rows).map(copy);
   }
 
@@ -67,7 +76,8 @@ export class InMemoryJobRepository implements JobRepository {
     if (!job || !allowed.includes(job.status)) return false;
     const changes = stored(patch);
     for (const field of NOT_NULL) {
-      if (changes[field] === null) throw new StoreRejectedError(`memory store: UPDATE jobs: null value in column of ${field} violates not-null constraint`, '23502');
+      if (changes[field] === null)
+        throw new StoreRejectedError(`memory store: UPDATE jobs: null value in column of ${field} violates not-null constraint`, '23502');
     }
     job.status = to;
     for (const field of PATCHABLE) {
@@ -115,7 +125,12 @@ export class InMemoryJobRepository implements JobRepository {
           ((j.status === 'queued' || j.status === 'running') && j.updatedAt.getTime() < cutoff) ||
           (j.status === 'delayed' && j.runAt !== undefined && j.runAt.getTime() < cutoff),
       )
-      .sort(orderBy((j) => j.updatedAt, (j) => j.id))
+      .sort(
+        orderBy(
+          (j) => j.updatedAt,
+          (j) => j.id,
+        ),
+      )
       .slice(0, Math.max(limit, 0))
       .map(copy);
   }

@@ -3,7 +3,10 @@ import { Channel, Clock, EnvironmentScope, Page, systemClock } from '@app/kernel
 import { DeliveryTables, inScope, toMessage } from './memory-delivery-tables';
 import { copy, oldestBefore, orderBy, pageOf, stored } from './memory-records';
 
-const oldestFirst = orderBy<Message>((m) => m.createdAt, (m) => m.id);
+const oldestFirst = orderBy<Message>(
+  (m) => m.createdAt,
+  (m) => m.id,
+);
 
 /** MessageRepository in memory, over the store's shared delivery tables. */
 export class InMemoryMessageRepository implements MessageRepository {
@@ -60,7 +63,10 @@ export class InMemoryMessageRepository implements MessageRepository {
   }
 
   async findByJobId(jobId: string): Promise<Message[]> {
-    return [...this.tables.messages.values()].filter((m) => m.jobId === jobId).sort(oldestFirst).map(copy);
+    return [...this.tables.messages.values()]
+      .filter((m) => m.jobId === jobId)
+      .sort(oldestFirst)
+      .map(copy);
   }
 
   async list(scope: EnvironmentScope, query: MessageListQuery): Promise<Page<Message>> {

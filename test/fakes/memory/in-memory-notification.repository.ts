@@ -3,7 +3,10 @@ import { Clock, EnvironmentScope, Page, systemClock } from '@app/kernel';
 import { DeliveryTables, inScope, toExecutionDetail, toJob, toMessage, toNotification } from './memory-delivery-tables';
 import { copy, oldestBefore, orderBy, pageOf, stored } from './memory-records';
 
-const oldestFirst = orderBy<Notification>((n) => n.createdAt, (n) => n.id);
+const oldestFirst = orderBy<Notification>(
+  (n) => n.createdAt,
+  (n) => n.id,
+);
 
 /** NotificationRepository in memory, writing jobs, messages and details into the store's shared delivery tables. */
 export class InMemoryNotificationRepository implements NotificationRepository {

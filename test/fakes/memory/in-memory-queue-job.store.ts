@@ -58,7 +58,12 @@ export class InMemoryQueueJobStore implements QueueJobStore {
     const now = this.now();
     const due = this.ofQueue(queue)
       .filter((row) => row.state === 'pending' && row.runAt <= now)
-      .sort(orderBy((row) => row.runAt, (row) => row.seq))
+      .sort(
+        orderBy(
+          (row) => row.runAt,
+          (row) => row.seq,
+        ),
+      )
       .slice(0, Math.max(0, limit));
     for (const row of due) Object.assign(row, { state: 'active', lockedBy: consumerId, lockedUntil: now + leaseMs });
     return due
@@ -93,9 +98,7 @@ export class InMemoryQueueJobStore implements QueueJobStore {
   async requeueStalled(queue: string, maxStalledCount: number, liveConsumers?: string[]): Promise<number> {
     const now = this.now();
     const live = liveConsumers && new Set(liveConsumers);
-    const stalled = this.ofQueue(queue).filter(
-      (row) => row.state === 'active' && (row.lockedUntil! < now || (live !== undefined && !live.has(row.lockedBy!))),
-    );
+    const stalled = this.ofQueue(queue).filter((row) => row.state === 'active' && (row.lockedUntil! < now || (live !== undefined && !live.has(row.lockedBy!))));
     for (const row of stalled) {
       row.stalledCount += 1;
       if (row.stalledCount > maxStalledCount) {

@@ -55,12 +55,18 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
 
   async findManyBySubscriberIds(scope: EnvironmentScope, subscriberIds: string[]): Promise<Subscriber[]> {
     const wanted = new Set(subscriberIds);
-    return this.inEnvironment(scope.environmentId).filter((s) => wanted.has(s.subscriberId)).sort(byId).map(copy);
+    return this.inEnvironment(scope.environmentId)
+      .filter((s) => wanted.has(s.subscriberId))
+      .sort(byId)
+      .map(copy);
   }
 
   async findManyByIds(scope: EnvironmentScope, ids: string[]): Promise<Subscriber[]> {
     const wanted = new Set(ids);
-    return this.inEnvironment(scope.environmentId).filter((s) => wanted.has(s.id)).sort(byId).map(copy);
+    return this.inEnvironment(scope.environmentId)
+      .filter((s) => wanted.has(s.id))
+      .sort(byId)
+      .map(copy);
   }
 
   async insert(subscriber: Subscriber): Promise<boolean> {

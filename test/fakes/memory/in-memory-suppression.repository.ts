@@ -3,7 +3,10 @@ import { EnvironmentScope, Page } from '@app/kernel';
 import { copy, orderBy, stored } from './memory-records';
 
 const key = (environmentId: string, address: string) => JSON.stringify([environmentId, address]);
-const newestFirst = orderBy<Suppression>((s) => -s.createdAt.getTime(), (s) => s.address);
+const newestFirst = orderBy<Suppression>(
+  (s) => -s.createdAt.getTime(),
+  (s) => s.address,
+);
 
 /** SuppressionRepository in memory: unique per (environment, address). */
 export class InMemorySuppressionRepository implements SuppressionRepository {
@@ -22,7 +25,9 @@ export class InMemorySuppressionRepository implements SuppressionRepository {
   }
 
   async list(scope: EnvironmentScope, query: { page: number; limit: number }): Promise<Page<Suppression>> {
-    const matching = [...this.rows.values()].filter((s) => s.environmentId === scope.environmentId && s.organizationId === scope.organizationId).sort(newestFirst);
+    const matching = [...this.rows.values()]
+      .filter((s) => s.environmentId === scope.environmentId && s.organizationId === scope.organizationId)
+      .sort(newestFirst);
     return { items: matching.slice(query.page * query.limit, (query.page + 1) * query.limit).map(copy), totalCount: matching.length };
   }
 

@@ -31,7 +31,12 @@ export class InMemoryTenantRepository implements TenantRepository {
   async list(scope: EnvironmentScope, page: PageRequest): Promise<TenantPage> {
     const rows = [...this.rows.values()]
       .filter((t) => t.environmentId === scope.environmentId)
-      .sort(orderBy((t) => t.createdAt, (t) => t.id));
+      .sort(
+        orderBy(
+          (t) => t.createdAt,
+          (t) => t.id,
+        ),
+      );
     const items = pageOf(rows, page.page, page.limit);
     return { items: items.map(copy), hasMore: rows.length > page.page * page.limit + page.limit };
   }
@@ -61,8 +66,7 @@ export class InMemoryTenantRepository implements TenantRepository {
     if (existing) {
       // updatedAt moves only when a given field really changes.
       const changed =
-        (kept.name !== undefined && (existing.name ?? null) !== kept.name) ||
-        (kept.data !== undefined && !sameJson(existing.data ?? null, kept.data));
+        (kept.name !== undefined && (existing.name ?? null) !== kept.name) || (kept.data !== undefined && !sameJson(existing.data ?? null, kept.data));
       set(existing, 'name', kept.name);
       set(existing, 'data', kept.data);
       if (changed) existing.updatedAt = new Date(at.now);

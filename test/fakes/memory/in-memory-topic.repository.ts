@@ -9,8 +9,7 @@ const ORDER_VALUES = {
   key: (row: { key: string }) => row.key,
 } as const;
 
-const toTopic = (t: Topic): Topic =>
-  shaped(t, ['id', 'organizationId', 'environmentId', 'key', 'createdAt', 'updatedAt'], ['name']);
+const toTopic = (t: Topic): Topic => shaped(t, ['id', 'organizationId', 'environmentId', 'key', 'createdAt', 'updatedAt'], ['name']);
 
 /**
  * TopicRepository in memory: one topic per (environment, key), one membership per (topic id,
@@ -77,19 +76,17 @@ export class InMemoryTopicRepository implements TopicRepository {
     if (members.length === 0) return [];
     const { topic: target, members: given } = stored({ topic, members });
     // Every member gets an id drawn, as the SQL insert does, whether or not it is a member already.
-    const rows = given.map(
-      (m): TopicSubscription => ({
-        id: newId(),
-        organizationId: target.organizationId,
-        environmentId: target.environmentId,
-        topicId: target.id,
-        topicKey: target.key,
-        subscriberInternalId: m.subscriberInternalId,
-        subscriberId: m.subscriberId,
-        createdAt: new Date(now),
-        updatedAt: new Date(now),
-      }),
-    );
+    const rows = given.map((m): TopicSubscription => ({
+      id: newId(),
+      organizationId: target.organizationId,
+      environmentId: target.environmentId,
+      topicId: target.id,
+      topicKey: target.key,
+      subscriberInternalId: m.subscriberInternalId,
+      subscriberId: m.subscriberId,
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    }));
     const current = new Map(this.membershipsOf(target.id).map((s) => [s.subscriberId, s]));
     for (const row of rows) {
       if (current.has(row.subscriberId)) continue;
@@ -97,7 +94,10 @@ export class InMemoryTopicRepository implements TopicRepository {
       current.set(row.subscriberId, row);
     }
     for (const row of current.values()) this.memberships.set(row.id, row);
-    return members.map((m) => current.get(m.subscriberId)).filter((s): s is TopicSubscription => s !== undefined).map(copy);
+    return members
+      .map((m) => current.get(m.subscriberId))
+      .filter((s): s is TopicSubscription => s !== undefined)
+      .map(copy);
   }
 
   async removeSubscriptions(scope: EnvironmentScope, topicKey: string, subscriberIds: string[]): Promise<TopicSubscription[]> {
@@ -110,7 +110,10 @@ export class InMemoryTopicRepository implements TopicRepository {
       this.memberships.delete(membership.id);
       removed.set(membership.subscriberId, membership);
     }
-    return subscriberIds.map((id) => removed.get(id)).filter((s): s is TopicSubscription => s !== undefined).map(copy);
+    return subscriberIds
+      .map((id) => removed.get(id))
+      .filter((s): s is TopicSubscription => s !== undefined)
+      .map(copy);
   }
 
   async listSubscriptions(scope: EnvironmentScope, topicKey: string, search: TopicSubscriptionSearch): Promise<CursorPage<TopicSubscription>> {

@@ -10,7 +10,20 @@ const FINISHED: readonly TriggerStatus[] = ['processed', 'canceled', 'failed'];
 const toTriggerRecord = (t: TriggerRecord): TriggerRecord =>
   shaped(
     t,
-    ['id', 'organizationId', 'environmentId', 'transactionId', 'workflowId', 'workflowIdentifier', 'to', 'payload', 'overrides', 'status', 'createdAt', 'updatedAt'],
+    [
+      'id',
+      'organizationId',
+      'environmentId',
+      'transactionId',
+      'workflowId',
+      'workflowIdentifier',
+      'to',
+      'payload',
+      'overrides',
+      'status',
+      'createdAt',
+      'updatedAt',
+    ],
     ['actor', 'tenant', 'fanOutJobId'],
   );
 
@@ -49,7 +62,12 @@ export class InMemoryTriggerRepository implements TriggerRepository {
   async findStaleAccepted(olderThan: Date, limit: number): Promise<TriggerRecord[]> {
     return [...this.rows.values()]
       .filter((t) => t.status === 'accepted' && t.createdAt.getTime() < olderThan.getTime())
-      .sort(orderBy((t) => t.createdAt, (t) => t.id))
+      .sort(
+        orderBy(
+          (t) => t.createdAt,
+          (t) => t.id,
+        ),
+      )
       .slice(0, Math.max(limit, 0))
       .map(copy);
   }

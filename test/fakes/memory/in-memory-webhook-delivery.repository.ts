@@ -63,7 +63,10 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
     if (limit <= 0) return 0;
     const oldest = <T extends { id: string; createdAt: Date }>(rows: Iterable<T>, eligible: (row: T) => boolean) =>
-      [...rows].filter((row) => row.createdAt.getTime() < before.getTime() && eligible(row)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).slice(0, limit);
+      [...rows]
+        .filter((row) => row.createdAt.getTime() < before.getTime() && eligible(row))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        .slice(0, limit);
     const deliveries = oldest(this.deliveries.values(), (d) => d.status !== 'pending');
     const attempts = oldest(this.attempts.values(), () => true);
     deliveries.forEach((d) => this.deliveries.delete(d.id));

@@ -2,7 +2,10 @@ import { EnvironmentScope, PageRequest } from '@app/kernel';
 import { ListPage, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointRepository } from '@app/webhooks';
 import { orderBy, stored, uniqueViolation } from './memory-records';
 
-const byCreation = orderBy<WebhookEndpoint>((e) => e.createdAt, (e) => e.id);
+const byCreation = orderBy<WebhookEndpoint>(
+  (e) => e.createdAt,
+  (e) => e.id,
+);
 
 /** WebhookEndpointRepository in memory (secrets kept as given: there is no disk to encrypt for). */
 export class InMemoryWebhookEndpointRepository implements WebhookEndpointRepository {

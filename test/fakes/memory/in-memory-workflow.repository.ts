@@ -30,7 +30,10 @@ function toWritten(workflow: Workflow): Workflow {
   if (kept.data !== undefined) row.data = kept.data;
   return row;
 }
-const oldestFirst = orderBy<Workflow>((w) => w.createdAt, (w) => w.id);
+const oldestFirst = orderBy<Workflow>(
+  (w) => w.createdAt,
+  (w) => w.id,
+);
 
 /**
  * WorkflowRepository in memory. Deleted workflows are kept (findByIdIncludingDeleted) and free

@@ -21,14 +21,7 @@ import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments
 import { INBOX_REPOSITORY, InboxRepository } from '@app/inbox';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
 import { Clock, IDEMPOTENCY_STORE, IdempotencyStore, QUEUE_JOB_STORE, QueueJobStore, systemClock } from '@app/kernel';
-import {
-  PREFERENCE_REPOSITORY,
-  PreferenceRepository,
-  SUBSCRIBER_REPOSITORY,
-  SubscriberRepository,
-  TOPIC_REPOSITORY,
-  TopicRepository,
-} from '@app/subscribers';
+import { PREFERENCE_REPOSITORY, PreferenceRepository, SUBSCRIBER_REPOSITORY, SubscriberRepository, TOPIC_REPOSITORY, TopicRepository } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY, WebhookDeliveryRepository, WebhookEndpointRepository } from '@app/webhooks';

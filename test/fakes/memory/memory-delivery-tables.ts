@@ -135,7 +135,22 @@ export const toMessage = (m: Message): Message =>
 export const toExecutionDetail = (d: ExecutionDetail): ExecutionDetail =>
   shaped(
     { ...d, raw: d.raw ?? null },
-    ['id', 'organizationId', 'environmentId', 'notificationId', 'jobId', 'subscriberId', 'transactionId', 'status', 'source', 'detail', 'raw', 'isRetry', 'isTest', 'createdAt'],
+    [
+      'id',
+      'organizationId',
+      'environmentId',
+      'notificationId',
+      'jobId',
+      'subscriberId',
+      'transactionId',
+      'status',
+      'source',
+      'detail',
+      'raw',
+      'isRetry',
+      'isTest',
+      'createdAt',
+    ],
     ['channel', 'providerId'],
   );
 

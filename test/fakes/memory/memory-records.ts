@@ -56,7 +56,11 @@ export function foreignKeyViolation(table: string): StoreRejectedError {
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item) =>
     item && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.keys(item).sort().map((k) => [k, item[k]]))
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((k) => [k, item[k]]),
+        )
       : item,
   );
 }
@@ -159,6 +163,11 @@ export function oldestBefore<T extends { id: string; createdAt: Date }>(rows: It
   if (limit <= 0) return [];
   return [...rows]
     .filter((row) => row.createdAt.getTime() < before.getTime() && eligible(row))
-    .sort(orderBy((row) => row.createdAt, (row) => row.id))
+    .sort(
+      orderBy(
+        (row) => row.createdAt,
+        (row) => row.id,
+      ),
+    )
     .slice(0, limit);
 }

@@ -77,7 +77,8 @@ export class ApnsFake extends VendorFake {
       reason(400, 'PayloadEmpty', 'body is not JSON');
     }
     if (!body || typeof body.aps !== 'object') reason(400, 'PayloadEmpty', 'no aps dictionary');
-    if (this.unregistered.has(token!)) return { status: 410, headers: { 'apns-id': apnsId ?? randomUUID() }, body: { reason: 'Unregistered', timestamp: Date.now() } };
+    if (this.unregistered.has(token!))
+      return { status: 410, headers: { 'apns-id': apnsId ?? randomUUID() }, body: { reason: 'Unregistered', timestamp: Date.now() } };
     return this.deliver(request, { status: 200, headers: { 'apns-id': apnsId ?? randomUUID() } });
   }
 

@@ -43,8 +43,10 @@ export class ExpoFake extends VendorFake {
     for (const message of messages) {
       if (typeof message.to !== 'string' && !Array.isArray(message.to)) requestError(400, 'VALIDATION_ERROR', '"to" is required');
       if (message.badge !== undefined && typeof message.badge !== 'number') requestError(400, 'VALIDATION_ERROR', '"badge" must be a number');
-      if (message.priority !== undefined && !['default', 'normal', 'high'].includes(message.priority)) requestError(400, 'VALIDATION_ERROR', '"priority" must be one of [default, normal, high]');
-      if (message.data !== undefined && (typeof message.data !== 'object' || Array.isArray(message.data))) requestError(400, 'VALIDATION_ERROR', '"data" must be an object');
+      if (message.priority !== undefined && !['default', 'normal', 'high'].includes(message.priority))
+        requestError(400, 'VALIDATION_ERROR', '"priority" must be one of [default, normal, high]');
+      if (message.data !== undefined && (typeof message.data !== 'object' || Array.isArray(message.data)))
+        requestError(400, 'VALIDATION_ERROR', '"data" must be an object');
     }
     const tickets = messages.map((message) => {
       const scripted = this.ticketErrors.shift();
@@ -79,7 +81,7 @@ function ticketError(error: TicketError, to: unknown) {
     MessageTooBig: 'Message too big (over 4096 bytes)',
     MessageRateExceeded: 'Message rate exceeded for this device',
     MismatchSenderId: 'FCM sender id mismatch',
-    InvalidCredentials: 'Unable to retrieve the FCM server key for the recipient\'s app. Make sure you have provided a server key.',
+    InvalidCredentials: "Unable to retrieve the FCM server key for the recipient's app. Make sure you have provided a server key.",
   };
   return { status: 'error', message: messages[error], details: { error, ...(error === 'DeviceNotRegistered' ? { expoPushToken: to } : {}) } };
 }

@@ -71,23 +71,47 @@ export class FcmFake extends VendorFake {
     const route = /^\/v1\/projects\/([^/]+)\/messages:send$/.exec(request.path);
     this.expect(request.method === 'POST' && route, 404, `no route ${request.method} ${request.path}`, rpcError(404, 'NOT_FOUND', 'Not Found'));
     const bearer = /^Bearer (.+)$/.exec(request.header('authorization') ?? '')?.[1];
-    this.expect(bearer && this.issued.has(bearer), 401, 'bad access token', rpcError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'));
-    this.expect(route![1] === this.projectId, 403, `project ${route![1]}`, rpcError(403, 'PERMISSION_DENIED', 'Permission denied on resource project.', 'SENDER_ID_MISMATCH'));
-    this.expect(request.header('content-type')?.startsWith('application/json'), 400, 'not JSON', rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
+    this.expect(
+      bearer && this.issued.has(bearer),
+      401,
+      'bad access token',
+      rpcError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      ),
+    );
+    this.expect(
+      route![1] === this.projectId,
+      403,
+      `project ${route![1]}`,
+      rpcError(403, 'PERMISSION_DENIED', 'Permission denied on resource project.', 'SENDER_ID_MISMATCH'),
+    );
+    this.expect(
+      request.header('content-type')?.startsWith('application/json'),
+      400,
+      'not JSON',
+      rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'),
+    );
     const message = request.json().message;
     const invalid = (field: string, description: string) =>
-      this.refuse(400, `${field}: ${description}`, { error: { code: 400, message: description, status: 'INVALID_ARGUMENT', details: [{ '@type': BAD_REQUEST, fieldViolations: [{ field, description }] }] } });
+      this.refuse(400, `${field}: ${description}`, {
+        error: { code: 400, message: description, status: 'INVALID_ARGUMENT', details: [{ '@type': BAD_REQUEST, fieldViolations: [{ field, description }] }] },
+      });
     if (!message || typeof message !== 'object') invalid('message', 'Message is required');
-    if ([message.token, message.topic, message.condition].filter((target) => target !== undefined).length !== 1) invalid('message', 'Exactly one of token, topic or condition is required');
+    if ([message.token, message.topic, message.condition].filter((target) => target !== undefined).length !== 1)
+      invalid('message', 'Exactly one of token, topic or condition is required');
     if (typeof message.token !== 'string') invalid('message.token', 'token must be a string');
     for (const key of Object.keys(message.notification ?? {})) {
       if (!['title', 'body', 'image'].includes(key)) invalid(`message.notification.${key}`, `Invalid JSON payload received. Unknown name "${key}"`);
     }
     Object.entries(message.data ?? {}).forEach(([key, value], index) => {
-      if (typeof value !== 'string') invalid(`message.data[${index}].value`, `Invalid value at 'message.data[${index}].value' (TYPE_STRING), ${JSON.stringify(value)} (key ${key})`);
+      if (typeof value !== 'string')
+        invalid(`message.data[${index}].value`, `Invalid value at 'message.data[${index}].value' (TYPE_STRING), ${JSON.stringify(value)} (key ${key})`);
     });
     if (message.android?.ttl !== undefined && !/^\d+(\.\d+)?s$/.test(message.android.ttl)) invalid('message.android.ttl', 'Illegal duration format');
-    if (message.android?.priority !== undefined && !['NORMAL', 'HIGH'].includes(message.android.priority)) invalid('message.android.priority', 'Invalid value at message.android.priority');
+    if (message.android?.priority !== undefined && !['NORMAL', 'HIGH'].includes(message.android.priority))
+      invalid('message.android.priority', 'Invalid value at message.android.priority');
     if (!/^[\w:-]{20,}$/.test(message.token)) {
       return { status: 400, body: rpcError(400, 'INVALID_ARGUMENT', 'The registration token is not a valid FCM registration token', 'INVALID_ARGUMENT') };
     }
@@ -98,7 +122,11 @@ export class FcmFake extends VendorFake {
   protected failure(outcome: VendorOutcome): FakeReply {
     switch (outcome) {
       case 'rate_limited':
-        return { status: 429, headers: { 'retry-after': '30' }, body: rpcError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric.', 'QUOTA_EXCEEDED') };
+        return {
+          status: 429,
+          headers: { 'retry-after': '30' },
+          body: rpcError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric.', 'QUOTA_EXCEEDED'),
+        };
       case 'unavailable':
         return { status: 503, body: rpcError(503, 'UNAVAILABLE', 'The service is currently unavailable.', 'UNAVAILABLE') };
       case 'permanent':
@@ -113,14 +141,20 @@ export class FcmFake extends VendorFake {
   private exchange(request: FakeRequest): FakeReply {
     const form = request.form();
     const grantRefused = (description: string) => this.refuse(400, description, { error: 'invalid_grant', error_description: description });
-    this.expect(request.header('content-type')?.startsWith('application/x-www-form-urlencoded'), 400, 'token request not form-encoded', { error: 'invalid_request' });
+    this.expect(request.header('content-type')?.startsWith('application/x-www-form-urlencoded'), 400, 'token request not form-encoded', {
+      error: 'invalid_request',
+    });
     if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') grantRefused(`grant_type ${form.get('grant_type')}`);
     const jwt = verifyJwt(form.get('assertion') ?? '', this.publicKey, 'RS256');
-    if (typeof jwt === 'string') return grantRefused(jwt === 'expired' ? 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.' : 'Invalid JWT Signature.');
+    if (typeof jwt === 'string')
+      return grantRefused(
+        jwt === 'expired' ? 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.' : 'Invalid JWT Signature.',
+      );
     const { iss, scope, aud, iat, exp } = jwt.payload;
     if (iss !== this.clientEmail) grantRefused(`Invalid JWT: iss ${String(iss)}`);
     if (aud !== this.tokenUri) grantRefused(`Invalid JWT: aud ${String(aud)}`);
-    if (typeof scope !== 'string' || !scope.split(' ').includes(SCOPE)) return this.refuse(400, `scope ${String(scope)}`, { error: 'invalid_scope', error_description: 'Invalid OAuth scope or ID token audience provided.' });
+    if (typeof scope !== 'string' || !scope.split(' ').includes(SCOPE))
+      return this.refuse(400, `scope ${String(scope)}`, { error: 'invalid_scope', error_description: 'Invalid OAuth scope or ID token audience provided.' });
     if (typeof iat !== 'number' || typeof exp !== 'number' || exp - iat > 3600 || iat > Date.now() / 1000 + 60) {
       grantRefused('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
     }

@@ -3,7 +3,8 @@ import { hasScheme } from '../vendor-auth';
 import { FakeReply, FakeRequest, VendorFake, VendorOutcome } from '../vendor-fake';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ACCESS_DENIED = "Access denied.  Please include an 'Authorization: ...' header with a valid API key (https://documentation.onesignal.com/docs/accounts-and-keys#section-keys-ids).";
+const ACCESS_DENIED =
+  "Access denied.  Please include an 'Authorization: ...' header with a valid API key (https://documentation.onesignal.com/docs/accounts-and-keys#section-keys-ids).";
 
 /**
  * OneSignal's create-notification and view-notifications endpoints, legacy (`/api/v1/notifications`,
@@ -37,17 +38,22 @@ export class OneSignalFake extends VendorFake {
     this.expect(legacy || request.path === '/notifications', 404, `no route ${request.method} ${request.path}`, { errors: ['Not Found'] });
     this.expect(hasScheme(request, 'Basic', this.restKey) || hasScheme(request, 'Key', this.restKey), 403, 'bad REST key', { errors: [ACCESS_DENIED] });
     if (request.method === 'GET') {
-      this.expect(request.query.get('app_id') === this.appId, 400, `app_id ${request.query.get('app_id')}`, { errors: ['app_id not found. You may be missing a Content-Type: application/json header.'] });
+      this.expect(request.query.get('app_id') === this.appId, 400, `app_id ${request.query.get('app_id')}`, {
+        errors: ['app_id not found. You may be missing a Content-Type: application/json header.'],
+      });
       return { status: 200, body: { total_count: 0, offset: 0, limit: Number(request.query.get('limit') ?? 50), notifications: [] } };
     }
     this.expect(request.method === 'POST', 405, `method ${request.method}`, { errors: ['Method Not Allowed'] });
-    this.expect(request.header('content-type')?.startsWith('application/json'), 400, 'not JSON', { errors: ['app_id not found. You may be missing a Content-Type: application/json header.'] });
+    this.expect(request.header('content-type')?.startsWith('application/json'), 400, 'not JSON', {
+      errors: ['app_id not found. You may be missing a Content-Type: application/json header.'],
+    });
     const body = request.json();
     const invalid = (message: string) => this.refuse(400, message, { errors: [message] });
     if (body.app_id !== this.appId) invalid('app_id not found. You may be missing a Content-Type: application/json header.');
     if (typeof body.contents?.en !== 'string' || body.contents.en === '') invalid('Message Notifications must have English language content');
     if (body.idempotency_key !== undefined && !UUID.test(body.idempotency_key)) invalid('idempotency_key must be a valid UUID');
-    if (body.ios_badgeType !== undefined && !['None', 'SetTo', 'Increase'].includes(body.ios_badgeType)) invalid('ios_badgeType must be None, SetTo or Increase');
+    if (body.ios_badgeType !== undefined && !['None', 'SetTo', 'Increase'].includes(body.ios_badgeType))
+      invalid('ios_badgeType must be None, SetTo or Increase');
     const replay = body.idempotency_key && this.replays.get(body.idempotency_key);
     if (replay) return replay;
 
@@ -70,7 +76,15 @@ export class OneSignalFake extends VendorFake {
     else if (reachable.length === 0) reply = { status: 200, body: { id: '', errors: ['All included players are not subscribed'] } };
     else {
       const id = randomUUID();
-      reply = this.deliver(request, { status: 200, body: { id, ...(legacy ? { recipients: reachable.length } : {}), external_id: null, ...(unknownIds.length ? { errors: unknownError(unknownIds) } : {}) } });
+      reply = this.deliver(request, {
+        status: 200,
+        body: {
+          id,
+          ...(legacy ? { recipients: reachable.length } : {}),
+          external_id: null,
+          ...(unknownIds.length ? { errors: unknownError(unknownIds) } : {}),
+        },
+      });
     }
     if (body.idempotency_key && this.accepted.includes(request)) this.replays.set(body.idempotency_key, reply);
     return reply;

@@ -25,7 +25,11 @@ export class PushWebhookFake extends VendorFake {
     this.expect(hasBodyHmac(request, 'x-novu-signature', this.secretKey), 401, 'bad X-Novu-Signature');
     this.expect(request.header('content-type')?.startsWith('application/json'), 415, 'not JSON');
     const body = request.json();
-    this.expect(Array.isArray(body.target) && body.target.length > 0 && body.target.every((token: unknown) => typeof token === 'string'), 400, 'target must list device tokens');
+    this.expect(
+      Array.isArray(body.target) && body.target.length > 0 && body.target.every((token: unknown) => typeof token === 'string'),
+      400,
+      'target must list device tokens',
+    );
     this.expect(typeof body.title === 'string' && typeof body.content === 'string', 400, 'title and content are required');
     this.expect(typeof body.payload === 'object' && body.payload !== null && typeof body.overrides === 'object', 400, 'payload and overrides are required');
     return this.deliver(request, { status: 200, body: { id: randomUUID() } });

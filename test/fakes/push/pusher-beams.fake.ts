@@ -23,7 +23,8 @@ export class PusherBeamsFake extends VendorFake {
     if (!hasScheme(request, 'Bearer', this.secretKey)) error(401, 'Unauthorized', 'Incorrect API Key');
     if (!request.header('content-type')?.startsWith('application/json')) error(400, 'Bad request', 'Content-Type must be application/json');
     const body = request.json();
-    if (!Array.isArray(body.users) || body.users.length === 0 || body.users.length > 1000) error(422, 'Unprocessable Entity', 'Publish requests must target between 1 and 1000 users');
+    if (!Array.isArray(body.users) || body.users.length === 0 || body.users.length > 1000)
+      error(422, 'Unprocessable Entity', 'Publish requests must target between 1 and 1000 users');
     for (const user of body.users) {
       if (typeof user !== 'string' || user === '' || user.length > 164) error(422, 'Unprocessable Entity', `User id ${JSON.stringify(user)} is invalid`);
     }

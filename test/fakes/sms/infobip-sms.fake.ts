@@ -2,7 +2,9 @@ import { hasScheme } from '../vendor-auth';
 import { FakeReply, FakeRequest, VendorFake, VendorOutcome } from '../vendor-fake';
 import { BARE_MSISDN, hexId } from './sms-fake-kit';
 
-const requestError = (messageId: string, text: string, validationErrors?: Record<string, string[]>) => ({ requestError: { serviceException: { messageId, text, ...(validationErrors ? { validationErrors } : {}) } } });
+const requestError = (messageId: string, text: string, validationErrors?: Record<string, string[]>) => ({
+  requestError: { serviceException: { messageId, text, ...(validationErrors ? { validationErrors } : {}) } },
+});
 const PENDING = { groupId: 1, groupName: 'PENDING', id: 26, name: 'PENDING_ACCEPTED', description: 'Message sent to next instance' };
 const rejected = (id: number, name: string, description: string) => ({ groupId: 5, groupName: 'REJECTED', id, name, description });
 
@@ -21,13 +23,38 @@ export class InfobipSmsFake extends VendorFake {
   protected handle(request: FakeRequest): FakeReply {
     this.expect(hasScheme(request, 'App', this.apiKey), 401, 'bad App key', requestError('UNAUTHORIZED', 'Invalid login details'));
     if (request.method === 'GET' && request.path === '/account/1/balance') return { status: 200, body: { balance: 47.79, currency: 'EUR' } };
-    this.expect(request.method === 'POST' && request.path === '/sms/2/text/advanced', 404, `no route ${request.method} ${request.path}`, requestError('NOT_FOUND', 'Requested URL not found'));
-    this.expect(request.header('content-type')?.startsWith('application/json'), 415, 'not JSON', requestError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type'));
+    this.expect(
+      request.method === 'POST' && request.path === '/sms/2/text/advanced',
+      404,
+      `no route ${request.method} ${request.path}`,
+      requestError('NOT_FOUND', 'Requested URL not found'),
+    );
+    this.expect(
+      request.header('content-type')?.startsWith('application/json'),
+      415,
+      'not JSON',
+      requestError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type'),
+    );
     const messages = request.json().messages;
-    this.expect(Array.isArray(messages) && messages.length > 0, 400, 'no messages', requestError('BAD_REQUEST', 'Bad request', { messages: ['must not be empty'] }));
+    this.expect(
+      Array.isArray(messages) && messages.length > 0,
+      400,
+      'no messages',
+      requestError('BAD_REQUEST', 'Bad request', { messages: ['must not be empty'] }),
+    );
     const results = messages.flatMap((message: any, i: number) => {
-      this.expect(Array.isArray(message.destinations) && message.destinations.length > 0, 400, 'no destinations', requestError('BAD_REQUEST', 'Bad request', { [`messages[${i}].destinations`]: ['must not be empty'] }));
-      this.expect(typeof message.text === 'string' && message.text !== '', 400, 'no text', requestError('BAD_REQUEST', 'Bad request', { [`messages[${i}].text`]: ['must not be blank'] }));
+      this.expect(
+        Array.isArray(message.destinations) && message.destinations.length > 0,
+        400,
+        'no destinations',
+        requestError('BAD_REQUEST', 'Bad request', { [`messages[${i}].destinations`]: ['must not be empty'] }),
+      );
+      this.expect(
+        typeof message.text === 'string' && message.text !== '',
+        400,
+        'no text',
+        requestError('BAD_REQUEST', 'Bad request', { [`messages[${i}].text`]: ['must not be blank'] }),
+      );
       return message.destinations.map((destination: { to?: string; messageId?: string }) => ({
         to: destination.to,
         messageId: destination.messageId ?? hexId(20),
@@ -49,9 +76,15 @@ export class InfobipSmsFake extends VendorFake {
       case 'auth':
         return { status: 401, body: requestError('UNAUTHORIZED', 'Invalid login details') };
       case 'invalid_recipient':
-        return { status: 200, body: { bulkId: hexId(24), messages: [{ to, messageId: hexId(20), status: rejected(51, 'REJECTED_DESTINATION', 'Destination address blocked') }] } };
+        return {
+          status: 200,
+          body: { bulkId: hexId(24), messages: [{ to, messageId: hexId(20), status: rejected(51, 'REJECTED_DESTINATION', 'Destination address blocked') }] },
+        };
       case 'permanent':
-        return { status: 200, body: { bulkId: hexId(24), messages: [{ to, messageId: hexId(20), status: rejected(12, 'REJECTED_NOT_ENOUGH_CREDITS', 'Not enough credits') }] } };
+        return {
+          status: 200,
+          body: { bulkId: hexId(24), messages: [{ to, messageId: hexId(20), status: rejected(12, 'REJECTED_NOT_ENOUGH_CREDITS', 'Not enough credits') }] },
+        };
     }
   }
 }

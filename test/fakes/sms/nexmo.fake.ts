@@ -33,7 +33,17 @@ export class NexmoFake extends VendorFake {
       status: 200,
       body: {
         'message-count': '1',
-        messages: [{ to: body.to, 'message-id': hexId(16).toUpperCase(), status: '0', 'remaining-balance': '10.2400', 'message-price': '0.0400', network: '23410', ...(body['client-ref'] ? { 'client-ref': body['client-ref'] } : {}) }],
+        messages: [
+          {
+            to: body.to,
+            'message-id': hexId(16).toUpperCase(),
+            status: '0',
+            'remaining-balance': '10.2400',
+            'message-price': '0.0400',
+            network: '23410',
+            ...(body['client-ref'] ? { 'client-ref': body['client-ref'] } : {}),
+          },
+        ],
       },
     });
   }

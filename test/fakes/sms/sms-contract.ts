@@ -28,7 +28,10 @@ class CannedFake extends VendorFake {
 }
 
 /** Runs `use` against a throwaway server that gives every request the same answer (vendor oddities). */
-export async function withCannedAnswer<T>(answer: FakeReply | ((request: FakeRequest) => FakeReply), use: (origin: string, fake: VendorFake) => Promise<T>): Promise<T> {
+export async function withCannedAnswer<T>(
+  answer: FakeReply | ((request: FakeRequest) => FakeReply),
+  use: (origin: string, fake: VendorFake) => Promise<T>,
+): Promise<T> {
   const fake = await new CannedFake(typeof answer === 'function' ? answer : () => answer).start();
   try {
     return await use(fake.origin, fake);

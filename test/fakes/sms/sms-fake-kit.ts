@@ -7,7 +7,9 @@ export const BARE_MSISDN = /^[1-9]\d{6,14}$/;
 
 /** A random hex id of `length` characters, as vendors' message ids look. */
 export function hexId(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 }
 
 /** RFC 2822 with a numeric zone, as Twilio writes `date_created`. */

@@ -27,8 +27,23 @@ export class Sms77Fake extends VendorFake {
     this.expect(/^\+?[1-9]\d{6,14}$/.test(to), 200, `bad recipient ${to}`, 202);
     const from = form.get('from') ?? '';
     this.expect(from === '' || /^(\+?\d{1,16}|[A-Za-z0-9 ]{1,11})$/.test(from), 200, `bad sender ${from}`, 201);
-    const message = { id: String(this.nextId++), sender: from, recipient: to.replace(/^\+/, ''), text: form.get('text'), encoding: 'gsm', label: form.get('label'), parts: 1, udh: null, is_binary: false, price: 0.075, success: true, error: null, error_text: null };
-    const reply = form.get('json') === '1' ? { success: '100', total_price: 0.075, balance: 25.425, debug: 'false', sms_type: 'direct', messages: [message] } : 100;
+    const message = {
+      id: String(this.nextId++),
+      sender: from,
+      recipient: to.replace(/^\+/, ''),
+      text: form.get('text'),
+      encoding: 'gsm',
+      label: form.get('label'),
+      parts: 1,
+      udh: null,
+      is_binary: false,
+      price: 0.075,
+      success: true,
+      error: null,
+      error_text: null,
+    };
+    const reply =
+      form.get('json') === '1' ? { success: '100', total_price: 0.075, balance: 25.425, debug: 'false', sms_type: 'direct', messages: [message] } : 100;
     return this.deliver(request, { status: 200, body: reply });
   }
 

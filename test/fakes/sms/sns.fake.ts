@@ -44,20 +44,39 @@ export class SnsFake extends VendorFake {
   protected async handle(request: FakeRequest): Promise<FakeReply> {
     const verdict = await hasValidSigV4(request, { accessKeyId: this.accessKeyId, secretAccessKey: this.secretAccessKey, region: this.region, service: 'sns' });
     if (verdict !== true) {
-      if (typeof verdict === 'string' && verdict.startsWith('access key ')) this.refuse(403, `SigV4: ${verdict}`, errorResponse(403, 'Sender', 'InvalidClientTokenId', INVALID_TOKEN).body);
+      if (typeof verdict === 'string' && verdict.startsWith('access key '))
+        this.refuse(403, `SigV4: ${verdict}`, errorResponse(403, 'Sender', 'InvalidClientTokenId', INVALID_TOKEN).body);
       this.refuse(403, `SigV4: ${verdict}`, errorResponse(403, 'Sender', 'SignatureDoesNotMatch', BAD_SIGNATURE).body);
     }
     this.expect(request.method === 'POST' && request.path === '/', 404, `no route ${request.method} ${request.path}`);
     this.expect(request.header('content-type')?.startsWith('application/x-www-form-urlencoded'), 400, 'not a form');
     const form = request.form();
-    this.expect(form.get('Version') === '2010-03-31', 400, `version ${form.get('Version')}`, errorResponse(400, 'Sender', 'InvalidParameterValue', 'Invalid Version').body);
+    this.expect(
+      form.get('Version') === '2010-03-31',
+      400,
+      `version ${form.get('Version')}`,
+      errorResponse(400, 'Sender', 'InvalidParameterValue', 'Invalid Version').body,
+    );
     const action = form.get('Action');
     if (action === 'GetSMSAttributes') {
-      return success('GetSMSAttributes', '<attributes><entry><key>DefaultSMSType</key><value>Transactional</value></entry><entry><key>MonthlySpendLimit</key><value>1</value></entry></attributes>');
+      return success(
+        'GetSMSAttributes',
+        '<attributes><entry><key>DefaultSMSType</key><value>Transactional</value></entry><entry><key>MonthlySpendLimit</key><value>1</value></entry></attributes>',
+      );
     }
-    this.expect(action === 'Publish', 400, `action ${action}`, errorResponse(400, 'Sender', 'InvalidAction', `The action ${action} is not valid for this web service.`).body);
+    this.expect(
+      action === 'Publish',
+      400,
+      `action ${action}`,
+      errorResponse(400, 'Sender', 'InvalidAction', `The action ${action} is not valid for this web service.`).body,
+    );
     const phone = form.get('PhoneNumber') ?? '';
-    this.expect(E164.test(phone), 400, `bad PhoneNumber ${phone}`, errorResponse(400, 'Sender', 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${phone} is not valid to publish to`).body);
+    this.expect(
+      E164.test(phone),
+      400,
+      `bad PhoneNumber ${phone}`,
+      errorResponse(400, 'Sender', 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${phone} is not valid to publish to`).body,
+    );
     this.expect(form.get('Message'), 400, 'empty message', errorResponse(400, 'Sender', 'InvalidParameter', 'Invalid parameter: Empty message').body);
     return this.deliver(request, success('Publish', `<MessageId>${randomUUID()}</MessageId>`));
   }

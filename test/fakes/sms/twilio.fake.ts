@@ -22,7 +22,12 @@ export class TwilioFake extends VendorFake {
     if (request.method === 'GET' && request.path === `${account}.json`) {
       return { status: 200, body: { sid: this.accountSid, friendly_name: 'Test account', status: 'active', type: 'Full' } };
     }
-    this.expect(request.method === 'POST' && request.path === `${account}/Messages.json`, 404, `no route ${request.method} ${request.path}`, twilioError(404, 20404, 'The requested resource was not found'));
+    this.expect(
+      request.method === 'POST' && request.path === `${account}/Messages.json`,
+      404,
+      `no route ${request.method} ${request.path}`,
+      twilioError(404, 20404, 'The requested resource was not found'),
+    );
     this.expect(request.header('content-type')?.startsWith('application/x-www-form-urlencoded'), 415, 'not a form');
     const form = request.form();
     const to = form.get('To') ?? '';
@@ -33,7 +38,17 @@ export class TwilioFake extends VendorFake {
     if (!form.get('Body')) refuse(21602, 'Message body is required.');
     return this.deliver(request, {
       status: 201,
-      body: { sid: `SM${hexId(32)}`, account_sid: this.accountSid, to, from: form.get('From'), body: form.get('Body'), status: 'queued', date_created: rfc2822(), error_code: null, error_message: null },
+      body: {
+        sid: `SM${hexId(32)}`,
+        account_sid: this.accountSid,
+        to,
+        from: form.get('From'),
+        body: form.get('Body'),
+        status: 'queued',
+        date_created: rfc2822(),
+        error_code: null,
+        error_message: null,
+      },
     });
   }
 
@@ -48,7 +63,7 @@ export class TwilioFake extends VendorFake {
       case 'invalid_recipient':
         return { status: 400, body: twilioError(400, 21614, "'To' number is not a valid mobile number") };
       case 'permanent':
-        return { status: 400, body: twilioError(400, 21408, 'Permission to send an SMS has not been enabled for the region indicated by the \'To\' number') };
+        return { status: 400, body: twilioError(400, 21408, "Permission to send an SMS has not been enabled for the region indicated by the 'To' number") };
     }
   }
 }

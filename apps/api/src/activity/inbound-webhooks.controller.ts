@@ -24,28 +24,43 @@ export class InboundWebhooksController {
   @ApiOperation({
     summary: "A vendor's delivery event webhook (no API key: the vendor's own signature is checked)",
     description:
-      'Point the vendor\'s event webhook here. The integration needs `configurations.inboundWebhookEnabled: true` and the key the vendor signs with in ' +
+      "Point the vendor's event webhook here. The integration needs `configurations.inboundWebhookEnabled: true` and the key the vendor signs with in " +
       '`configurations.inboundWebhookSigningKey`: SendGrid (Signed Event Webhook, the base64 verification key; headers X-Twilio-Email-Event-Webhook-Signature/-Timestamp), ' +
       'Mailgun (HTTP webhook signing key), Resend (the whsec_ secret; svix-* headers), Postmark (`user:password` of the webhook URL, sent as Basic auth), ' +
       'Amazon SES through SNS (the SNS signing certificate, PEM), Twilio (status callback; the auth token credential, or this key; the URL as API_PUBLIC_URL + path), ' +
-      'Telnyx (the base64 Ed25519 public key). Each event becomes an execution detail of the message\'s job (source Webhook) and the message\'s deliveryState; ' +
+      "Telnyx (the base64 Ed25519 public key). Each event becomes an execution detail of the message's job (source Webhook) and the message's deliveryState; " +
       'a hard bounce or spam report suppresses the address (see /v2/suppressions). A bad, missing or stale (over 5 minutes) signature is a 401 and records nothing; ' +
       'a repeated event is recorded once; an event about an unknown message is acknowledged (200) and records nothing.',
   })
   @ApiParam({ name: 'environmentId', description: 'Id of the environment the integration belongs to' })
   @ApiParam({ name: 'integrationId', description: 'Internal id (_id) of the integration' })
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'text/plain')
-  @ApiBody({ description: "The vendor's own event body, unchanged (its signature covers the exact bytes)", schema: { type: 'object', additionalProperties: true } })
+  @ApiBody({
+    description: "The vendor's own event body, unchanged (its signature covers the exact bytes)",
+    schema: { type: 'object', additionalProperties: true },
+  })
   @ApiDataResponse(InboundWebhookResultDto, { description: 'Accepted: what was recorded' })
   @ApiUnauthorizedResponse({ type: ErrorResponseDto, description: 'Signature bad, missing, or more than 5 minutes old; or no signing key configured' })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such integration, inbound webhooks not enabled on it, or its provider sends no events we read' })
+  @ApiNotFoundResponse({
+    type: ErrorResponseDto,
+    description: 'No such integration, inbound webhooks not enabled on it, or its provider sends no events we read',
+  })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Correctly signed, but not the body the vendor sends' })
-  async receive(@Param('environmentId') environmentId: string, @Param('integrationId') integrationId: string, @Req() request: Request): Promise<InboundWebhookResultDto> {
+  async receive(
+    @Param('environmentId') environmentId: string,
+    @Param('integrationId') integrationId: string,
+    @Req() request: Request,
+  ): Promise<InboundWebhookResultDto> {
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     const result = await this.receiveVendorEvents.execute({ environmentId, integrationId, request: { rawBody, headers, url: this.publicUrl(request) } });
-    return { recorded: result.recorded, duplicates: result.duplicates, unknown: result.unknown, ...(result.subscription ? { subscriptionConfirmation: true } : {}) };
+    return {
+      recorded: result.recorded,
+      duplicates: result.duplicates,
+      unknown: result.unknown,
+      ...(result.subscription ? { subscriptionConfirmation: true } : {}),
+    };
   }
 
   /** The URL the vendor called, as it called it (Twilio signs it): API_PUBLIC_URL, else the request's own host and scheme. */

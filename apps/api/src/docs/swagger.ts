@@ -16,7 +16,12 @@ export function setupSwagger(app: INestApplication): void {
     .setVersion('1.0')
     // In the Authorize dialog the value is the whole header; a description in a code span keeps `<key>` visible.
     .addApiKey(
-      { type: 'apiKey', name: 'Authorization', in: 'header', description: 'The whole header value: `ApiKey <your key>` (the word ApiKey, a space, then the key)' },
+      {
+        type: 'apiKey',
+        name: 'Authorization',
+        in: 'header',
+        description: 'The whole header value: `ApiKey <your key>` (the word ApiKey, a space, then the key)',
+      },
       API_KEY_SECURITY,
     )
     .addSecurityRequirements(API_KEY_SECURITY)

@@ -45,6 +45,4 @@ function invalidSchemeMessage(scheme: string): string {
 }
 
 /** The caller's organization and environment, as resolved from the API key. */
-export const CurrentScope = createParamDecorator(
-  (_: unknown, context: ExecutionContext): AuthenticatedScope => context.switchToHttp().getRequest().user,
-);
+export const CurrentScope = createParamDecorator((_: unknown, context: ExecutionContext): AuthenticatedScope => context.switchToHttp().getRequest().user);

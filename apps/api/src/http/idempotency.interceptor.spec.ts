@@ -60,9 +60,12 @@ describe('IdempotencyInterceptor', () => {
     const interceptor = new IdempotencyInterceptor(store);
     const first = context();
     const failure = lastValueFrom(
-      interceptor.intercept(first.ctx, handler(() => {
-        throw new Error('database exploded');
-      })),
+      interceptor.intercept(
+        first.ctx,
+        handler(() => {
+          throw new Error('database exploded');
+        }),
+      ),
     );
     const error = await failure.catch((e) => e);
     expect(error).toBeInstanceOf(RenderedError);
@@ -73,7 +76,12 @@ describe('IdempotencyInterceptor', () => {
     expect(store.records.size).toBe(0);
 
     const retry = context();
-    const body = await lastValueFrom(interceptor.intercept(retry.ctx, handler(() => ({ data: { ok: true } }))));
+    const body = await lastValueFrom(
+      interceptor.intercept(
+        retry.ctx,
+        handler(() => ({ data: { ok: true } })),
+      ),
+    );
     expect(body).toEqual({ data: { ok: true } });
     expect(store.records.get('e:k1')).toMatchObject({ state: 'done', response: { statusCode: 201, body: { data: { ok: true } } } });
   });

@@ -29,7 +29,9 @@ export function idempotencyStoreKey(environmentId: string, key: string): string 
 }
 
 export function idempotencyBodyHash(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
 }
 
 const REPLAY_OMITS = 'idempotency:replay-omits';
@@ -83,13 +85,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return next.handle().pipe(
           mergeMap(async (body) => {
             const omits = this.reflector?.get<string[] | undefined>(REPLAY_OMITS, context.getHandler());
-            await this.store.complete(scopedKey, bodyHash, { statusCode: response.statusCode, body: omits ? withoutFields(body, omits) : body }, REPLAY_TTL_SECONDS);
+            await this.store.complete(
+              scopedKey,
+              bodyHash,
+              { statusCode: response.statusCode, body: omits ? withoutFields(body, omits) : body },
+              REPLAY_TTL_SECONDS,
+            );
             return body;
           }),
           catchError((error) =>
-            from(this.settleError(scopedKey, bodyHash, error, request.originalUrl)).pipe(
-              mergeMap((rendered) => throwError(() => new RenderedError(rendered))),
-            ),
+            from(this.settleError(scopedKey, bodyHash, error, request.originalUrl)).pipe(mergeMap((rendered) => throwError(() => new RenderedError(rendered)))),
           ),
         );
       }),

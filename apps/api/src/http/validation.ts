@@ -58,7 +58,9 @@ class RequestValidationPipe extends ValidationPipe {
       const name = metadata.data ?? 'path';
       throw new UnprocessableEntityException({
         message: 'Validation Error',
-        errors: { [name]: { messages: [`${name} must be at most ${IDENTIFIER_MAX_LENGTH} characters (got ${value.length})`], value: `${value.slice(0, 32)}…` } },
+        errors: {
+          [name]: { messages: [`${name} must be at most ${IDENTIFIER_MAX_LENGTH} characters (got ${value.length})`], value: `${value.slice(0, 32)}…` },
+        },
       });
     }
     const dto = metadata.metatype;
@@ -75,7 +77,6 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,
-    exceptionFactory: (errors) =>
-      new UnprocessableEntityException({ message: 'Validation Error', errors: collect(errors, '', {}) }),
+    exceptionFactory: (errors) => new UnprocessableEntityException({ message: 'Validation Error', errors: collect(errors, '', {}) }),
   });
 }

@@ -70,14 +70,19 @@ export class InboxPreferencesController {
   }
 
   @Patch('bulk')
-  @ApiOperation({ summary: 'Change several workflows\' channels at once' })
-  @ApiDataResponse(InboxPreferenceDto, { isArray: true, description: 'The changed workflows\' preferences' })
+  @ApiOperation({ summary: "Change several workflows' channels at once" })
+  @ApiDataResponse(InboxPreferenceDto, { isArray: true, description: "The changed workflows' preferences" })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'A workflow does not exist' })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A workflow is critical' })
   async bulk(@CurrentSubscriber() session: SubscriberSession, @Body() body: BulkPreferencesRequestDto): Promise<InboxPreferenceDto[]> {
     const answers: InboxPreferenceDto[] = [];
     for (const entry of body.preferences) {
-      const view = await this.updatePreferences.execute({ scope: session, subscriberId: session.subscriberId, workflowId: entry.workflowId, channels: channelsOf(entry) });
+      const view = await this.updatePreferences.execute({
+        scope: session,
+        subscriberId: session.subscriberId,
+        workflowId: entry.workflowId,
+        channels: channelsOf(entry),
+      });
       answers.push(findWorkflow(view, entry.workflowId));
     }
     return answers;

@@ -79,7 +79,8 @@ export function filterFromObject(raw: unknown): InboxFilter {
 
 export function pageFromQuery(params: URLSearchParams): { limit: number; after?: string; offset?: number } {
   const limit = params.get('limit') ?? '10';
-  if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 100) throw new InvalidRequestError('invalid_query', 'limit must be an integer from 1 to 100');
+  if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
+    throw new InvalidRequestError('invalid_query', 'limit must be an integer from 1 to 100');
   const offset = params.get('offset');
   if (offset !== null && !/^\d+$/.test(offset)) throw new InvalidRequestError('invalid_query', 'offset must be a non-negative integer');
   return { limit: Number(limit), after: params.get('after') || undefined, offset: offset === null ? undefined : Number(offset) };

@@ -61,7 +61,10 @@ const BulkRoute = (summary: string, action: string) =>
     UseGuards(SubscriberTokenGuard),
     ApiBearerAuth(),
     HttpCode(204),
-    ApiOperation({ summary, description: `Bulk ${action} of the subscriber's notifications, optionally only those with any of \`tags\` and whose data has \`data\`.` }),
+    ApiOperation({
+      summary,
+      description: `Bulk ${action} of the subscriber's notifications, optionally only those with any of \`tags\` and whose data has \`data\`.`,
+    }),
     ApiBody({ type: BulkInboxRequestDto, required: false }),
     ApiNoContentResponse({ description: 'Done' }),
     ApiBadRequestResponse({ type: ErrorResponseDto, description: 'tags or data malformed' }),
@@ -105,7 +108,10 @@ export class InboxController {
   @UseGuards(SubscriberTokenGuard)
   @ApiBearerAuth()
   @RawResponse()
-  @ApiOperation({ summary: "List the subscriber's notifications", description: 'Newest first; cursor pages: pass the last id as `after`. Snoozed ones only with snoozed=true.' })
+  @ApiOperation({
+    summary: "List the subscriber's notifications",
+    description: 'Newest first; cursor pages: pass the last id as `after`. Snoozed ones only with snoozed=true.',
+  })
   @ApiQuery({ name: 'limit', required: false, description: '1 to 100 (default 10)' })
   @ApiQuery({ name: 'after', required: false, description: 'Id of the last notification of the previous page' })
   @ApiQuery({ name: 'offset', required: false, description: 'Skip this many' })
@@ -181,7 +187,10 @@ export class InboxController {
   @Patch('notifications/:id/snooze')
   @UseGuards(SubscriberTokenGuard)
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'Snooze one notification', description: 'It leaves the feed and comes back (as a new notification over the socket) at snoozeUntil.' })
+  @ApiOperation({
+    summary: 'Snooze one notification',
+    description: 'It leaves the feed and comes back (as a new notification over the socket) at snoozeUntil.',
+  })
   @NotificationIdParam()
   @ApiDataResponse(InboxNotificationDto, { description: 'The notification, snoozed' })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'snoozeUntil not in the future, or too far ahead' })

@@ -14,7 +14,7 @@ export class InboxSubscriberDto {
   @ApiPropertyOptional({ description: 'Phone number' }) @IsOptional() @IsString() phone?: string;
   @ApiPropertyOptional({ description: 'Avatar URL' }) @IsOptional() @IsString() avatar?: string;
   @ApiPropertyOptional({ description: 'Locale, e.g. en-US' }) @IsOptional() @IsString() locale?: string;
-  @ApiPropertyOptional({ description: 'IANA time zone (the client sends the browser\'s)' }) @IsOptional() @IsString() timezone?: string;
+  @ApiPropertyOptional({ description: "IANA time zone (the client sends the browser's)" }) @IsOptional() @IsString() timezone?: string;
   @ApiPropertyOptional({ description: 'Custom data, replaced as a whole', type: Object }) @IsOptional() @IsObject() data?: Record<string, unknown>;
 }
 
@@ -36,7 +36,9 @@ export class InboxSessionRequestDto {
   @Type(() => InboxSubscriberDto)
   subscriber?: InboxSubscriberDto;
 
-  @ApiPropertyOptional({ description: 'HMAC-SHA256 of the subscriberId keyed with an API key of the environment (hex); required when the environment turns HMAC on' })
+  @ApiPropertyOptional({
+    description: 'HMAC-SHA256 of the subscriberId keyed with an API key of the environment (hex); required when the environment turns HMAC on',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(256)
@@ -60,7 +62,10 @@ export class InboxSessionResponseDto {
   token: string;
   @ApiProperty({ description: 'Unread, unarchived, unsnoozed notifications of the subscriber' })
   totalUnreadCount: number;
-  @ApiProperty({ description: 'The same count as the bell starts from: total and per severity (high, medium, low, none)', example: { total: 1, severity: { high: 0, medium: 0, low: 0, none: 1 } } })
+  @ApiProperty({
+    description: 'The same count as the bell starts from: total and per severity (high, medium, low, none)',
+    example: { total: 1, severity: { high: 0, medium: 0, low: 0, none: 1 } },
+  })
   unreadCount: { total: number; severity: Record<string, number> };
   @ApiProperty({ description: 'Whether the client hides its "Inbox by Novu" line' })
   removeNovuBranding: boolean;
@@ -119,7 +124,8 @@ export class InboxFilterEchoDto {
   @ApiPropertyOptional({ description: 'Snoozed' }) snoozed?: boolean;
   @ApiPropertyOptional({ description: 'Seen' }) seen?: boolean;
   @ApiPropertyOptional({ type: Object, description: 'Data keys that must equal' }) data?: Record<string, unknown>;
-  @ApiPropertyOptional({ description: 'Severity or severities', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }) severity?: string | string[];
+  @ApiPropertyOptional({ description: 'Severity or severities', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }) severity?:
+    string | string[];
 }
 
 export class InboxNotificationsResponseDto {

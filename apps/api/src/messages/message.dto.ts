@@ -7,7 +7,6 @@ import { SubscriberResponseDto } from '../subscribers/subscriber.dto';
 import { MAX_PAGE } from '../http/page-query.dto';
 import { toArray } from '../http/query-array';
 
-
 export class ListMessagesQueryDto {
   @ApiPropertyOptional({ description: 'Only messages of this channel', enum: CHANNELS })
   @IsOptional()
@@ -129,7 +128,7 @@ export class MessageResponseDto {
   deliveredAt: string[];
   @ApiPropertyOptional({
     description:
-      "Beyond Novu: the latest state the provider reported through its event webhook (POST /v2/inbound-webhooks/delivery-providers/...); absent until one arrives. " +
+      'Beyond Novu: the latest state the provider reported through its event webhook (POST /v2/inbound-webhooks/delivery-providers/...); absent until one arrives. ' +
       'The latest by the time the provider gives (an earlier event arriving late does not replace it); every event is also an execution detail of the job.',
     enum: DELIVERY_EVENT_TYPES,
   })
@@ -201,7 +200,11 @@ export class MessagesResponseDto {
 }
 
 export class MarkMessagesAsRequestDto {
-  @ApiProperty({ description: 'One message id or several', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }], example: '6650f0c2a1b2c3d4e5f60718' })
+  @ApiProperty({
+    description: 'One message id or several',
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    example: '6650f0c2a1b2c3d4e5f60718',
+  })
   @IsDefined()
   messageId: string | string[];
 

@@ -45,8 +45,7 @@ const subscriber: Subscriber = {
   updatedAt: at,
 };
 
-const hasNull = (value: unknown): boolean =>
-  value === null || (typeof value === 'object' && Object.values(value).some(hasNull));
+const hasNull = (value: unknown): boolean => value === null || (typeof value === 'object' && Object.values(value).some(hasNull));
 
 describe('message mapping', () => {
   it('maps a bare message: cta defaults to an empty redirect, optional fields are left out', () => {
@@ -84,7 +83,10 @@ describe('message mapping', () => {
         status: 'error',
         errorId: 'unexpected_provider_error',
         errorText: 'boom',
-        content: [{ type: 'text', content: 'Hi' }, { type: 'button', content: 'Go', url: 'https://example.com' }],
+        content: [
+          { type: 'text', content: 'Hi' },
+          { type: 'button', content: 'Go', url: 'https://example.com' },
+        ],
         subject: 'Welcome',
         title: 'Title',
         email: 'user@example.com',
@@ -136,10 +138,12 @@ describe('message mapping', () => {
 
 describe('message queries', () => {
   const pipe = createValidationPipe();
-  const list = (query: Record<string, unknown>) =>
-    pipe.transform(query, { type: 'query', metatype: ListMessagesQueryDto }) as Promise<ListMessagesQueryDto>;
+  const list = (query: Record<string, unknown>) => pipe.transform(query, { type: 'query', metatype: ListMessagesQueryDto }) as Promise<ListMessagesQueryDto>;
   const rejects = async (promise: Promise<unknown>, field: string) => {
-    const error = await promise.then(() => undefined, (e: unknown) => e);
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UnprocessableEntityException);
     expect(Object.keys(((error as UnprocessableEntityException).getResponse() as { errors: object }).errors)).toEqual([field]);
   };
@@ -148,7 +152,7 @@ describe('message queries', () => {
     expect(await list({})).toMatchObject({ page: 0, limit: 10 });
     expect((await list({})).transactionId).toBeUndefined();
     expect((await list({ transactionId: 'a' })).transactionId).toEqual(['a']);
-    expect((await list({ transactionId: ['a', 'b'], page: '2', limit: '1000', channel: 'sms' }))).toMatchObject({
+    expect(await list({ transactionId: ['a', 'b'], page: '2', limit: '1000', channel: 'sms' })).toMatchObject({
       transactionId: ['a', 'b'],
       page: 2,
       limit: 1000,
@@ -161,9 +165,6 @@ describe('message queries', () => {
     await rejects(list({ page: '-1' }), 'page');
     await rejects(list({ limit: '0' }), 'limit');
     await rejects(list({ limit: 'ten' }), 'limit');
-    await rejects(
-      pipe.transform({ channel: 'carrier-pigeon' }, { type: 'query', metatype: DeleteMessagesQueryDto }) as Promise<unknown>,
-      'channel',
-    );
+    await rejects(pipe.transform({ channel: 'carrier-pigeon' }, { type: 'query', metatype: DeleteMessagesQueryDto }) as Promise<unknown>, 'channel');
   });
 });

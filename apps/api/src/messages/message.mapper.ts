@@ -3,8 +3,7 @@ import { Subscriber } from '@app/subscribers';
 import { toSubscriberResponse } from '../subscribers/subscriber.mapper';
 import { MessageCtaResponseDto, MessageResponseDto, MessagesResponseDto } from './message.dto';
 
-const defined = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 // Novu's schema requires `cta`; a message without one shows an empty redirect.
 function toCtaResponse(cta: MessageCta | undefined): MessageCtaResponseDto {

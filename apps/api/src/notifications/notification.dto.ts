@@ -21,7 +21,11 @@ export class ListNotificationsQueryDto extends PageQueryDto {
   @IsString()
   subscriberId?: string;
 
-  @ApiPropertyOptional({ description: 'Only notifications whose workflow has a step of one of these channels; repeat the parameter for several', enum: CHANNELS, isArray: true })
+  @ApiPropertyOptional({
+    description: 'Only notifications whose workflow has a step of one of these channels; repeat the parameter for several',
+    enum: CHANNELS,
+    isArray: true,
+  })
   @IsOptional()
   @Transform(toArray)
   @ArrayMaxSize(MAX_FILTER_VALUES)
@@ -47,7 +51,10 @@ export class ListNotificationsQueryDto extends PageQueryDto {
   @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
   emails?: string[];
 
-  @ApiPropertyOptional({ description: "Only notifications of these subscribers (the caller's subscriberIds), or of the `emails`; unknown ones match nothing", type: [String] })
+  @ApiPropertyOptional({
+    description: "Only notifications of these subscribers (the caller's subscriberIds), or of the `emails`; unknown ones match nothing",
+    type: [String],
+  })
   @IsOptional()
   @Transform(toArray)
   @ArrayMaxSize(MAX_FILTER_VALUES)
@@ -131,7 +138,11 @@ export class ActivityDigestResponseDto {
   amount?: number;
   @ApiPropertyOptional({ description: 'Window unit', enum: ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months'] })
   unit?: string;
-  @ApiPropertyOptional({ description: 'Payloads of the events collected (the first event first)', type: 'array', items: { type: 'object', additionalProperties: true } })
+  @ApiPropertyOptional({
+    description: 'Payloads of the events collected (the first event first)',
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+  })
   events?: Record<string, unknown>[];
   @ApiPropertyOptional({ description: 'Backoff digest: send the first event at once' })
   backoff?: boolean;
@@ -190,7 +201,10 @@ export class ActivityTemplateResponseDto {
   _id: string;
   @ApiProperty({ description: 'Workflow name' })
   name: string;
-  @ApiPropertyOptional({ description: 'Where the workflow was made ("novu-cloud-v1": stored and edited through this API)', enum: ['novu-cloud', 'novu-cloud-v1', 'external'] })
+  @ApiPropertyOptional({
+    description: 'Where the workflow was made ("novu-cloud-v1": stored and edited through this API)',
+    enum: ['novu-cloud', 'novu-cloud-v1', 'external'],
+  })
   origin?: string;
   @ApiProperty({ description: 'The workflow trigger', type: [NotificationTriggerDto] })
   triggers: NotificationTriggerDto[];
@@ -258,4 +272,3 @@ export class ActivityNotificationsResponseDto {
   @ApiProperty({ description: 'This page (from 0)' })
   page: number;
 }
-

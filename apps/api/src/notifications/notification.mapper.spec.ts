@@ -142,11 +142,7 @@ const activity: NotificationActivity = {
 };
 
 const hasNull = (value: unknown, path = ''): string[] =>
-  value === null
-    ? [path]
-    : typeof value === 'object' && value
-      ? Object.entries(value).flatMap(([key, v]) => hasNull(v, `${path}.${key}`))
-      : [];
+  value === null ? [path] : typeof value === 'object' && value ? Object.entries(value).flatMap(([key, v]) => hasNull(v, `${path}.${key}`)) : [];
 
 describe('notification activity mapping', () => {
   it('maps a notification with its jobs, steps, digest and execution details', () => {
@@ -183,8 +179,18 @@ describe('notification activity mapping', () => {
       providerId: 'novu',
       updatedAt: ISO,
       digest: { type: 'regular', amount: 5, unit: 'minutes', digestKey: 'payload.postId', events: [{ name: 'Ada' }, { name: 'Bob' }] },
-      step: { _id: 's-digest', _templateId: 'tpl-s-digest', active: true, name: 'digest step', filters: [], metadata: { type: 'regular', amount: 5, unit: 'minutes' }, variants: [] },
-      executionDetails: [{ _id: 'detail-job-digest', createdAt: ISO, status: 'Pending', detail: 'Step digested', isRetry: false, isTest: false, raw: null, source: 'Internal' }],
+      step: {
+        _id: 's-digest',
+        _templateId: 'tpl-s-digest',
+        active: true,
+        name: 'digest step',
+        filters: [],
+        metadata: { type: 'regular', amount: 5, unit: 'minutes' },
+        variants: [],
+      },
+      executionDetails: [
+        { _id: 'detail-job-digest', createdAt: ISO, status: 'Pending', detail: 'Step digested', isRetry: false, isTest: false, raw: null, source: 'Internal' },
+      ],
     });
     expect(digest.step).not.toHaveProperty('_parentId');
     expect(digest.executionDetails[0]).not.toHaveProperty('providerId');
@@ -278,8 +284,16 @@ describe('activity feed query', () => {
 
   it('defaults page 0 and limit 10 and caps limit at 100', async () => {
     expect(await list({})).toMatchObject({ page: 0, limit: 10 });
-    expect(await list({ limit: '100', page: '3', transactionId: 't', subscriberId: 's' })).toMatchObject({ limit: 100, page: 3, transactionId: 't', subscriberId: 's' });
-    const error = await list({ limit: '101' }).then(() => undefined, (e: unknown) => e);
+    expect(await list({ limit: '100', page: '3', transactionId: 't', subscriberId: 's' })).toMatchObject({
+      limit: 100,
+      page: 3,
+      transactionId: 't',
+      subscriberId: 's',
+    });
+    const error = await list({ limit: '101' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UnprocessableEntityException);
   });
 });

@@ -15,8 +15,7 @@ import {
   ActivityTemplateResponseDto,
 } from './notification.dto';
 
-const defined = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 const SEVERITIES = ['high', 'medium', 'low', 'none'];
 /** Workflows stored and edited through this API are Novu's v1 kind. */

@@ -20,7 +20,9 @@ export class NotificationsController {
 
   @Get()
   @RawResponse()
-  @ApiOperation({ summary: 'Activity feed: notifications newest first, filtered by transaction, subscriber(s), email, workflow and channel, with their jobs (page-based)' })
+  @ApiOperation({
+    summary: 'Activity feed: notifications newest first, filtered by transaction, subscriber(s), email, workflow and channel, with their jobs (page-based)',
+  })
   @ApiOkResponse({ type: ActivityNotificationsResponseDto, description: 'One page of notifications' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No subscriber with that subscriberId' })
   async list(@CurrentScope() scope: AuthenticatedScope, @Query() query: ListNotificationsQueryDto): Promise<ActivityNotificationsResponseDto> {

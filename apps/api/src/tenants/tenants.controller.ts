@@ -6,13 +6,7 @@ import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
 import { toTenantResponse } from './tenant.mapper';
-import {
-  CreateTenantRequestDto,
-  ListTenantsQueryDto,
-  TenantListResponseDto,
-  TenantResponseDto,
-  UpdateTenantRequestDto,
-} from './tenant.dto';
+import { CreateTenantRequestDto, ListTenantsQueryDto, TenantListResponseDto, TenantResponseDto, UpdateTenantRequestDto } from './tenant.dto';
 
 const IdentifierParam = () => ApiParam({ name: 'identifier', description: 'The tenant identifier', example: 'acme' });
 const IdempotencyKeyHeader = () =>

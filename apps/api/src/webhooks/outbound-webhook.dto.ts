@@ -11,7 +11,11 @@ const EVENT_TYPES_DESCRIPTION =
   'are sent as the features that cause them (delivery receipts, the Inbox) publish them.';
 
 export class CreateWebhookEndpointRequestDto {
-  @ApiProperty({ description: 'Where events are POSTed (http or https; private and loopback addresses only with ALLOW_PRIVATE_NETWORK_TARGETS=true)', example: 'https://example.com/hooks/notify', maxLength: URL_MAX })
+  @ApiProperty({
+    description: 'Where events are POSTed (http or https; private and loopback addresses only with ALLOW_PRIVATE_NETWORK_TARGETS=true)',
+    example: 'https://example.com/hooks/notify',
+    maxLength: URL_MAX,
+  })
   @IsString()
   @MaxLength(URL_MAX)
   url: string;
@@ -62,7 +66,10 @@ export class UpdateWebhookEndpointRequestDto {
 }
 
 export class SendTestWebhookRequestDto {
-  @ApiPropertyOptional({ description: 'The type of the example event (default message.sent); its data.object is `{ test: true, _id, _environmentId }`', enum: OUTBOUND_EVENT_TYPES })
+  @ApiPropertyOptional({
+    description: 'The type of the example event (default message.sent); its data.object is `{ test: true, _id, _environmentId }`',
+    enum: OUTBOUND_EVENT_TYPES,
+  })
   @IsOptional()
   @IsIn(OUTBOUND_EVENT_TYPES)
   eventType?: OutboundEventType;
@@ -90,7 +97,9 @@ export class WebhookEndpointResponseDto {
   @ApiProperty({ description: 'Whether sending is stopped' })
   disabled: boolean;
 
-  @ApiPropertyOptional({ description: 'Why the service disabled it (sustained failure: every attempt of an event failed and nothing succeeded since); absent otherwise' })
+  @ApiPropertyOptional({
+    description: 'Why the service disabled it (sustained failure: every attempt of an event failed and nothing succeeded since); absent otherwise',
+  })
   disabledReason?: string;
 
   @ApiPropertyOptional({

@@ -31,9 +31,14 @@ import {
 } from './outbound-webhook.dto';
 
 const IdParam = () => ApiParam({ name: 'id', description: 'Id of the webhook endpoint' });
-const IdempotencyKeyHeader = () => ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
+const IdempotencyKeyHeader = () =>
+  ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
 const SecretIdempotencyKeyHeader = () =>
-  ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h, without `secret` (it is shown once and never stored for a replay)' });
+  ApiHeader({
+    name: 'idempotency-key',
+    required: false,
+    description: 'Makes a retry of this request safe: replayed for 24 h, without `secret` (it is shown once and never stored for a replay)',
+  });
 const NotFound = () => ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No webhook endpoint with that id in this environment' });
 
 /**
@@ -69,7 +74,13 @@ export class OutboundWebhooksController {
   @IdempotencyReplayOmits('secret')
   @ApiDataResponse(WebhookEndpointResponseDto, { status: 201, description: 'The endpoint, with `secret`' })
   async create(@CurrentScope() scope: AuthenticatedScope, @Body() body: CreateWebhookEndpointRequestDto): Promise<WebhookEndpointResponseDto> {
-    const { endpoint, secret } = await this.createEndpoint.execute({ scope, url: body.url, description: body.description, eventTypes: body.eventTypes, disabled: body.disabled });
+    const { endpoint, secret } = await this.createEndpoint.execute({
+      scope,
+      url: body.url,
+      description: body.description,
+      eventTypes: body.eventTypes,
+      disabled: body.disabled,
+    });
     return toEndpointResponse(endpoint, secret);
   }
 
@@ -85,7 +96,8 @@ export class OutboundWebhooksController {
   @Get('reply-callback-secret')
   @ApiOperation({
     summary: "The environment's reply-callback signing secret",
-    description: 'Every reply-callback POST (a subscriber answering an email of a step with replyCallback.active) is signed with it, with the same Standard Webhooks and svix-* headers as events.',
+    description:
+      'Every reply-callback POST (a subscriber answering an email of a step with replyCallback.active) is signed with it, with the same Standard Webhooks and svix-* headers as events.',
   })
   @ApiDataResponse(ReplyCallbackSecretResponseDto)
   async replyCallbackSecret(@CurrentScope() scope: AuthenticatedScope): Promise<ReplyCallbackSecretResponseDto> {
@@ -108,7 +120,11 @@ export class OutboundWebhooksController {
   @IdempotencyKeyHeader()
   @ApiDataResponse(WebhookEndpointResponseDto, { description: 'The endpoint after the change' })
   @NotFound()
-  async update(@CurrentScope() scope: AuthenticatedScope, @Param('id') id: string, @Body() body: UpdateWebhookEndpointRequestDto): Promise<WebhookEndpointResponseDto> {
+  async update(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookEndpointRequestDto,
+  ): Promise<WebhookEndpointResponseDto> {
     const changes = {
       ...(body.url != null ? { url: body.url } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
@@ -131,7 +147,8 @@ export class OutboundWebhooksController {
   @Post('endpoints/:id/rotate-secret')
   @ApiOperation({
     summary: 'Replace the signing secret; the answer holds the new one, shown this once',
-    description: 'For 24 h the previous secret keeps signing beside the new one: `webhook-signature` holds two space-separated `v1,` signatures, and a receiver with either secret verifies.',
+    description:
+      'For 24 h the previous secret keeps signing beside the new one: `webhook-signature` holds two space-separated `v1,` signatures, and a receiver with either secret verifies.',
   })
   @IdParam()
   @SecretIdempotencyKeyHeader()
@@ -149,7 +166,11 @@ export class OutboundWebhooksController {
   @IdParam()
   @ApiOkResponse({ type: WebhookAttemptListResponseDto, description: 'One page of attempts' })
   @NotFound()
-  async attempts(@CurrentScope() scope: AuthenticatedScope, @Param('id') id: string, @Query() query: ListWebhookAttemptsQueryDto): Promise<WebhookAttemptListResponseDto> {
+  async attempts(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('id') id: string,
+    @Query() query: ListWebhookAttemptsQueryDto,
+  ): Promise<WebhookAttemptListResponseDto> {
     const { items, hasMore } = await this.listAttempts.execute({ scope, id, page: query.page, limit: query.limit });
     return { data: items.map(toAttemptResponse), page: query.page, pageSize: query.limit, hasMore };
   }

@@ -30,7 +30,7 @@ describe('pipeline queues', () => {
     expect(stepJob('job-1:wake', { jobId: 'job-1', phase: 'wake' }, 500)).toMatchObject({ delayMs: 500, attempts: PIPELINE_JOB_OPTIONS.attempts });
   });
 
-  it('fixes each queue\'s payload by its name (checked by the compiler)', async () => {
+  it("fixes each queue's payload by its name (checked by the compiler)", async () => {
     const added: string[] = [];
     const queue: PipelineQueue = { add: async (name: string) => void added.push(name) } as unknown as JobQueue; // any JobQueue is one
     await queue.add(STEPS_QUEUE, stepJob('job-1', { jobId: 'job-1' }));

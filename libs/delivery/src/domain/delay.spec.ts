@@ -33,7 +33,7 @@ describe('computeDelayMs', () => {
     expect(computeDelayMs({ type: 'scheduled', delayPath: 'payload.sendAt' }, { sendAt: '2024-06-01T12:01:00Z' }, {}, now)).toBe(60_000);
   });
 
-  it('scheduled: a past date fails with Novu\'s message and the path', () => {
+  it("scheduled: a past date fails with Novu's message and the path", () => {
     let error: InvalidDelayError | undefined;
     try {
       computeDelayMs({ type: 'scheduled', delayPath: 'sendAt' }, { sendAt: '2024-05-01T00:00:00Z' }, {}, now);
@@ -62,9 +62,7 @@ describe('computeDelayMs', () => {
   it('dynamic: an ISO date or an {amount, unit} at the key', () => {
     expect(computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.sendAt' }, { sendAt: '2024-06-01T12:00:10Z' }, {}, now)).toBe(10_000);
     expect(computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.wait' }, { wait: { amount: 2, unit: 'minutes' } }, {}, now)).toBe(120_000);
-    expect(() => computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.sendAt' }, { sendAt: '2020-01-01T00:00:00Z' }, {}, now)).toThrow(
-      InvalidDelayError,
-    );
+    expect(() => computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.sendAt' }, { sendAt: '2020-01-01T00:00:00Z' }, {}, now)).toThrow(InvalidDelayError);
     expect(() => computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.nope' }, {}, {}, now)).toThrow(InvalidDelayError);
   });
 

@@ -44,7 +44,8 @@ export function deliveryEventDetail(type: DeliveryEventType): { status: Executio
 /** Whether this event puts its address on the suppression list (when suppression is on). */
 export function suppressesAddress(event: VendorDeliveryEvent): SuppressionReason | undefined {
   if (event.type === 'spam_report') return 'spam_report';
-  if ((event.type === 'bounced' || event.type === 'undelivered' || event.type === 'failed' || event.type === 'dropped') && event.permanent) return 'hard_bounce';
+  if ((event.type === 'bounced' || event.type === 'undelivered' || event.type === 'failed' || event.type === 'dropped') && event.permanent)
+    return 'hard_bounce';
   return undefined;
 }
 

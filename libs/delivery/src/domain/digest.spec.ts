@@ -4,7 +4,7 @@ import { backoffWindowMs, digestBucketKey, digestValue, digestWindow, isBackoffD
 const now = new Date('2024-06-01T12:00:00.000Z');
 
 describe('digestValue / digestBucketKey', () => {
-  it('uses Novu\'s fallbacks when there is no key or no value', () => {
+  it("uses Novu's fallbacks when there is no key or no value", () => {
     expect(digestValue(undefined, { a: 1 })).toBe(NO_DIGEST_KEY);
     expect(digestValue('', { a: 1 })).toBe('No-Key-Provided');
     expect(digestValue('postId', {})).toBe(NO_DIGEST_VALUE);

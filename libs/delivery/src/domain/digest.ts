@@ -18,12 +18,7 @@ export function digestValue(digestKey: string | undefined | null, payload: unkno
  * One digest bucket: workflow + subscriber + digest value. JSON keeps it unambiguous whatever
  * characters the parts contain, so it can be a unique key in a store.
  */
-export function digestBucketKey(
-  workflowId: string,
-  subscriberId: string,
-  digestKey: string | undefined | null,
-  payload: unknown,
-): string {
+export function digestBucketKey(workflowId: string, subscriberId: string, digestKey: string | undefined | null, payload: unknown): string {
   return JSON.stringify([workflowId, subscriberId, digestValue(digestKey, payload)]);
 }
 
@@ -59,9 +54,7 @@ export interface DigestWindowContext {
   recentEventInBackoffWindow?: boolean;
 }
 
-export type DigestWindow =
-  | { action: 'skip'; reason: 'first_backoff_event' }
-  | { action: 'wait'; fireAt: Date; delayMs: number };
+export type DigestWindow = { action: 'skip'; reason: 'first_backoff_event' } | { action: 'wait'; fireAt: Date; delayMs: number };
 
 /**
  * When a digest that starts now fires: regular and backoff wait `amount unit` (or `overrides.delay`),

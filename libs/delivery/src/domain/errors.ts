@@ -19,7 +19,10 @@ export class InvalidDigestError extends InvalidRequestError {
 
 /** A wait longer than the system limit (Novu: detail "Defer duration limit exceeded"). */
 export class DeferDurationExceededError extends InvalidRequestError {
-  constructor(readonly delayMs: number, readonly limitMs: number) {
+  constructor(
+    readonly delayMs: number,
+    readonly limitMs: number,
+  ) {
     super('defer_duration_exceeded', `Defer duration limit exceeded: ${delayMs} ms is more than ${limitMs} ms`, {
       delayMs,
       limitMs,

@@ -44,14 +44,17 @@ describe('createExecutionDetail', () => {
   });
 
   it('omits channel and provider when unknown', () => {
-    const detail = createExecutionDetail({ job: { ...job, type: undefined, providerId: undefined }, status: 'Pending', detail: DETAIL.STEP_QUEUED, source: 'Payload', isRetry: true }, now);
+    const detail = createExecutionDetail(
+      { job: { ...job, type: undefined, providerId: undefined }, status: 'Pending', detail: DETAIL.STEP_QUEUED, source: 'Payload', isRetry: true },
+      now,
+    );
     expect(detail).not.toHaveProperty('channel');
     expect(detail).not.toHaveProperty('providerId');
     expect(detail.source).toBe('Payload');
     expect(detail.isRetry).toBe(true);
   });
 
-  it('has Novu\'s texts', () => {
+  it("has Novu's texts", () => {
     expect(DETAIL.FILTER_STEPS).toBe('Step was skipped based on steps conditions');
     expect(DETAIL.DIGEST_SKIPPED).toBe('Digest was skipped, first backoff event');
     expect(providerSelectedDetail('sendgrid')).toBe('sendgrid provider was selected');

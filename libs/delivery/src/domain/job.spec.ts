@@ -2,7 +2,7 @@ import { CANCELABLE_JOB_STATUSES, JOB_STATUSES, canTransitionJob, isTerminalJobS
 import { isActionStep, isChannelStep, isDeferredStep, isStepType } from './step-type';
 
 describe('job status machine', () => {
-  it('has Novu\'s nine statuses', () => {
+  it("has Novu's nine statuses", () => {
     expect(JOB_STATUSES).toEqual(['pending', 'queued', 'delayed', 'running', 'completed', 'failed', 'canceled', 'merged', 'skipped']);
   });
 

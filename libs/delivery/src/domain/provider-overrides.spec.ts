@@ -23,7 +23,13 @@ describe('providerOverrides', () => {
 
 describe('redactSecrets', () => {
   it('masks every secret value wherever it appears, longest first', () => {
-    expect(redactSecrets({ body: 'key SG.abcdef1234 rejected', url: 'https://hooks.example.com/T1/B2/secretpath' }, ['SG.abcdef1234', 'https://hooks.example.com/T1/B2/secretpath', 'abc'])).toEqual({
+    expect(
+      redactSecrets({ body: 'key SG.abcdef1234 rejected', url: 'https://hooks.example.com/T1/B2/secretpath' }, [
+        'SG.abcdef1234',
+        'https://hooks.example.com/T1/B2/secretpath',
+        'abc',
+      ]),
+    ).toEqual({
       body: 'key **** rejected',
       url: '****',
     });

@@ -50,7 +50,9 @@ describe('selectCredentialIntegrations', () => {
   });
 
   it('honours an integrationIdentifier override', () => {
-    expect(selectCredentialIntegrations(active, 'chat', { chat: { integrationIdentifier: 'other-identifier' } }, tenant('pro'), holdsAll).map((i) => i.id)).toEqual(['other']);
+    expect(
+      selectCredentialIntegrations(active, 'chat', { chat: { integrationIdentifier: 'other-identifier' } }, tenant('pro'), holdsAll).map((i) => i.id),
+    ).toEqual(['other']);
   });
 });
 

@@ -49,9 +49,7 @@ describe('nextTimedOccurrence', () => {
 
   it('days: in the subscriber timezone, across the date line', () => {
     // now is 2024-06-02 00:00 in Auckland (UTC+12); 08:00 there is 20:00 UTC on June 1st
-    expect(iso(nextTimedOccurrence({ unit: 'days', amount: 1, timed: { atTime: '08:00' } }, now, 'Pacific/Auckland'))).toBe(
-      '2024-06-01T20:00:00.000Z',
-    );
+    expect(iso(nextTimedOccurrence({ unit: 'days', amount: 1, timed: { atTime: '08:00' } }, now, 'Pacific/Auckland'))).toBe('2024-06-01T20:00:00.000Z');
   });
 
   it('weeks: the listed week days at atTime', () => {
@@ -64,22 +62,16 @@ describe('nextTimedOccurrence', () => {
       '2024-06-03T10:00:00.000Z',
     );
     // every 2 weeks: the week after next
-    expect(iso(nextTimedOccurrence({ unit: 'weeks', amount: 2, timed: { atTime: '10:00', weekDays: ['monday'] } }, now))).toBe(
-      '2024-06-10T10:00:00.000Z',
-    );
+    expect(iso(nextTimedOccurrence({ unit: 'weeks', amount: 2, timed: { atTime: '10:00', weekDays: ['monday'] } }, now))).toBe('2024-06-10T10:00:00.000Z');
   });
 
   it('months, each: listed month days at atTime (negative counts from the end)', () => {
-    expect(iso(nextTimedOccurrence({ unit: 'months', amount: 1, timed: { atTime: '08:00', monthDays: [1, 15] } }, now))).toBe(
-      '2024-06-15T08:00:00.000Z',
-    );
-    expect(iso(nextTimedOccurrence({ unit: 'months', amount: 1, timed: { atTime: '08:00', monthDays: [-1] } }, now))).toBe(
-      '2024-06-30T08:00:00.000Z',
-    );
+    expect(iso(nextTimedOccurrence({ unit: 'months', amount: 1, timed: { atTime: '08:00', monthDays: [1, 15] } }, now))).toBe('2024-06-15T08:00:00.000Z');
+    expect(iso(nextTimedOccurrence({ unit: 'months', amount: 1, timed: { atTime: '08:00', monthDays: [-1] } }, now))).toBe('2024-06-30T08:00:00.000Z');
     // the 31st skips months without one
-    expect(
-      iso(nextTimedOccurrence({ unit: 'months', amount: 1, timed: { atTime: '08:00', monthDays: [31] } }, new Date('2024-05-31T09:00:00Z'))),
-    ).toBe('2024-07-31T08:00:00.000Z');
+    expect(iso(nextTimedOccurrence({ unit: 'months', amount: 1, timed: { atTime: '08:00', monthDays: [31] } }, new Date('2024-05-31T09:00:00Z')))).toBe(
+      '2024-07-31T08:00:00.000Z',
+    );
   });
 
   it('months, on: ordinal rules', () => {
@@ -96,9 +88,7 @@ describe('nextTimedOccurrence', () => {
   it('handles daylight saving time: 09:00 local stays 09:00 local', () => {
     // Europe/Paris switches to summer time on 2024-03-31
     const before = new Date('2024-03-30T12:00:00Z');
-    expect(iso(nextTimedOccurrence({ unit: 'days', amount: 1, timed: { atTime: '09:00' } }, before, 'Europe/Paris'))).toBe(
-      '2024-03-31T07:00:00.000Z',
-    );
+    expect(iso(nextTimedOccurrence({ unit: 'days', amount: 1, timed: { atTime: '09:00' } }, before, 'Europe/Paris'))).toBe('2024-03-31T07:00:00.000Z');
   });
 
   it('uses the cron expression when given', () => {
@@ -108,9 +98,7 @@ describe('nextTimedOccurrence', () => {
   it('rejects bad configurations with typed errors', () => {
     expect(() => nextTimedOccurrence({ unit: 'days', amount: 0 }, now)).toThrow(InvalidDigestError);
     expect(() => nextTimedOccurrence({ unit: 'years', amount: 1 }, now)).toThrow(InvalidDigestError);
-    expect(() => nextTimedOccurrence({ unit: 'months', timed: { monthlyType: 'on', ordinal: '9', ordinalValue: 'day' } }, now)).toThrow(
-      InvalidDigestError,
-    );
+    expect(() => nextTimedOccurrence({ unit: 'months', timed: { monthlyType: 'on', ordinal: '9', ordinalValue: 'day' } }, now)).toThrow(InvalidDigestError);
     expect(() => nextTimedOccurrence({ unit: 'months', timed: { monthDays: [31], weekDays: ['monday'], atTime: '01:00' }, amount: 1 }, now)).not.toThrow();
   });
 });

@@ -20,7 +20,9 @@ export function resolveTimezone(timezone: string | undefined | null): string {
 /** Next occurrence of a cron expression strictly after `now`, in the given timezone. */
 export function nextCronOccurrence(expression: string, now: Date, timezone?: string | null): Date {
   try {
-    return CronExpressionParser.parse(expression, { currentDate: now, tz: resolveTimezone(timezone) }).next().toDate();
+    return CronExpressionParser.parse(expression, { currentDate: now, tz: resolveTimezone(timezone) })
+      .next()
+      .toDate();
   } catch (err) {
     throw new InvalidDigestError('invalid_cron_expression', `Invalid cron expression "${expression}": ${(err as Error).message}`, {
       cronExpression: expression,

@@ -3,18 +3,20 @@ import { Job } from '../domain/job';
 
 /** What a transition may change beside the status; `null` clears an optional field. */
 export type JobPatch = {
-  [K in
-    | 'providerId'
-    | 'payload'
-    | 'overrides'
-    | 'digest'
-    | 'digestBucketKey'
-    | 'mergedDigestId'
-    | 'runAt'
-    | 'attempts'
-    | 'scheduleExtensionsCount'
-    | 'error'
-    | 'updatedAt']?: Job[K] | null;
+  [
+    K in
+      | 'providerId'
+      | 'payload'
+      | 'overrides'
+      | 'digest'
+      | 'digestBucketKey'
+      | 'mergedDigestId'
+      | 'runAt'
+      | 'attempts'
+      | 'scheduleExtensionsCount'
+      | 'error'
+      | 'updatedAt'
+  ]?: Job[K] | null;
 };
 
 export interface JobRepository {

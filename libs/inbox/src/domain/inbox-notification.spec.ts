@@ -30,7 +30,7 @@ const message = (overrides: Partial<Message> = {}): Message => ({
 const workflow = { id: 'w1', identifier: 'welcome', name: 'Welcome', critical: false, tags: ['a'], severity: 'none' };
 
 describe('Inbox notification shapes', () => {
-  it('maps a message to Novu\'s Inbox notification, with actions and redirect', () => {
+  it("maps a message to Novu's Inbox notification, with actions and redirect", () => {
     expect(toInboxNotification({ message: message(), severity: 'high' }, workflow, { id: 's1', subscriberId: 'user-1' })).toEqual({
       id: 'm1',
       transactionId: 't1',
@@ -52,7 +52,7 @@ describe('Inbox notification shapes', () => {
     });
   });
 
-  it('gives the socket Novu\'s stored message shape, cta always an object', () => {
+  it("gives the socket Novu's stored message shape, cta always an object", () => {
     const payload = toSocketMessage({ message: message({ cta: undefined }), severity: 'none' }, workflow, { id: 's1', subscriberId: 'user-1' });
     expect(payload).toMatchObject({ _id: 'm1', content: 'Hello', read: false, channel: 'in_app', subscriber: { _id: 's1', subscriberId: 'user-1' } });
     expect(payload.cta).toEqual({ type: 'redirect', data: {}, action: {} });

@@ -46,7 +46,15 @@ describe('evaluateConditions', () => {
         vars,
       ).passed,
     ).toBe(true);
-    expect(evaluateConditions([{ value: 'AND', children: [no] }, { value: 'OR', children: [no] }], vars).passed).toBe(false);
+    expect(
+      evaluateConditions(
+        [
+          { value: 'AND', children: [no] },
+          { value: 'OR', children: [no] },
+        ],
+        vars,
+      ).passed,
+    ).toBe(false);
   });
 
   it('negates a filter with isNegated', () => {
@@ -56,10 +64,7 @@ describe('evaluateConditions', () => {
   });
 
   it('reports every check with field, expected, actual, operator and passed', () => {
-    const result = evaluateConditions(
-      [{ value: 'OR', children: [part('count', 'LARGER', '5'), part('plan', 'EQUAL', 'free', 'subscriber')] }],
-      vars,
-    );
+    const result = evaluateConditions([{ value: 'OR', children: [part('count', 'LARGER', '5'), part('plan', 'EQUAL', 'free', 'subscriber')] }], vars);
     expect(result.passed).toBe(true);
     expect(result.details).toEqual([
       { filter: 'payload', field: 'count', expected: '5', actual: 10, operator: 'LARGER', passed: true },

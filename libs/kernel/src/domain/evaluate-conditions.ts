@@ -49,12 +49,7 @@ export function evaluateConditions(
   return { passed, details };
 }
 
-function evaluateFilter(
-  filter: Condition,
-  variables: ConditionVariables,
-  options: EvaluateConditionsOptions,
-  details: ConditionCheck[],
-): boolean {
+function evaluateFilter(filter: Condition, variables: ConditionVariables, options: EvaluateConditionsOptions, details: ConditionCheck[]): boolean {
   const children = filter.children ?? [];
   let passed: boolean;
   if (children.length === 0) {

@@ -3,9 +3,7 @@ export interface StoredResponse {
   body: unknown;
 }
 
-export type IdempotencyRecord =
-  | { state: 'in_progress'; bodyHash: string }
-  | { state: 'done'; bodyHash: string; response: StoredResponse };
+export type IdempotencyRecord = { state: 'in_progress'; bodyHash: string } | { state: 'done'; bodyHash: string; response: StoredResponse };
 
 /** Holds Idempotency-Key claims: Redis when configured, else the store. */
 export interface IdempotencyStore {

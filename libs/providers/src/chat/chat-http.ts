@@ -13,7 +13,9 @@ import { httpFailure, isPlainObject, VendorResponse } from '../http/vendor-http'
 export function subscriberWebhookUrl(providerId: string, message: ChatMessage): string {
   const raw = message.webhookUrl?.trim();
   if (!raw) {
-    throw new ProviderError('invalid_recipient', `The subscriber has no ${providerId} webhook URL (credentials.webhookUrl)`, { raw: { missing: 'webhookUrl' } });
+    throw new ProviderError('invalid_recipient', `The subscriber has no ${providerId} webhook URL (credentials.webhookUrl)`, {
+      raw: { missing: 'webhookUrl' },
+    });
   }
   let url: URL;
   try {

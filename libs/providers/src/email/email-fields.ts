@@ -11,7 +11,8 @@ export function formatAddress(address: string, name?: string): string {
 /** The sender of one email: the message's `from` (overrides) before the integration's. */
 export function senderOf(message: EmailMessage, credentials: { from?: string; senderName?: string }, providerId: string): { address: string; name?: string } {
   const address = message.from ?? credentials.from;
-  if (!address) throw new ProviderError('invalid_request', `The ${providerId} integration needs credentials.from (the sender address)`, { raw: { missing: ['from'] } });
+  if (!address)
+    throw new ProviderError('invalid_request', `The ${providerId} integration needs credentials.from (the sender address)`, { raw: { missing: ['from'] } });
   const name = message.senderName ?? credentials.senderName;
   return { address, ...(name ? { name } : {}) };
 }

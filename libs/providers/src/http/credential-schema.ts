@@ -125,10 +125,7 @@ export function parseCredentials<S extends CredentialSchema>(providerId: string,
     }
   }
   if (missing.length || invalid.length) {
-    const parts = [
-      ...(missing.length ? [`needs ${missing.map((key) => `credentials.${key}`).join(', ')}`] : []),
-      ...invalid,
-    ];
+    const parts = [...(missing.length ? [`needs ${missing.map((key) => `credentials.${key}`).join(', ')}`] : []), ...invalid];
     throw new ProviderError('invalid_request', `The ${providerId} integration ${parts.join('; ')}`, { raw: { missing, invalid } });
   }
   return parsed as ParsedCredentials<S>;

@@ -54,7 +54,15 @@ export class VendorHttp {
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_VENDOR_TIMEOUT_MS)]);
     let response;
     try {
-      response = await guardedRequest({ url, method: request.method ?? 'POST', headers, body, signal, allowPrivate: this.options.allowPrivateNetworkTargets, ca: this.options.ca });
+      response = await guardedRequest({
+        url,
+        method: request.method ?? 'POST',
+        headers,
+        body,
+        signal,
+        allowPrivate: this.options.allowPrivateNetworkTargets,
+        ca: this.options.ca,
+      });
     } catch (error) {
       throw classifyNetworkError(error);
     }

@@ -44,7 +44,9 @@ export class SmtpInboundMailServer {
               throw Object.assign(new Error(`5.3.4 Message larger than ${MAX_MAIL_BYTES} bytes`), { responseCode: 552 });
             }
             const from = parsed.from?.value[0];
-            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((group) => group.value.map((entry) => entry.address ?? '')).filter(Boolean);
+            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : [])
+              .flatMap((group) => group.value.map((entry) => entry.address ?? ''))
+              .filter(Boolean);
             const mail: InboundMail = {
               ...(from?.address ? { from: { address: from.address, ...(from.name ? { name: from.name } : {}) } } : {}),
               to,
@@ -65,7 +67,12 @@ export class SmtpInboundMailServer {
           // A failure here (the store) is a 451: the sending server tries again later.
           .then(
             () => callback(),
-            (error: Error & { responseCode?: number }) => callback(Object.assign(new Error(error.responseCode ? error.message : '4.3.0 Temporary failure, try again later'), { responseCode: error.responseCode ?? 451 })),
+            (error: Error & { responseCode?: number }) =>
+              callback(
+                Object.assign(new Error(error.responseCode ? error.message : '4.3.0 Temporary failure, try again later'), {
+                  responseCode: error.responseCode ?? 451,
+                }),
+              ),
           );
       },
     });

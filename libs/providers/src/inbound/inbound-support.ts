@@ -18,7 +18,8 @@ export function requireKey(key: string | undefined, what: string): string {
 /** A signed time (seconds or an ISO date) within five minutes of now, else 401. */
 export function requireFresh(signedAt: Date | undefined, now: Date): void {
   if (!signedAt || Number.isNaN(signedAt.getTime())) throw new InvalidWebhookSignatureError('The signature timestamp is missing or unreadable');
-  if (Math.abs(now.getTime() - signedAt.getTime()) > WEBHOOK_TOLERANCE_MS) throw new InvalidWebhookSignatureError('The signature timestamp is more than 5 minutes from now');
+  if (Math.abs(now.getTime() - signedAt.getTime()) > WEBHOOK_TOLERANCE_MS)
+    throw new InvalidWebhookSignatureError('The signature timestamp is more than 5 minutes from now');
 }
 
 export function secondsToDate(value: unknown): Date | undefined {
@@ -74,7 +75,8 @@ export function excerpt(source: Record<string, unknown>, fields: string[]): Reco
   for (const field of fields) {
     const value = source[field];
     if (value === undefined || value === null) continue;
-    out[field] = typeof value === 'string' ? value.slice(0, 300) : typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value).slice(0, 300);
+    out[field] =
+      typeof value === 'string' ? value.slice(0, 300) : typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value).slice(0, 300);
   }
   return out;
 }

@@ -7,12 +7,25 @@ describe('MailgunEventSource', () => {
   const source = new MailgunEventSource();
   const keys = { credentials: {}, signingKey: signer.signingKey };
   const now = new Date();
-  const failed = { id: 'ev-9', event: 'failed', severity: 'permanent', recipient: 'b@example.com', timestamp: 1700000000.5, message: { headers: { 'message-id': '2024.abc@mg.example.com' } }, 'delivery-status': { description: 'No such mailbox' } };
+  const failed = {
+    id: 'ev-9',
+    event: 'failed',
+    severity: 'permanent',
+    recipient: 'b@example.com',
+    timestamp: 1700000000.5,
+    message: { headers: { 'message-id': '2024.abc@mg.example.com' } },
+    'delivery-status': { description: 'No such mailbox' },
+  };
 
   it('verifies the HMAC and reads a permanent failure as a hard bounce, finding the message with or without angle brackets', () => {
     const batch = source.parse(inbound(signer.sign(failed, now)), keys, now);
-    expect(batch).toMatchObject({ kind: 'events', events: [{ key: 'ev-9', type: 'bounced', permanent: true, recipient: 'b@example.com', reason: 'No such mailbox' }] });
-    expect(batch.kind === 'events' && batch.events[0].vendorMessageIds).toEqual(expect.arrayContaining(['2024.abc@mg.example.com', '<2024.abc@mg.example.com>']));
+    expect(batch).toMatchObject({
+      kind: 'events',
+      events: [{ key: 'ev-9', type: 'bounced', permanent: true, recipient: 'b@example.com', reason: 'No such mailbox' }],
+    });
+    expect(batch.kind === 'events' && batch.events[0].vendorMessageIds).toEqual(
+      expect.arrayContaining(['2024.abc@mg.example.com', '<2024.abc@mg.example.com>']),
+    );
   });
 
   it('reads temporary failures as failed, complaints as spam reports, and ignores accepted', () => {

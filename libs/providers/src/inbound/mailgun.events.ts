@@ -28,7 +28,9 @@ export class MailgunEventSource implements VendorEventSource {
     const token = stringOf(signature.token);
     const given = stringOf(signature.signature);
     if (!timestamp || !token || !given) throw new InvalidWebhookSignatureError('The body carries no Mailgun signature (timestamp, token, signature)');
-    const expected = createHmac('sha256', key).update(timestamp + token).digest('hex');
+    const expected = createHmac('sha256', key)
+      .update(timestamp + token)
+      .digest('hex');
     if (!sameSecret(expected, given.toLowerCase())) throw new InvalidWebhookSignatureError('The Mailgun signature does not match');
     requireFresh(secondsToDate(timestamp), now);
 

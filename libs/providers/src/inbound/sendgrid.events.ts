@@ -1,5 +1,14 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { DeliveryEventType, InboundWebhookKeys, InboundWebhookRequest, InvalidWebhookSignatureError, MalformedWebhookBodyError, VendorDeliveryEvent, VendorEventBatch, VendorEventSource } from '@app/delivery';
+import {
+  DeliveryEventType,
+  InboundWebhookKeys,
+  InboundWebhookRequest,
+  InvalidWebhookSignatureError,
+  MalformedWebhookBodyError,
+  VendorDeliveryEvent,
+  VendorEventBatch,
+  VendorEventSource,
+} from '@app/delivery';
 import { dateOf, excerpt, header, objectOf, parseJson, requireFresh, requireKey, secondsToDate, stringOf } from './inbound-support';
 
 const TYPES: Record<string, DeliveryEventType> = {
@@ -37,7 +46,12 @@ export class SendGridEventSource implements VendorEventSource {
     } catch {
       throw new InvalidWebhookSignatureError('The configured SendGrid verification key is not a base64 public key');
     }
-    const valid = verify('sha256', Buffer.concat([Buffer.from(timestamp), request.rawBody]), { key: publicKey, dsaEncoding: 'der' }, Buffer.from(signature, 'base64'));
+    const valid = verify(
+      'sha256',
+      Buffer.concat([Buffer.from(timestamp), request.rawBody]),
+      { key: publicKey, dsaEncoding: 'der' },
+      Buffer.from(signature, 'base64'),
+    );
     if (!valid) throw new InvalidWebhookSignatureError('The SendGrid signature does not match the body');
     requireFresh(secondsToDate(timestamp), now);
 

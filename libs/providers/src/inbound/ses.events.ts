@@ -87,18 +87,16 @@ export class SesEventSource implements VendorEventSource {
     const permanent = name === 'Bounce' && detail.bounceType === 'Permanent';
     return {
       kind: 'events',
-      events: recipients.map(
-        (recipient): VendorDeliveryEvent => ({
-          key: recipients.length > 1 ? `${snsId}:${recipient.address}` : snsId,
-          type,
-          vendorMessageIds: [messageId],
-          ...(recipient.address ? { recipient: recipient.address } : {}),
-          occurredAt: at,
-          permanent,
-          ...(recipient.reason ? { reason: recipient.reason } : {}),
-          raw: { eventType: name, messageId, ...excerpt(detail, ['bounceType', 'bounceSubType', 'complaintFeedbackType', 'reason', 'link', 'errorMessage']) },
-        }),
-      ),
+      events: recipients.map((recipient): VendorDeliveryEvent => ({
+        key: recipients.length > 1 ? `${snsId}:${recipient.address}` : snsId,
+        type,
+        vendorMessageIds: [messageId],
+        ...(recipient.address ? { recipient: recipient.address } : {}),
+        occurredAt: at,
+        permanent,
+        ...(recipient.reason ? { reason: recipient.reason } : {}),
+        raw: { eventType: name, messageId, ...excerpt(detail, ['bounceType', 'bounceSubType', 'complaintFeedbackType', 'reason', 'link', 'errorMessage']) },
+      })),
     };
   }
 

@@ -29,7 +29,8 @@ export class TelnyxEventSource implements VendorEventSource {
       throw new InvalidWebhookSignatureError('The configured Telnyx public key is not a base64 Ed25519 key');
     }
     const signed = Buffer.concat([Buffer.from(`${timestamp}|`), request.rawBody]);
-    if (!verify(null, signed, publicKey, Buffer.from(signature, 'base64'))) throw new InvalidWebhookSignatureError('The Telnyx signature does not match the body');
+    if (!verify(null, signed, publicKey, Buffer.from(signature, 'base64')))
+      throw new InvalidWebhookSignatureError('The Telnyx signature does not match the body');
     requireFresh(secondsToDate(timestamp), now);
 
     const data = objectOf(objectOf(parseJson(request.rawBody)).data);

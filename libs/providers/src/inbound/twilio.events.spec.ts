@@ -15,13 +15,18 @@ describe('TwilioEventSource', () => {
     expect(source.parse(inbound(signer.sign(url, params), url), { credentials: { token } }, now)).toMatchObject({
       events: [{ key: 'SM123:undelivered', type: 'undelivered', permanent: true, vendorMessageIds: ['SM123'], recipient: '+15555550100' }],
     });
-    expect(source.parse(inbound(signer.sign(url, { ...params, MessageStatus: 'sent' }), url), { credentials: { token } }, now)).toEqual({ kind: 'events', events: [] });
+    expect(source.parse(inbound(signer.sign(url, { ...params, MessageStatus: 'sent' }), url), { credentials: { token } }, now)).toEqual({
+      kind: 'events',
+      events: [],
+    });
   });
 
   it('refuses another URL, another token and a changed parameter', () => {
     const signed = signer.sign(url, params);
     expect(() => source.parse(inbound(signed, url + '?x=1'), { credentials: { token } }, now)).toThrow(InvalidWebhookSignatureError);
     expect(() => source.parse(inbound(signed, url), { credentials: { token: 'other' } }, now)).toThrow(InvalidWebhookSignatureError);
-    expect(() => source.parse(inbound({ ...signed, body: signed.body.replace('undelivered', 'delivered') }, url), { credentials: { token } }, now)).toThrow(InvalidWebhookSignatureError);
+    expect(() => source.parse(inbound({ ...signed, body: signed.body.replace('undelivered', 'delivered') }, url), { credentials: { token } }, now)).toThrow(
+      InvalidWebhookSignatureError,
+    );
   });
 });

@@ -32,7 +32,8 @@ export class TwilioEventSource implements VendorEventSource {
     const given = header(request.headers, 'x-twilio-signature');
     if (!given) throw new InvalidWebhookSignatureError('The X-Twilio-Signature header is required');
     const params = new URLSearchParams(request.rawBody.toString('utf8'));
-    if (!sameSecret(twilioSignature(token, request.url, params), given)) throw new InvalidWebhookSignatureError('The X-Twilio-Signature does not match the URL and parameters');
+    if (!sameSecret(twilioSignature(token, request.url, params), given))
+      throw new InvalidWebhookSignatureError('The X-Twilio-Signature does not match the URL and parameters');
 
     const status = params.get('MessageStatus') ?? params.get('SmsStatus') ?? '';
     const sid = params.get('MessageSid') ?? params.get('SmsSid');

@@ -11,7 +11,17 @@ import { TwilioEventSource } from './twilio.events';
 export class VendorEventSourceRegistry implements VendorEventSources {
   private readonly byProvider = new Map<string, VendorEventSource>();
 
-  constructor(sources: VendorEventSource[] = [new SendGridEventSource(), new MailgunEventSource(), new ResendEventSource(), new PostmarkEventSource(), new SesEventSource(), new TwilioEventSource(), new TelnyxEventSource()]) {
+  constructor(
+    sources: VendorEventSource[] = [
+      new SendGridEventSource(),
+      new MailgunEventSource(),
+      new ResendEventSource(),
+      new PostmarkEventSource(),
+      new SesEventSource(),
+      new TwilioEventSource(),
+      new TelnyxEventSource(),
+    ],
+  ) {
     for (const source of sources) for (const id of source.providerIds) this.byProvider.set(id, source);
   }
 

@@ -87,7 +87,7 @@ export function classifyNetworkError(error: unknown): ProviderError {
     if (e.code && RETRYABLE_CODES.has(e.code)) {
       return new ProviderError('retryable', `Provider connection failed (${e.code})`, { raw: { code: e.code, message: e.message }, cause: error });
     }
-    if (e.code && (/^CERT_|_CERT|^ERR_TLS_|^DEPTH_ZERO|SELF_SIGNED|^UNABLE_TO_(VERIFY|GET_ISSUER)|^HOSTNAME_MISMATCH|^ERR_SSL_/.test(e.code))) {
+    if (e.code && /^CERT_|_CERT|^ERR_TLS_|^DEPTH_ZERO|SELF_SIGNED|^UNABLE_TO_(VERIFY|GET_ISSUER)|^HOSTNAME_MISMATCH|^ERR_SSL_/.test(e.code)) {
       return new ProviderError('permanent', `Provider TLS verification failed (${e.code})`, { raw: { code: e.code, message: e.message }, cause: error });
     }
     current = e.cause;

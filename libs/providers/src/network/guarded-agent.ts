@@ -51,7 +51,13 @@ export function guardedAgents(allowPrivate: boolean, ca?: string[]): GuardedAgen
 export function guardedAwsRequestHandler(allowPrivate: boolean, timeoutMs: number, ca?: string[]): NodeHttpHandler {
   const agents = guardedAgents(allowPrivate, ca);
   // Without throwOnRequestTimeout the handler only warns when a vendor never answers.
-  return new NodeHttpHandler({ httpAgent: agents.http, httpsAgent: agents.https, requestTimeout: timeoutMs, connectionTimeout: timeoutMs, throwOnRequestTimeout: true });
+  return new NodeHttpHandler({
+    httpAgent: agents.http,
+    httpsAgent: agents.https,
+    requestTimeout: timeoutMs,
+    connectionTimeout: timeoutMs,
+    throwOnRequestTimeout: true,
+  });
 }
 
 /** The endpoint an SDK will dial passes the guard (literal addresses included). */

@@ -155,7 +155,11 @@ export function pinnedLookup(target: PublicTarget) {
   const [first] = target.addresses;
   return (_hostname: string, options: { all?: boolean } | number | undefined, callback?: LookupCallback): void => {
     const cb = (typeof options === 'function' ? options : callback) as LookupCallback;
-    if (typeof options === 'object' && options?.all) cb(null, target.addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (typeof options === 'object' && options?.all)
+      cb(
+        null,
+        target.addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else cb(null, first.address, first.family);
   };
 }

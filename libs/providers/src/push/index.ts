@@ -9,5 +9,13 @@ import { PushWebhookProvider } from './push-webhook/push-webhook.provider';
 
 /** Every push provider, by the ids of the interface. */
 export function pushProviders(runtime: ProviderRuntime): ProviderAdapter<'push'>[] {
-  return [new FcmProvider(runtime), new ApnsProvider(runtime), new ExpoProvider(runtime), new OneSignalProvider(runtime), new PushpadProvider(runtime), new PusherBeamsProvider(runtime), new PushWebhookProvider(runtime)];
+  return [
+    new FcmProvider(runtime),
+    new ApnsProvider(runtime),
+    new ExpoProvider(runtime),
+    new OneSignalProvider(runtime),
+    new PushpadProvider(runtime),
+    new PusherBeamsProvider(runtime),
+    new PushWebhookProvider(runtime),
+  ];
 }

@@ -6,8 +6,18 @@ import { VendorResponse } from '../http/vendor-http';
  * The vendor says this device token is dead (uninstalled app, expired or foreign token): the
  * engine removes `target` from the subscriber's device tokens when it sees this error.
  */
-export function deadDeviceToken(vendor: string, token: string, providerCode: string, detail: string, options: { status?: number; raw?: unknown } = {}): ProviderError {
-  return new ProviderError('invalid_recipient', `${vendor} rejected the device token (${providerCode}): ${detail}`, { ...options, target: token, providerCode });
+export function deadDeviceToken(
+  vendor: string,
+  token: string,
+  providerCode: string,
+  detail: string,
+  options: { status?: number; raw?: unknown } = {},
+): ProviderError {
+  return new ProviderError('invalid_recipient', `${vendor} rejected the device token (${providerCode}): ${detail}`, {
+    ...options,
+    target: token,
+    providerCode,
+  });
 }
 
 /** The same failure under the kind and code the vendor's own error code calls for (status, wait and raw kept). */

@@ -8,7 +8,11 @@ export interface EmailBlockHtml {
   textAlign?: 'left' | 'right' | 'center';
 }
 
-const escapeAttribute = (value: string) => value.replace(/&(?!#?\w+;)/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeAttribute = (value: string) =>
+  value
+    .replace(/&(?!#?\w+;)/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;');
 
 /**
  * The HTML body of an editor-built email: a plain, widely supported table layout (inline styles,
@@ -26,9 +30,7 @@ export function layoutEmail(subject: string, preheader: string | undefined, bloc
       return `<tr><td style="padding:8px 24px;text-align:${align};line-height:1.5">${block.content}</td></tr>`;
     })
     .join('\n');
-  const hidden = preheader
-    ? `<div class="preheader" style="display:none;max-height:0;overflow:hidden;mso-hide:all">${preheader}</div>\n`
-    : '';
+  const hidden = preheader ? `<div class="preheader" style="display:none;max-height:0;overflow:hidden;mso-hide:all">${preheader}</div>\n` : '';
   return `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${subject}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2328">

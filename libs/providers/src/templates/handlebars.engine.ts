@@ -80,7 +80,9 @@ export class HandlebarsEngine {
     hb.registerHelper('uppercase', (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value));
     hb.registerHelper('lowercase', (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
     hb.registerHelper('pluralize', (count: unknown, singular: unknown, plural: unknown) => (count === 1 || count === '1' ? singular : plural));
-    hb.registerHelper('dateFormat', (value: unknown, pattern: unknown, ...rest: unknown[]) => formatDateValue(value, pattern, rest.length > 1 ? rest[0] : undefined));
+    hb.registerHelper('dateFormat', (value: unknown, pattern: unknown, ...rest: unknown[]) =>
+      formatDateValue(value, pattern, rest.length > 1 ? rest[0] : undefined),
+    );
     hb.registerHelper('groupBy', (items: unknown, property: unknown) => {
       if (!Array.isArray(items)) return [];
       const groups = new Map<unknown, unknown[]>();
@@ -107,12 +109,30 @@ export class HandlebarsEngine {
       });
     });
     hb.registerHelper('numberFormat', numberFormat);
-    hb.registerHelper('gt', comparison((a, b) => (a as number) > (b as number)));
-    hb.registerHelper('gte', comparison((a, b) => (a as number) >= (b as number)));
-    hb.registerHelper('lt', comparison((a, b) => (a as number) < (b as number)));
-    hb.registerHelper('lte', comparison((a, b) => (a as number) <= (b as number)));
-    hb.registerHelper('eq', comparison((a, b) => a === b));
-    hb.registerHelper('ne', comparison((a, b) => a !== b));
+    hb.registerHelper(
+      'gt',
+      comparison((a, b) => (a as number) > (b as number)),
+    );
+    hb.registerHelper(
+      'gte',
+      comparison((a, b) => (a as number) >= (b as number)),
+    );
+    hb.registerHelper(
+      'lt',
+      comparison((a, b) => (a as number) < (b as number)),
+    );
+    hb.registerHelper(
+      'lte',
+      comparison((a, b) => (a as number) <= (b as number)),
+    );
+    hb.registerHelper(
+      'eq',
+      comparison((a, b) => a === b),
+    );
+    hb.registerHelper(
+      'ne',
+      comparison((a, b) => a !== b),
+    );
 
     // Every loop body goes through `each`: the place to hold a render to its budget.
     const each = hb.helpers.each;

@@ -27,24 +27,52 @@ const variables: TemplateVariables = {
 
 /** Novu v1 templates (Handlebars with Novu's helpers) and what Novu renders for them, as text. */
 const CORPUS: [string, string, string][] = [
-  ['payload, subscriber, actor, tenant', 'Hi {{payload.firstName}} / {{subscriber.firstName}} from {{actor.firstName}} at {{tenant.name}}', 'Hi Ada / Grace from Linus at Acme'],
+  [
+    'payload, subscriber, actor, tenant',
+    'Hi {{payload.firstName}} / {{subscriber.firstName}} from {{actor.firstName}} at {{tenant.name}}',
+    'Hi Ada / Grace from Linus at Acme',
+  ],
   ['payload keys at the root, reserved names winning', '{{firstName}} {{count}} {{subscriber.subscriberId}} {{payload.subscriber}}', 'Ada 3 sub-1 payload-sub'],
   ['a missing variable is empty', '[{{payload.nope}}][{{nope.deeper}}]', '[][]'],
   ['#each with @index, this and properties', '{{#each payload.items}}{{@index}}:{{this.name}}={{price}};{{/each}}', '0:Widget=3;1:Apple=1;2:Saw=9;'],
-  ['#each with block params and @first/@last', '{{#each payload.items as |item|}}{{#if @first}}[{{/if}}{{item.name}}{{#if @last}}]{{else}},{{/if}}{{/each}}', '[Widget,Apple,Saw]'],
+  [
+    '#each with block params and @first/@last',
+    '{{#each payload.items as |item|}}{{#if @first}}[{{/if}}{{item.name}}{{#if @last}}]{{else}},{{/if}}{{/each}}',
+    '[Widget,Apple,Saw]',
+  ],
   ['#each else on an empty list', '{{#each payload.empty}}x{{else}}none{{/each}}', 'none'],
   ['#if / else / #unless', '{{#if step.digest}}{{step.total_count}} events{{else}}one{{/if}}{{#unless payload.empty.length}}!{{/unless}}', '2 events!'],
   ['digest events', '{{#each step.events}}{{postId}} {{/each}}', 'p1 p2 '],
   ['eq / ne blocks', '{{#eq payload.firstName "Ada"}}yes{{else}}no{{/eq}} {{#ne payload.count 3}}a{{else}}b{{/ne}}', 'yes b'],
-  ['gt / gte / lt / lte as blocks and subexpressions', '{{#gt payload.count 2}}big{{/gt}} {{#if (lt payload.count 2)}}small{{else}}not small{{/if}} {{#gte payload.count 3}}>=3{{/gte}} {{#lte payload.count 2}}x{{else}}y{{/lte}}', 'big not small >=3 y'],
+  [
+    'gt / gte / lt / lte as blocks and subexpressions',
+    '{{#gt payload.count 2}}big{{/gt}} {{#if (lt payload.count 2)}}small{{else}}not small{{/if}} {{#gte payload.count 3}}>=3{{/gte}} {{#lte payload.count 2}}x{{else}}y{{/lte}}',
+    'big not small >=3 y',
+  ],
   ['equals compares loosely', '{{#equals payload.count "3"}}same{{else}}different{{/equals}}', 'same'],
   ['uppercase / lowercase / titlecase', '{{uppercase payload.firstName}} {{lowercase "HeLLo"}} {{titlecase "hello big WORLD"}}', 'ADA hello Hello Big World'],
-  ['pluralize picks the word', '{{payload.count}} {{pluralize payload.count "item" "items"}}, {{payload.one}} {{pluralize payload.one "item" "items"}}', '3 items, 1 item'],
-  ['numberFormat with defaults and options', '{{numberFormat payload.amount}} | {{numberFormat payload.amount decimalLength="0" thousandsSep="." decimalSep=","}} | {{numberFormat "x"}}', '1,234,567.89 | 1.234.568 | x'],
-  ['dateFormat with date-fns tokens, in UTC', "{{dateFormat payload.createdAt 'MMMM do, yyyy HH:mm'}} / {{dateFormat payload.createdAt 'EEEE'}} / {{dateFormat 'soon' 'yyyy'}}", 'June 1st, 2024 12:34 / Saturday / soon'],
+  [
+    'pluralize picks the word',
+    '{{payload.count}} {{pluralize payload.count "item" "items"}}, {{payload.one}} {{pluralize payload.one "item" "items"}}',
+    '3 items, 1 item',
+  ],
+  [
+    'numberFormat with defaults and options',
+    '{{numberFormat payload.amount}} | {{numberFormat payload.amount decimalLength="0" thousandsSep="." decimalSep=","}} | {{numberFormat "x"}}',
+    '1,234,567.89 | 1.234.568 | x',
+  ],
+  [
+    'dateFormat with date-fns tokens, in UTC',
+    "{{dateFormat payload.createdAt 'MMMM do, yyyy HH:mm'}} / {{dateFormat payload.createdAt 'EEEE'}} / {{dateFormat 'soon' 'yyyy'}}",
+    'June 1st, 2024 12:34 / Saturday / soon',
+  ],
   ['json', '{{json payload.nested}}', '{"x":1}'],
   ['groupBy then each', '{{#each (groupBy payload.items "kind")}}{{key}}:{{#each items}}{{name}} {{/each}}|{{/each}}', 'tool:Widget Saw |food:Apple |'],
-  ['unique and sortBy', '{{#each (unique payload.items "kind")}}{{this}} {{/each}}/ {{#each (sortBy payload.items "price")}}{{name}} {{/each}}', 'tool food / Apple Widget Saw '],
+  [
+    'unique and sortBy',
+    '{{#each (unique payload.items "kind")}}{{this}} {{/each}}/ {{#each (sortBy payload.items "price")}}{{name}} {{/each}}',
+    'tool food / Apple Widget Saw ',
+  ],
   ['text output is not HTML-escaped', '{{payload.company}} {{{payload.company}}}', 'Tom & Jerry <Ltd> Tom & Jerry <Ltd>'],
 ];
 
@@ -63,7 +91,9 @@ describe('StepTemplateRenderer: Novu v1 (Handlebars) templates', () => {
 
   it('a template with Liquid syntax renders with Liquid', () => {
     expect(renderer.render('{{ payload.firstName | upcase }} {% if step.digest %}{{ step.total_count }}{% endif %}', variables)).toBe('ADA 2');
-    expect(renderer.render("{{ payload.createdAt | dateFormat: 'yyyy' }} {{ payload.items | map: 'name' | toSentence }}", variables)).toBe('2024 Widget, Apple and Saw');
+    expect(renderer.render("{{ payload.createdAt | dateFormat: 'yyyy' }} {{ payload.items | map: 'name' | toSentence }}", variables)).toBe(
+      '2024 Widget, Apple and Saw',
+    );
     expect(usesLiquidSyntax('{{#each items as |item|}}{{item}}{{/each}}')).toBe(false);
     expect(usesLiquidSyntax('{{ a | b }}')).toBe(true);
     expect(usesLiquidSyntax('{{- a }}')).toBe(true);
@@ -127,7 +157,10 @@ describe('StepTemplateRenderer.renderEmail', () => {
   });
 
   it('sends custom HTML as written (rendered), with a text part', () => {
-    const email = renderer.renderEmail({ subject: 'Hi', contentType: 'customHtml', content: '<html><body><p>Hi {{payload.firstName}} &amp; co</p></body></html>' }, variables);
+    const email = renderer.renderEmail(
+      { subject: 'Hi', contentType: 'customHtml', content: '<html><body><p>Hi {{payload.firstName}} &amp; co</p></body></html>' },
+      variables,
+    );
     expect(email.html).toBe('<html><body><p>Hi Ada &amp; co</p></body></html>');
     expect(email.text).toBe('Hi Ada & co');
   });

@@ -40,7 +40,10 @@ export class StepTemplateRenderer implements TemplateRenderer {
     if (usesLiquidSyntax(source)) return this.liquid.render(source, variables);
     const bytes = Buffer.byteLength(source, 'utf8');
     if (bytes > this.options.maxTemplateBytes) {
-      throw new TemplateRenderError(`Template is ${bytes} bytes, more than the ${this.options.maxTemplateBytes} allowed`, 'too_large', { bytes, limit: this.options.maxTemplateBytes });
+      throw new TemplateRenderError(`Template is ${bytes} bytes, more than the ${this.options.maxTemplateBytes} allowed`, 'too_large', {
+        bytes,
+        limit: this.options.maxTemplateBytes,
+      });
     }
     try {
       return this.handlebars.render(source, handlebarsData(variables), options.html === true, {
@@ -59,7 +62,8 @@ export class StepTemplateRenderer implements TemplateRenderer {
       const source = typeof template.content === 'string' ? template.content : '';
       html = this.render(source, variables, { html: true });
       // Editor text saved as a plain string still gets the layout.
-      if (template.contentType !== 'customHtml') html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), [{ type: 'text', content: html }]);
+      if (template.contentType !== 'customHtml')
+        html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), [{ type: 'text', content: html }]);
     } else {
       const blocks = (template.content ?? []).map((block) => ({
         type: block.type,
@@ -101,5 +105,7 @@ function toRenderError(error: unknown): TemplateRenderError {
   if (error instanceof RenderLimitError) return new TemplateRenderError(`Template exceeded a rendering limit: ${message}`, 'limit', { cause: message });
   if (error instanceof RangeError) return new TemplateRenderError(`Template exceeded a rendering limit: ${message}`, 'limit', { cause: message });
   const parse = /Parse error|Expecting|Invalid|unexpected/i.test(message) && !/Missing helper/.test(message);
-  return new TemplateRenderError(`Template ${parse ? 'could not be parsed' : 'could not be rendered'}: ${message}`, parse ? 'parse' : 'render', { cause: message });
+  return new TemplateRenderError(`Template ${parse ? 'could not be parsed' : 'could not be rendered'}: ${message}`, parse ? 'parse' : 'render', {
+    cause: message,
+  });
 }

@@ -1,16 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Bull from 'bull';
-import {
-  CallBatcher,
-  JobCounts,
-  JobHandler,
-  JobQueue,
-  JobState,
-  NewJob,
-  ProcessOptions,
-  QueuedJob,
-  RetryableJobError,
-} from '@app/kernel';
+import { CallBatcher, JobCounts, JobHandler, JobQueue, JobState, NewJob, ProcessOptions, QueuedJob, RetryableJobError } from '@app/kernel';
 import { DEFAULT_RETENTION, JobRetention, retryDelayMs } from '../retry-policy';
 
 export interface BullJobQueueOptions {

@@ -47,7 +47,10 @@ export class EmbeddedJobQueue implements JobQueue {
   private leaseRenewal?: NodeJS.Timeout;
   private closed = false;
 
-  constructor(private readonly store: QueueJobStore, options: EmbeddedJobQueueOptions = {}) {
+  constructor(
+    private readonly store: QueueJobStore,
+    options: EmbeddedJobQueueOptions = {},
+  ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.stalledCheckIntervalMs = options.stalledCheckIntervalMs ?? Math.min(5_000, this.leaseMs / 2);

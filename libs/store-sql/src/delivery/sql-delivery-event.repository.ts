@@ -25,7 +25,17 @@ export class SqlDeliveryEventRepository implements DeliveryEventRepository {
     const rows = await this.sql.query(
       `INSERT INTO delivery_events (id, organization_id, environment_id, integration_id, event_key, message_id, type, occurred_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
-      [record.id, record.organizationId, record.environmentId, record.integrationId, record.eventKey, record.messageId, record.type, record.occurredAt, record.createdAt],
+      [
+        record.id,
+        record.organizationId,
+        record.environmentId,
+        record.integrationId,
+        record.eventKey,
+        record.messageId,
+        record.type,
+        record.occurredAt,
+        record.createdAt,
+      ],
     );
     return rows.length === 1;
   }

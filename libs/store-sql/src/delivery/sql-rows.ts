@@ -50,9 +50,13 @@ export async function insertManyIfAbsent(
  * statement (CallBatcher); each learns how many of its own rows were new.
  */
 export function batchedInsertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[]): (rows: Record<string, unknown>[]) => Promise<number> {
-  const batcher = new CallBatcher<Record<string, unknown>[], number>(async (_, calls) => {
-    const created = await insertManyIfAbsent(sql, table, columns, calls.flat());
-    return calls.map((rows) => rows.filter((row) => created.delete(row.id as string)).length);
-  }, MAX_ROWS_PER_STATEMENT, (rows) => rows.length);
+  const batcher = new CallBatcher<Record<string, unknown>[], number>(
+    async (_, calls) => {
+      const created = await insertManyIfAbsent(sql, table, columns, calls.flat());
+      return calls.map((rows) => rows.filter((row) => created.delete(row.id as string)).length);
+    },
+    MAX_ROWS_PER_STATEMENT,
+    (rows) => rows.length,
+  );
   return (rows) => (rows.length === 0 ? Promise.resolve(0) : batcher.run('', rows));
 }

@@ -115,10 +115,10 @@ export class SqlTriggerRepository implements TriggerRepository {
   }
 
   async findStaleAccepted(olderThan: Date, limit: number): Promise<TriggerRecord[]> {
-    const rows = await this.sql.query(
-      `SELECT * FROM triggers WHERE status = 'accepted' AND created_at < $1 ORDER BY created_at, id LIMIT $2`,
-      [olderThan, limit],
-    );
+    const rows = await this.sql.query(`SELECT * FROM triggers WHERE status = 'accepted' AND created_at < $1 ORDER BY created_at, id LIMIT $2`, [
+      olderThan,
+      limit,
+    ]);
     return rows.map(toTriggerRecord);
   }
 

@@ -10,7 +10,12 @@ const SEVERITY = `COALESCE(NULLIF((SELECT n.severity FROM notifications n WHERE 
 /** The WHERE of one subscriber's in-app messages under a filter; `params` grows with the values. */
 function feedWhere(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, params: unknown[]): string {
   params.push(scope.environmentId, scope.organizationId, subscriberId);
-  const where = [`m.environment_id = $${params.length - 2}`, `m.organization_id = $${params.length - 1}`, `m.subscriber_id = $${params.length}`, `m.channel = 'in_app'`];
+  const where = [
+    `m.environment_id = $${params.length - 2}`,
+    `m.organization_id = $${params.length - 1}`,
+    `m.subscriber_id = $${params.length}`,
+    `m.channel = 'in_app'`,
+  ];
   const add = (sql: (placeholder: string) => string, value: unknown) => where.push(sql(`$${params.push(value)}`));
   if (filter.tags?.length) add((p) => `m.tags ?| ${p}::text[]`, filter.tags);
   for (const field of ['read', 'seen', 'archived'] as const) {
@@ -63,7 +68,10 @@ export class SqlInboxRepository implements InboxRepository {
 
   async count(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number> {
     const params: unknown[] = [];
-    const [row] = await this.sql.query<{ total: string | number }>(`SELECT COUNT(*) AS total FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)}`, params);
+    const [row] = await this.sql.query<{ total: string | number }>(
+      `SELECT COUNT(*) AS total FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)}`,
+      params,
+    );
     return Number(row.total);
   }
 

@@ -64,7 +64,10 @@ export class SqlIntegrationRepository implements IntegrationRepository {
 
   findActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
     // Concurrent identical lookups (every step of a busy environment asks the same) share one read.
-    return this.activeLookups.run(JSON.stringify([scope.organizationId, scope.environmentId, query.channel, query.providerId, query.identifier]), { scope, query });
+    return this.activeLookups.run(JSON.stringify([scope.organizationId, scope.environmentId, query.channel, query.providerId, query.identifier]), {
+      scope,
+      query,
+    });
   }
 
   private async queryActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
@@ -118,34 +121,34 @@ export class SqlIntegrationRepository implements IntegrationRepository {
     );
     if (rows.length === 1) return 'inserted';
     // Nothing inserted: say which unique rule refused it.
-    const [taken] = await this.sql.query(
-      'SELECT 1 FROM integrations WHERE environment_id = $1 AND identifier = $2 AND NOT deleted',
-      [i.environmentId, i.identifier],
-    );
+    const [taken] = await this.sql.query('SELECT 1 FROM integrations WHERE environment_id = $1 AND identifier = $2 AND NOT deleted', [
+      i.environmentId,
+      i.identifier,
+    ]);
     return taken ? 'identifier_taken' : 'in_app_taken';
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Integration | null> {
-    const [row] = await this.sql.query(
-      'SELECT * FROM integrations WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND NOT deleted',
-      [id, scope.organizationId, scope.environmentId],
-    );
+    const [row] = await this.sql.query('SELECT * FROM integrations WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND NOT deleted', [
+      id,
+      scope.organizationId,
+      scope.environmentId,
+    ]);
     return row ? this.rows.toDomain(row) : null;
   }
 
   async list(scope: EnvironmentScope): Promise<Integration[]> {
-    const rows = await this.sql.query(
-      `SELECT * FROM integrations WHERE organization_id = $1 AND environment_id = $2 AND NOT deleted ORDER BY created_at, id`,
-      [scope.organizationId, scope.environmentId],
-    );
+    const rows = await this.sql.query(`SELECT * FROM integrations WHERE organization_id = $1 AND environment_id = $2 AND NOT deleted ORDER BY created_at, id`, [
+      scope.organizationId,
+      scope.environmentId,
+    ]);
     return rows.map((r) => this.rows.toDomain(r));
   }
 
   async listActiveInOrganization(organizationId: string): Promise<Integration[]> {
-    const rows = await this.sql.query(
-      'SELECT * FROM integrations WHERE organization_id = $1 AND active AND NOT deleted ORDER BY created_at, id',
-      [organizationId],
-    );
+    const rows = await this.sql.query('SELECT * FROM integrations WHERE organization_id = $1 AND active AND NOT deleted ORDER BY created_at, id', [
+      organizationId,
+    ]);
     return rows.map((r) => this.rows.toDomain(r));
   }
 

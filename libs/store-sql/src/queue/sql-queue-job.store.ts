@@ -84,10 +84,7 @@ export class SqlQueueJobStore implements QueueJobStore {
   }
 
   async renewLeases(consumerId: string, leaseMs: number): Promise<void> {
-    await this.sql.query(`UPDATE queue_jobs SET locked_until = ${AFTER_MS('$2')} WHERE state = 'active' AND locked_by = $1`, [
-      consumerId,
-      leaseMs,
-    ]);
+    await this.sql.query(`UPDATE queue_jobs SET locked_until = ${AFTER_MS('$2')} WHERE state = 'active' AND locked_by = $1`, [consumerId, leaseMs]);
   }
 
   async requeueStalled(queue: string, maxStalledCount: number, liveConsumers?: string[]): Promise<number> {
@@ -108,10 +105,10 @@ export class SqlQueueJobStore implements QueueJobStore {
   }
 
   async remove(queue: string, id: string): Promise<boolean> {
-    const rows = await this.sql.query(
-      `DELETE FROM queue_jobs WHERE queue = $1 AND id = $2 AND NOT (state = 'active' AND locked_until >= now()) RETURNING id`,
-      [queue, id],
-    );
+    const rows = await this.sql.query(`DELETE FROM queue_jobs WHERE queue = $1 AND id = $2 AND NOT (state = 'active' AND locked_until >= now()) RETURNING id`, [
+      queue,
+      id,
+    ]);
     return rows.length > 0;
   }
 

@@ -40,8 +40,7 @@ export async function cursorListPage<T>(sql: SqlClient, query: CursorListQuery, 
   }
 
   const position = `(${orderColumn}, id)`;
-  const at = (param: (value: unknown) => string, id: string) =>
-    `(SELECT ${orderColumn}, id FROM ${table} WHERE environment_id = $1 AND id = ${param(id)})`;
+  const at = (param: (value: unknown) => string, id: string) => `(SELECT ${orderColumn}, id FROM ${table} WHERE environment_id = $1 AND id = ${param(id)})`;
   const forward = request.orderDirection === 'DESC' ? '<' : '>';
   const backward = request.orderDirection === 'DESC' ? '>' : '<';
   const inclusive = request.includeCursor ? '=' : '';

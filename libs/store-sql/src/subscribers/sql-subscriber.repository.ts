@@ -1,13 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, CursorPage, EnvironmentScope } from '@app/kernel';
-import {
-  Subscriber,
-  SubscriberChanges,
-  SubscriberChannel,
-  SubscriberRepository,
-  SubscriberSearch,
-  SubscriberUpsert,
-} from '@app/subscribers';
+import { Subscriber, SubscriberChanges, SubscriberChannel, SubscriberRepository, SubscriberSearch, SubscriberUpsert } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
 
@@ -53,7 +46,10 @@ const placeholder = (field: string, n: number) => (field === 'data' ? `$${n}::js
 export class SqlSubscriberRepository implements SubscriberRepository {
   /** Grouped by environment: the delivery worker reads many subscribers of one environment at once. */
   private readonly bySubscriberId = new CallBatcher<string, Subscriber | null>(async (environmentId, subscriberIds) => {
-    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[])', [environmentId, subscriberIds]);
+    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[])', [
+      environmentId,
+      subscriberIds,
+    ]);
     const found = new Map(rows.map((row) => [row.subscriber_id as string, row]));
     return subscriberIds.map((id) => (found.has(id) ? toSubscriber(found.get(id)) : null));
   });

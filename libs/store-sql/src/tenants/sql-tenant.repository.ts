@@ -37,19 +37,17 @@ export class SqlTenantRepository implements TenantRepository {
   }
 
   async findByIdentifier(scope: EnvironmentScope, identifier: string): Promise<Tenant | null> {
-    const [row] = await this.sql.query('SELECT * FROM tenants WHERE environment_id = $1 AND identifier = $2', [
-      scope.environmentId,
-      identifier,
-    ]);
+    const [row] = await this.sql.query('SELECT * FROM tenants WHERE environment_id = $1 AND identifier = $2', [scope.environmentId, identifier]);
     return row ? toTenant(row) : null;
   }
 
   async list(scope: EnvironmentScope, page: PageRequest): Promise<TenantPage> {
     // One row beyond the page tells whether another page exists, without a COUNT.
-    const rows = await this.sql.query(
-      'SELECT * FROM tenants WHERE environment_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3',
-      [scope.environmentId, page.limit + 1, page.page * page.limit],
-    );
+    const rows = await this.sql.query('SELECT * FROM tenants WHERE environment_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3', [
+      scope.environmentId,
+      page.limit + 1,
+      page.page * page.limit,
+    ]);
     return { items: rows.slice(0, page.limit).map(toTenant), hasMore: rows.length > page.limit };
   }
 
@@ -115,10 +113,7 @@ export class SqlTenantRepository implements TenantRepository {
   }
 
   async delete(scope: EnvironmentScope, identifier: string): Promise<boolean> {
-    const rows = await this.sql.query('DELETE FROM tenants WHERE environment_id = $1 AND identifier = $2 RETURNING id', [
-      scope.environmentId,
-      identifier,
-    ]);
+    const rows = await this.sql.query('DELETE FROM tenants WHERE environment_id = $1 AND identifier = $2 RETURNING id', [scope.environmentId, identifier]);
     return rows.length === 1;
   }
 }

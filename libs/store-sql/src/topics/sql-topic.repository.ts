@@ -108,7 +108,9 @@ export class SqlTopicRepository implements TopicRepository {
   async addSubscriptions(topic: Topic, members: TopicMember[], now: Date, newId: () => string): Promise<TopicSubscription[]> {
     if (members.length === 0) return [];
     const params: unknown[] = [topic.organizationId, topic.environmentId, topic.id, topic.key, now];
-    const rows = members.map((m) => `(${[newId(), m.subscriberInternalId, m.subscriberId].map((v) => `$${params.push(v)}`).join(', ')}, $1, $2, $3, $4, $5, $5)`);
+    const rows = members.map(
+      (m) => `(${[newId(), m.subscriberInternalId, m.subscriberId].map((v) => `$${params.push(v)}`).join(', ')}, $1, $2, $3, $4, $5, $5)`,
+    );
     await this.sql.query(
       `INSERT INTO topic_subscriptions
          (id, subscriber_internal_id, subscriber_id, organization_id, environment_id, topic_id, topic_key, created_at, updated_at)
@@ -142,10 +144,7 @@ export class SqlTopicRepository implements TopicRepository {
         scope,
         orderColumn: ORDER_COLUMNS[search.orderBy],
         request: search,
-        where: (param) => [
-          `topic_id = ${topicIdOf('$1', param(topicKey))}`,
-          ...(search.subscriberId ? [`subscriber_id = ${param(search.subscriberId)}`] : []),
-        ],
+        where: (param) => [`topic_id = ${topicIdOf('$1', param(topicKey))}`, ...(search.subscriberId ? [`subscriber_id = ${param(search.subscriberId)}`] : [])],
       },
       toTopicSubscription,
     );

@@ -15,7 +15,20 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
     deliveries.forEach((d, index) => {
       const base = index * columns;
       values.push(`(${Array.from({ length: columns }, (_, i) => `$${base + i + 1}`).join(', ')})`);
-      params.push(d.id, d.organizationId, d.environmentId, d.endpointId, d.eventType, d.body, d.url ?? null, d.status, d.attempts, d.nextAttemptAt ?? null, d.createdAt, d.updatedAt);
+      params.push(
+        d.id,
+        d.organizationId,
+        d.environmentId,
+        d.endpointId,
+        d.eventType,
+        d.body,
+        d.url ?? null,
+        d.status,
+        d.attempts,
+        d.nextAttemptAt ?? null,
+        d.createdAt,
+        d.updatedAt,
+      );
     });
     const rows = await this.sql.query<{ id: string }>(
       `INSERT INTO webhook_deliveries (id, organization_id, environment_id, endpoint_id, event_type, body, url, status, attempts, next_attempt_at, created_at, updated_at)
@@ -41,14 +54,17 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
   }
 
   async drop(id: string, now: Date): Promise<void> {
-    await this.sql.query(`UPDATE webhook_deliveries SET status = 'dropped', next_attempt_at = NULL, updated_at = $2 WHERE id = $1 AND status = 'pending'`, [id, now]);
+    await this.sql.query(`UPDATE webhook_deliveries SET status = 'dropped', next_attempt_at = NULL, updated_at = $2 WHERE id = $1 AND status = 'pending'`, [
+      id,
+      now,
+    ]);
   }
 
   async findOverdue(before: Date, limit: number): Promise<WebhookDelivery[]> {
-    const rows = await this.sql.query(
-      `SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < $1 ORDER BY next_attempt_at LIMIT $2`,
-      [before, limit],
-    );
+    const rows = await this.sql.query(`SELECT * FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at < $1 ORDER BY next_attempt_at LIMIT $2`, [
+      before,
+      limit,
+    ]);
     return rows.map(toDelivery);
   }
 
@@ -56,7 +72,21 @@ export class SqlWebhookDeliveryRepository implements WebhookDeliveryRepository {
     await this.sql.query(
       `INSERT INTO webhook_attempts (id, organization_id, environment_id, endpoint_id, delivery_id, event_type, attempt, status_code, latency_ms, success, error, response_excerpt, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`,
-      [a.id, a.organizationId, a.environmentId, a.endpointId, a.deliveryId, a.eventType, a.attempt, a.statusCode ?? null, a.latencyMs ?? null, a.success, a.error ?? null, a.responseExcerpt ?? null, a.createdAt],
+      [
+        a.id,
+        a.organizationId,
+        a.environmentId,
+        a.endpointId,
+        a.deliveryId,
+        a.eventType,
+        a.attempt,
+        a.statusCode ?? null,
+        a.latencyMs ?? null,
+        a.success,
+        a.error ?? null,
+        a.responseExcerpt ?? null,
+        a.createdAt,
+      ],
     );
   }
 

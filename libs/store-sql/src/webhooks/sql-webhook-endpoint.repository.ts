@@ -71,7 +71,10 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
   }
 
   async delete(scope: EnvironmentScope, id: string): Promise<boolean> {
-    const rows = await this.sql.query(`DELETE FROM webhook_endpoints WHERE environment_id = $1 AND id = $2 AND kind = 'endpoint' RETURNING id`, [scope.environmentId, id]);
+    const rows = await this.sql.query(`DELETE FROM webhook_endpoints WHERE environment_id = $1 AND id = $2 AND kind = 'endpoint' RETURNING id`, [
+      scope.environmentId,
+      id,
+    ]);
     return rows.length === 1;
   }
 

@@ -59,7 +59,19 @@ export class SqlWorkflowRepository implements WorkflowRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
        ON CONFLICT (environment_id, trigger_identifier) WHERE deleted_at IS NULL DO NOTHING
        RETURNING id`,
-      [w.id, w.organizationId, w.environmentId, w.trigger.identifier, w.name, w.active, w.critical, w.revision, JSON.stringify(toDocument(w)), w.createdAt, w.updatedAt],
+      [
+        w.id,
+        w.organizationId,
+        w.environmentId,
+        w.trigger.identifier,
+        w.name,
+        w.active,
+        w.critical,
+        w.revision,
+        JSON.stringify(toDocument(w)),
+        w.createdAt,
+        w.updatedAt,
+      ],
     );
     return rows.length === 1;
   }
@@ -70,7 +82,19 @@ export class SqlWorkflowRepository implements WorkflowRepository {
         `UPDATE workflows SET trigger_identifier = $4, name = $5, active = $6, critical = $7, revision = $8, document = $9::jsonb, updated_at = $10
          WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND deleted_at IS NULL AND revision = $11
          RETURNING id`,
-        [w.id, w.organizationId, w.environmentId, w.trigger.identifier, w.name, w.active, w.critical, w.revision, JSON.stringify(toDocument(w)), w.updatedAt, expectedRevision],
+        [
+          w.id,
+          w.organizationId,
+          w.environmentId,
+          w.trigger.identifier,
+          w.name,
+          w.active,
+          w.critical,
+          w.revision,
+          JSON.stringify(toDocument(w)),
+          w.updatedAt,
+          expectedRevision,
+        ],
       );
       if (rows.length === 1) return 'updated';
     } catch (error) {
@@ -82,10 +106,11 @@ export class SqlWorkflowRepository implements WorkflowRepository {
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Workflow | null> {
-    const [row] = await this.sql.query(
-      'SELECT * FROM workflows WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND deleted_at IS NULL',
-      [id, scope.organizationId, scope.environmentId],
-    );
+    const [row] = await this.sql.query('SELECT * FROM workflows WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND deleted_at IS NULL', [
+      id,
+      scope.organizationId,
+      scope.environmentId,
+    ]);
     return row ? toWorkflow(row) : null;
   }
 

@@ -1,10 +1,7 @@
 import { EnvironmentScope, PageRequest } from '@app/kernel';
 import { Tenant, TenantChanges } from '../domain/tenant';
 
-export type TenantUpdateResult =
-  | { status: 'updated'; tenant: Tenant }
-  | { status: 'not_found' }
-  | { status: 'identifier_taken' };
+export type TenantUpdateResult = { status: 'updated'; tenant: Tenant } | { status: 'not_found' } | { status: 'identifier_taken' };
 
 export interface TenantPage {
   items: Tenant[];

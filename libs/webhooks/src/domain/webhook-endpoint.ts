@@ -46,5 +46,8 @@ export function takesEvent(endpoint: WebhookEndpoint, type: OutboundEventType): 
 /** The secrets after a rotation: the new one first, the old current one expiring after the grace period, expired ones dropped. */
 export function rotateSecrets(secrets: SigningSecret[], fresh: string, now: Date): SigningSecret[] {
   const kept = secrets.filter((entry) => !entry.expiresAt || entry.expiresAt.getTime() > now.getTime());
-  return [{ secret: fresh }, ...kept.map((entry) => ({ secret: entry.secret, expiresAt: entry.expiresAt ?? new Date(now.getTime() + ROTATED_SECRET_GRACE_MS) }))];
+  return [
+    { secret: fresh },
+    ...kept.map((entry) => ({ secret: entry.secret, expiresAt: entry.expiresAt ?? new Date(now.getTime() + ROTATED_SECRET_GRACE_MS) })),
+  ];
 }

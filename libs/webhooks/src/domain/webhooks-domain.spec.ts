@@ -9,7 +9,11 @@ describe('Standard Webhooks signing', () => {
     const body = JSON.stringify({ type: 'message.sent', timestamp: new Date().toISOString(), data: { object: { _id: 'm1' } } });
     const headers = signedHeaders([secret], 'msg_1', Math.floor(Date.now() / 1000), body);
     expect(new StandardWebhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
-    expect([headers['svix-id'], headers['svix-timestamp'], headers['svix-signature']]).toEqual([headers['webhook-id'], headers['webhook-timestamp'], headers['webhook-signature']]);
+    expect([headers['svix-id'], headers['svix-timestamp'], headers['svix-signature']]).toEqual([
+      headers['webhook-id'],
+      headers['webhook-timestamp'],
+      headers['webhook-signature'],
+    ]);
     expect(() => new StandardWebhook(newSigningSecret()).verify(body, headers)).toThrow();
     expect(() => new StandardWebhook(secret).verify(body.replace('m1', 'm2'), headers)).toThrow();
   });
@@ -46,7 +50,10 @@ describe('webhook endpoints', () => {
     expect(activeSecrets({ secrets: once }, now)).toEqual(['whsec_b', 'whsec_a']);
     const dayLater = new Date(now.getTime() + ROTATED_SECRET_GRACE_MS);
     expect(activeSecrets({ secrets: once }, dayLater)).toEqual(['whsec_b']);
-    expect(rotateSecrets(once, 'whsec_c', dayLater)).toEqual([{ secret: 'whsec_c' }, { secret: 'whsec_b', expiresAt: new Date(dayLater.getTime() + ROTATED_SECRET_GRACE_MS) }]);
+    expect(rotateSecrets(once, 'whsec_c', dayLater)).toEqual([
+      { secret: 'whsec_c' },
+      { secret: 'whsec_b', expiresAt: new Date(dayLater.getTime() + ROTATED_SECRET_GRACE_MS) },
+    ]);
   });
 
   it('takes the types it asked for (all when none), never when disabled or a reply-callback signer', () => {

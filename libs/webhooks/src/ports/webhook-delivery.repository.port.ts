@@ -11,12 +11,7 @@ export interface WebhookDeliveryRepository {
    * Records the outcome of attempt `attempt` (compare-and-set on the attempts made: answers false
    * when another run recorded it first).
    */
-  recordAttempt(
-    id: string,
-    attempt: number,
-    outcome: { status: WebhookDeliveryStatus; nextAttemptAt?: Date },
-    now: Date,
-  ): Promise<boolean>;
+  recordAttempt(id: string, attempt: number, outcome: { status: WebhookDeliveryStatus; nextAttemptAt?: Date }, now: Date): Promise<boolean>;
   /** Ends a pending delivery without another attempt (its endpoint was disabled or deleted). */
   drop(id: string, now: Date): Promise<void>;
   /** Pending deliveries whose next attempt was due before `before` (the queue may have lost them), oldest first. */

@@ -43,8 +43,14 @@ export class GetNotificationActivity {
 
   async describe(scope: EnvironmentScope, notifications: Notification[]): Promise<NotificationActivity[]> {
     if (!notifications.length) return [];
-    const jobs = await this.jobs.findByNotificationIds(scope, notifications.map((n) => n.id));
-    const details = await this.details.listByJobIds(scope, jobs.map((j) => j.id));
+    const jobs = await this.jobs.findByNotificationIds(
+      scope,
+      notifications.map((n) => n.id),
+    );
+    const details = await this.details.listByJobIds(
+      scope,
+      jobs.map((j) => j.id),
+    );
     const subscribers = await this.subscribers.findManyByIds(scope, [...new Set(notifications.map((n) => n.subscriberId))]);
     const workflows = new Map<string, Workflow | null>();
     for (const id of new Set(notifications.map((n) => n.workflowId))) workflows.set(id, await this.workflows.findByIdIncludingDeleted(scope, id));

@@ -35,7 +35,13 @@ export class ListMessages {
       if (!subscriber) throw new NotFoundError('subscriber_not_found', `Subscriber '${query.subscriberId}' was not found`);
       subscriberId = subscriber.id;
     }
-    const page = await this.messages.list(scope, { channel: query.channel, subscriberId, transactionIds: query.transactionIds, page: query.page, limit: query.limit });
+    const page = await this.messages.list(scope, {
+      channel: query.channel,
+      subscriberId,
+      transactionIds: query.transactionIds,
+      page: query.page,
+      limit: query.limit,
+    });
     return { ...page, subscribers: await this.subscribersOf(scope, page.items) };
   }
 

@@ -57,7 +57,14 @@ export class ListNotifications {
     for (const email of new Set(emails.map((e) => e.toLowerCase()))) {
       let after: string | undefined;
       do {
-        const page = await this.subscribers.search(scope, { filter: { email }, limit: 100, orderBy: '_id', orderDirection: 'ASC', includeCursor: false, ...(after ? { after } : {}) });
+        const page = await this.subscribers.search(scope, {
+          filter: { email },
+          limit: 100,
+          orderBy: '_id',
+          orderDirection: 'ASC',
+          includeCursor: false,
+          ...(after ? { after } : {}),
+        });
         for (const subscriber of page.items) if (subscriber.email?.toLowerCase() === email) ids.add(subscriber.id);
         after = page.next ?? undefined;
       } while (after);

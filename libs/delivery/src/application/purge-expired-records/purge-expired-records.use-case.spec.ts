@@ -28,7 +28,14 @@ describe('PurgeExpiredRecords', () => {
 
   beforeEach(() => {
     order.length = 0;
-    tables = { details: new ExpiredRows(7), messages: new ExpiredRows(5), jobs: new ExpiredRows(4), notifications: new ExpiredRows(2), triggers: new ExpiredRows(0), deliveryEvents: new ExpiredRows(3) };
+    tables = {
+      details: new ExpiredRows(7),
+      messages: new ExpiredRows(5),
+      jobs: new ExpiredRows(4),
+      notifications: new ExpiredRows(2),
+      triggers: new ExpiredRows(0),
+      deliveryEvents: new ExpiredRows(3),
+    };
     const port = <T>(name: keyof typeof tables) =>
       ({ deleteOlderThan: (before: Date, limit: number) => (order.push(name), tables[name].deleteOlderThan(before, limit)) }) as unknown as T;
     purge = new PurgeExpiredRecords(

@@ -25,23 +25,65 @@ describe('ReceiveVendorEvents', () => {
     const organizationId = newId();
     const environmentId = newId();
     await store.environments.insertOrganization({ id: organizationId, name: 'Org', createdAt: now });
-    await store.environments.insertEnvironment({ id: environmentId, organizationId, name: 'Development', identifier: newId(), inboxHmac: false, createdAt: now });
+    await store.environments.insertEnvironment({
+      id: environmentId,
+      organizationId,
+      name: 'Development',
+      identifier: newId(),
+      inboxHmac: false,
+      createdAt: now,
+    });
     integration = {
-      id: newId(), organizationId, environmentId, name: 'SendGrid', identifier: 'sendgrid', providerId: 'sendgrid', channel: 'email',
-      credentials: {}, configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: 'k' }, active: true, primary: true, priority: 1,
-      conditions: [], fallbacks: [], deleted: false, createdAt: now, updatedAt: now,
+      id: newId(),
+      organizationId,
+      environmentId,
+      name: 'SendGrid',
+      identifier: 'sendgrid',
+      providerId: 'sendgrid',
+      channel: 'email',
+      credentials: {},
+      configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: 'k' },
+      active: true,
+      primary: true,
+      priority: 1,
+      conditions: [],
+      fallbacks: [],
+      deleted: false,
+      createdAt: now,
+      updatedAt: now,
     };
     await store.integrations.insert(integration);
     const n = notification({ organizationId, environmentId });
     const j = job(n, 'email', { type: 'email' });
     const m = message(j, { channel: 'email', providerId: 'sendgrid', identifier: 'vendor-1', email: 'Ada@Example.com' });
     await store.messages.insertIfAbsent(m);
-    const useCase = new ReceiveVendorEvents(store.environments, store.integrations, { get: (id) => (id === 'sendgrid' ? new PlainSource() : undefined), providerIds: () => ['sendgrid'] }, store.messages, store.executionDetails, store.deliveryEvents, store.suppressions, options, { now: () => now });
+    const useCase = new ReceiveVendorEvents(
+      store.environments,
+      store.integrations,
+      { get: (id) => (id === 'sendgrid' ? new PlainSource() : undefined), providerIds: () => ['sendgrid'] },
+      store.messages,
+      store.executionDetails,
+      store.deliveryEvents,
+      store.suppressions,
+      options,
+      { now: () => now },
+    );
     const receive = (events: Partial<VendorDeliveryEvent>[], key = 'k') =>
-      useCase.execute({ environmentId, integrationId: integration.id, request: { rawBody: Buffer.from(JSON.stringify(events)), headers: { 'x-key': key }, url: '' } });
+      useCase.execute({
+        environmentId,
+        integrationId: integration.id,
+        request: { rawBody: Buffer.from(JSON.stringify(events)), headers: { 'x-key': key }, url: '' },
+      });
     return { m, j, useCase, receive, scope: { organizationId, environmentId } };
   }
-  const event = (overrides: Partial<VendorDeliveryEvent> = {}): Partial<VendorDeliveryEvent> => ({ key: newId(), type: 'delivered', vendorMessageIds: ['vendor-1'], occurredAt: now, raw: {}, ...overrides });
+  const event = (overrides: Partial<VendorDeliveryEvent> = {}): Partial<VendorDeliveryEvent> => ({
+    key: newId(),
+    type: 'delivered',
+    vendorMessageIds: ['vendor-1'],
+    occurredAt: now,
+    raw: {},
+    ...overrides,
+  });
 
   it('applies an event once: a detail on the job, the message state, the record', async () => {
     const { m, j, receive, scope } = await setUp();
@@ -66,7 +108,11 @@ describe('ReceiveVendorEvents', () => {
 
   it('acknowledges unknown messages and messages of another provider without recording', async () => {
     const { receive } = await setUp();
-    expect(await receive([event({ vendorMessageIds: ['nope'] }), event({ messageId: newId(), vendorMessageIds: [] })])).toEqual({ recorded: 0, duplicates: 0, unknown: 2 });
+    expect(await receive([event({ vendorMessageIds: ['nope'] }), event({ messageId: newId(), vendorMessageIds: [] })])).toEqual({
+      recorded: 0,
+      duplicates: 0,
+      unknown: 2,
+    });
   });
 
   it('suppresses the address (lower case) on a hard bounce or spam report, and not on a soft bounce or when turned off', async () => {
@@ -86,6 +132,8 @@ describe('ReceiveVendorEvents', () => {
     expect(await store.executionDetails.listByJobIds(scope, [j.id])).toEqual([]);
     await store.integrations.replace(scope, { ...integration, configurations: { inboundWebhookEnabled: false } }, integration.updatedAt);
     await expect(receive([event()])).rejects.toBeInstanceOf(InboundWebhookNotEnabledError);
-    await expect(useCase.execute({ environmentId: 'x', integrationId: integration.id, request: { rawBody: Buffer.alloc(0), headers: {}, url: '' } })).rejects.toBeInstanceOf(InboundWebhookNotEnabledError);
+    await expect(
+      useCase.execute({ environmentId: 'x', integrationId: integration.id, request: { rawBody: Buffer.alloc(0), headers: {}, url: '' } }),
+    ).rejects.toBeInstanceOf(InboundWebhookNotEnabledError);
   });
 });

@@ -9,13 +9,7 @@ import { DELIVERY_EVENT_REPOSITORY, DeliveryEventRepository } from '../../ports/
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
 import { SUPPRESSION_REPOSITORY, SuppressionRepository } from '../../ports/suppression.repository.port';
-import {
-  DELIVERY_EVENT_OPTIONS,
-  DeliveryEventOptions,
-  InboundWebhookRequest,
-  VENDOR_EVENT_SOURCES,
-  VendorEventSources,
-} from '../../ports/vendor-events.port';
+import { DELIVERY_EVENT_OPTIONS, DeliveryEventOptions, InboundWebhookRequest, VENDOR_EVENT_SOURCES, VendorEventSources } from '../../ports/vendor-events.port';
 
 /** Inbound webhooks are off for this integration (or there is no such integration): the vendor is refused. */
 export class InboundWebhookNotEnabledError extends NotFoundError {
@@ -91,7 +85,13 @@ export class ReceiveVendorEvents {
     return result;
   }
 
-  private async apply(scope: EnvironmentScope, integrationId: string, providerId: string, event: VendorDeliveryEvent, now: Date): Promise<'recorded' | 'duplicates' | 'unknown'> {
+  private async apply(
+    scope: EnvironmentScope,
+    integrationId: string,
+    providerId: string,
+    event: VendorDeliveryEvent,
+    now: Date,
+  ): Promise<'recorded' | 'duplicates' | 'unknown'> {
     if (await this.events.exists(integrationId, event.key)) return 'duplicates';
     const message = await this.findMessage(scope, providerId, event);
     if (!message) return 'unknown';

@@ -35,7 +35,10 @@ export class ReconcileTriggers {
       lost.push(trigger);
     }
     if (lost.length) {
-      await this.queue.addBulk(FANOUT_QUEUE, lost.map((t) => ({ id: t.id, data: { triggerIds: [t.id] }, ...PIPELINE_JOB_OPTIONS })));
+      await this.queue.addBulk(
+        FANOUT_QUEUE,
+        lost.map((t) => ({ id: t.id, data: { triggerIds: [t.id] }, ...PIPELINE_JOB_OPTIONS })),
+      );
     }
     return lost.length;
   }

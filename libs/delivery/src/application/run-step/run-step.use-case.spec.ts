@@ -115,7 +115,10 @@ describe('RunStep', () => {
   it('a failed channel step lets the chain go on; with shouldStopOnFail it cancels the rest, saying why on each job', async () => {
     const goesOn = runStep(chainOf('in_app', 'email'), { run: answer({ kind: 'failed', reason: 'no integration' }) });
     await goesOn.ahead();
-    expect(goesOn.chain.jobs.map((job) => [job.status, job.error?.message])).toEqual([['failed', 'no integration'], ['queued', undefined]]);
+    expect(goesOn.chain.jobs.map((job) => [job.status, job.error?.message])).toEqual([
+      ['failed', 'no integration'],
+      ['queued', undefined],
+    ]);
     expect(goesOn.details()).toEqual([]); // the step recorded its failure itself
 
     const jobs = chainOf('in_app', 'email', 'email');
@@ -137,7 +140,9 @@ describe('RunStep', () => {
     });
     await ahead();
     expect(chain.jobs[0].status).toBe('failed');
-    expect(chain.details).toEqual([expect.objectContaining({ status: 'Failed', source: 'Payload', detail: 'Delay path is not a date', raw: JSON.stringify({ code: 'bad_delay' }) })]);
+    expect(chain.details).toEqual([
+      expect.objectContaining({ status: 'Failed', source: 'Payload', detail: 'Delay path is not a date', raw: JSON.stringify({ code: 'bad_delay' }) }),
+    ]);
   });
 
   it('a step that asks for a retry goes back to queued with this attempt counted, and the error goes on to the queue', async () => {
@@ -153,7 +158,10 @@ describe('RunStep', () => {
   it('a failover runs the step again as a fresh queue job, with a whole retry budget', async () => {
     const { chain, ahead } = runStep(chainOf('in_app', 'email'), { run: answer({ kind: 'failover', queueJobId: 'job-1:failover:a:b', delayMs: 1_000 }) });
     await ahead();
-    expect(chain.jobs.map((job) => [job.status, job.attempts])).toEqual([['queued', 0], ['pending', 0]]);
+    expect(chain.jobs.map((job) => [job.status, job.attempts])).toEqual([
+      ['queued', 0],
+      ['pending', 0],
+    ]);
     expect(chain.enqueued).toEqual([expect.objectContaining({ id: 'job-1:failover:a:b', data: { jobId: 'job-1' }, delayMs: 1_000, attempts: 6 })]);
   });
 
@@ -168,15 +176,29 @@ describe('RunStep', () => {
   });
 
   describe('step variants', () => {
-    const on = (field: string, value: string, source = 'payload') => [{ isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: source, field, operator: 'EQUAL', value }] }];
-    const variant = (id: string, filters: unknown, extra: Record<string, unknown> = {}) => ({ id, uuid: `${id}-uuid`, name: `Variant ${id}`, active: true, template: { type: 'in_app', content: id }, filters, ...extra });
+    const on = (field: string, value: string, source = 'payload') => [
+      { isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: source, field, operator: 'EQUAL', value }] },
+    ];
+    const variant = (id: string, filters: unknown, extra: Record<string, unknown> = {}) => ({
+      id,
+      uuid: `${id}-uuid`,
+      name: `Variant ${id}`,
+      active: true,
+      template: { type: 'in_app', content: id },
+      filters,
+      ...extra,
+    });
     const seen = (jobs: Job[], variants: unknown[]) => {
       const contents: unknown[] = [];
-      const run = runStep(jobs, { run: async (context) => (contents.push([context.step.id, context.step.template.content, context.step.variant?.id]), { kind: 'completed' }) }, workflowOf(jobs, { template: { type: 'in_app', content: 'own' }, variants: variants as never } as never));
+      const run = runStep(
+        jobs,
+        { run: async (context) => (contents.push([context.step.id, context.step.template.content, context.step.variant?.id]), { kind: 'completed' }) },
+        workflowOf(jobs, { template: { type: 'in_app', content: 'own' }, variants: variants as never } as never),
+      );
       return { ...run, contents };
     };
 
-    it('the first active variant whose filters pass replaces the step\'s content, keeps its id, and is named in a detail', async () => {
+    it("the first active variant whose filters pass replaces the step's content, keeps its id, and is named in a detail", async () => {
       const jobs = chainOf('in_app');
       const { ahead, contents, chain } = seen(jobs, [
         variant('free', on('plan', 'free')),
@@ -211,7 +233,7 @@ describe('RunStep', () => {
     expect(details()).toEqual([['job-1', 'Success', DETAIL.STEP_FILTERED_BY_WORKFLOW_PREFERENCES]]);
   });
 
-  it('a wake-up goes to the handler\'s second half, past the filters; a stray redelivery of a waiting job does nothing', async () => {
+  it("a wake-up goes to the handler's second half, past the filters; a stray redelivery of a waiting job does nothing", async () => {
     const jobs = chainOf('email', 'in_app').map((job, index) => (index === 0 ? { ...job, status: 'delayed' as const } : job));
     const { useCase, chain, ran } = runStep(jobs, { run: answer({ kind: 'waiting' }), wake: answer({ kind: 'ended', digestEvents: [{ n: 1 }] }) });
     await useCase.execute({ jobId: 'job-1', attempt: Attempt.first(6) });
@@ -229,7 +251,9 @@ describe('RunStep', () => {
     expect(details()[0]).toEqual(['job-1', 'Failed', 'Unsupported step type throttle']);
     expect(useCase.canRunAhead('in_app')).toBe(true);
     expect(useCase.canRunAhead('email')).toBe(false);
-    await expect(useCase.runAhead({ jobId: 'job-2', attempt: Attempt.first(6) }, { job: chain.jobs[1] }, chain)).rejects.toThrow('cannot run before its chain is written');
+    await expect(useCase.runAhead({ jobId: 'job-2', attempt: Attempt.first(6) }, { job: chain.jobs[1] }, chain)).rejects.toThrow(
+      'cannot run before its chain is written',
+    );
   });
 });
 

@@ -86,7 +86,9 @@ export class RunStep {
     const workflow = await this.workflows.findByIdIncludingDeleted(scope, job.workflowId);
     const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);
     const subscriber =
-      known.subscriber?.subscriberId === job.externalSubscriberId ? known.subscriber : await this.subscribers.findBySubscriberId(scope, job.externalSubscriberId);
+      known.subscriber?.subscriberId === job.externalSubscriberId
+        ? known.subscriber
+        : await this.subscribers.findBySubscriberId(scope, job.externalSubscriberId);
     if (!workflow || !step || !subscriber) return this.fail({ writes, job }, { reason: 'The workflow step or the subscriber no longer exists' });
     if (!(await writes.transition(job.id, 'running'))) return;
     const context: StepContext<W> = { scope, job, workflow, step, subscriber, writes, attempt: command.attempt, now: this.recorder.now() };
@@ -116,7 +118,11 @@ export class RunStep {
     switch (outcome.kind) {
       case 'completed':
       case 'skipped':
-        await writes.transition(job.id, outcome.kind === 'completed' ? 'completed' : 'canceled', outcome.providerId ? { providerId: outcome.providerId } : undefined);
+        await writes.transition(
+          job.id,
+          outcome.kind === 'completed' ? 'completed' : 'canceled',
+          outcome.providerId ? { providerId: outcome.providerId } : undefined,
+        );
         return this.chain.handOn(writes, job);
       case 'failed':
         return this.fail(context, { reason: outcome.reason, recorded: true });

@@ -27,7 +27,7 @@ const chainOf = (...types: Job['type'][]): Job[] =>
 describe('StepChain', () => {
   const steps = new StepChain(new StepRecorder(systemClock));
 
-  it('hands the chain on: the next job is queued and added to the steps queue, carrying a digest\'s events', async () => {
+  it("hands the chain on: the next job is queued and added to the steps queue, carrying a digest's events", async () => {
     const chain = new UnwrittenChain(chainOf('digest', 'in_app', 'chat'), systemClock);
     await steps.handOn(chain, chain.jobs[0], [{ n: 1 }]);
     expect(chain.jobs[1]).toMatchObject({ status: 'queued', digest: { events: [{ n: 1 }] } });

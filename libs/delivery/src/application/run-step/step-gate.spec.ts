@@ -53,7 +53,9 @@ function gateFor(options: { types?: Job['type'][]; step?: Partial<WorkflowStep>;
   const jobs = chainOf(...(options.types ?? ['email', 'in_app']));
   const chain = new UnwrittenChain(jobs, systemClock);
   const recorder = new StepRecorder(systemClock);
-  const renderer = { render: (source: string, variables: { payload: Record<string, unknown> }) => source.replace('{{payload.threshold}}', String(variables.payload.threshold)) };
+  const renderer = {
+    render: (source: string, variables: { payload: Record<string, unknown> }) => source.replace('{{payload.threshold}}', String(variables.payload.threshold)),
+  };
   const gate = new StepGate(preferences, renderer as unknown as TemplateRenderer, recorder, new StepChain(recorder));
   const step = { id: 'step-1', active: true, template: { type: jobs[0].type }, ...options.step } as WorkflowStep;
   const workflow = {
@@ -72,7 +74,9 @@ function gateFor(options: { types?: Job['type'][]; step?: Partial<WorkflowStep>;
   return { gate, context, chain, state, details, prefer };
 }
 
-const planIs = (value: string, operator = 'EQUAL') => [{ isNegated: false, type: 'GROUP', value: 'AND' as const, children: [{ on: 'payload', field: 'plan', operator, value }] }];
+const planIs = (value: string, operator = 'EQUAL') => [
+  { isNegated: false, type: 'GROUP', value: 'AND' as const, children: [{ on: 'payload', field: 'plan', operator, value }] },
+];
 
 describe('StepGate.passesFilters', () => {
   it('lets a step with no filters through, writing nothing', async () => {
@@ -147,7 +151,7 @@ describe('StepGate.passesPreferences', () => {
     ]);
   });
 
-  it('reads the schedule on the subscriber\'s own clock', async () => {
+  it("reads the schedule on the subscriber's own clock", async () => {
     // 03:00 UTC is 12:00 in Tokyo: inside the window.
     const { gate, context, prefer } = gateFor({ subscriber: { timezone: 'Asia/Tokyo' } });
     await prefer({ subscriberId: 'sub-ada', workflowId: null, channels: {}, schedule: officeHours, at: NOW });

@@ -86,7 +86,9 @@ export class StepGate {
     if (!next) return true; // no window at all: deliver rather than hold forever
     const extension = (job.scheduleExtensionsCount ?? 0) + 1;
     await writes.transition(job.id, 'delayed', { runAt: next, scheduleExtensionsCount: extension });
-    await this.recorder.detail(context, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, { raw: { until: next.toISOString(), timezone: subscriber.timezone ?? 'UTC' } });
+    await this.recorder.detail(context, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, {
+      raw: { until: next.toISOString(), timezone: subscriber.timezone ?? 'UTC' },
+    });
     await writes.enqueue(stepJob(`${job.id}:schedule:${extension}`, { jobId: job.id, phase: 'wake' }, Math.max(0, next.getTime() - context.now.getTime())));
     // Quiet hours hold this step only: the rest of the chain (an in-app step, say) goes on now,
     // unless a failure of this step must stop it, which only the deferred run can tell.

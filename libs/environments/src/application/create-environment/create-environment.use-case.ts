@@ -2,12 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, Clock, newId } from '@app/kernel';
 import { Environment, defaultInboxHmac, generateEnvironmentIdentifier } from '../../domain/environment';
 import { EnvironmentNameTakenError } from '../../domain/errors';
-import {
-  ENVIRONMENT_PROVISIONER,
-  ENVIRONMENT_REPOSITORY,
-  EnvironmentProvisioner,
-  EnvironmentRepository,
-} from '../../ports/environment.repository.port';
+import { ENVIRONMENT_PROVISIONER, ENVIRONMENT_REPOSITORY, EnvironmentProvisioner, EnvironmentRepository } from '../../ports/environment.repository.port';
 
 export interface CreateEnvironmentCommand {
   organizationId: string;

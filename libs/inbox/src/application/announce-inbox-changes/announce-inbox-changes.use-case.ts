@@ -41,13 +41,20 @@ export class AnnounceInboxChanges implements InAppDeliveryListener {
   /** One environment's messages. */
   private async announce(batch: Message[]): Promise<void> {
     const scope = { organizationId: batch[0].organizationId, environmentId: batch[0].environmentId };
-    const items = await this.inbox.findMany(scope, batch.map((message) => message.id)); // gone meanwhile: left out
+    const items = await this.inbox.findMany(
+      scope,
+      batch.map((message) => message.id),
+    ); // gone meanwhile: left out
     const payloads = await this.views.socketMessagesOf(scope, items);
     await Promise.all(
       items.map((item, index) =>
-        this.socket.emit(subscriberRoom({ environmentId: scope.environmentId, subscriberInternalId: item.message.subscriberId }), INBOX_EVENTS.notificationReceived, {
-          message: payloads[index],
-        }),
+        this.socket.emit(
+          subscriberRoom({ environmentId: scope.environmentId, subscriberInternalId: item.message.subscriberId }),
+          INBOX_EVENTS.notificationReceived,
+          {
+            message: payloads[index],
+          },
+        ),
       ),
     );
     await this.announceCounts(scope, [...new Set(items.map((item) => item.message.subscriberId))]);

@@ -81,10 +81,12 @@ describe('ChatWebhookProvider (against a real loopback receiver)', () => {
     expect(error).toMatchObject({ kind: 'retryable', message: 'Provider request timed out or was aborted' });
   });
 
-  it('the provider\'s own timeout applies even when the caller gives none', async () => {
+  it("the provider's own timeout applies even when the caller gives none", async () => {
     receiver.respond(() => undefined);
     const quick = new ChatWebhookProvider(createProviderRuntime({ allowPrivateNetworkTargets: true, timeoutMs: 200 }));
-    const error = await providerFailure(quick.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, { idempotencyKey: 'm', signal: new AbortController().signal }));
+    const error = await providerFailure(
+      quick.send({ id: 'm', content: 'hi', webhookUrl: receiver.url() }, {}, { idempotencyKey: 'm', signal: new AbortController().signal }),
+    );
     expect(error.kind).toBe('retryable');
   });
 

@@ -52,7 +52,7 @@ describe('DiscordProvider against a Discord fake', () => {
     expect(deleted).toMatchObject({ kind: 'invalid_recipient', status: 404, providerCode: '10015' });
   });
 
-  it('a body Discord refuses is an invalid request carrying Discord\'s field errors', async () => {
+  it("a body Discord refuses is an invalid request carrying Discord's field errors", async () => {
     const error = await providerFailure(provider.send({ ...message(), content: 'x'.repeat(2001) }, {}, sendContext()));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400, providerCode: '50035' });
     expect(error.message).toContain('Must be 2000 or fewer in length.');

@@ -7,7 +7,17 @@ import { chatFailure, customDataOf, isoDate, pickOverrides, secondsToMs, subscri
 export const DISCORD_CREDENTIALS = {};
 
 /** Execute-webhook fields a trigger may set in `overrides`; `thread_id` goes to the query. */
-export const DISCORD_OVERRIDE_KEYS = ['embeds', 'username', 'avatar_url', 'tts', 'allowed_mentions', 'components', 'flags', 'thread_name', 'applied_tags'] as const;
+export const DISCORD_OVERRIDE_KEYS = [
+  'embeds',
+  'username',
+  'avatar_url',
+  'tts',
+  'allowed_mentions',
+  'components',
+  'flags',
+  'thread_name',
+  'applied_tags',
+] as const;
 
 /** Discord JSON error codes that mean the webhook itself is gone or its token wrong. */
 const UNKNOWN_WEBHOOK = 10015;

@@ -42,7 +42,7 @@ describe('GetstreamProvider against a GetStream fake', () => {
     expect(error.retryAfterMs).toBeLessThanOrEqual(3_000);
   });
 
-  it('a wrong key is auth (the integration\'s), refused by the fake as Stream would', async () => {
+  it("a wrong key is auth (the integration's), refused by the fake as Stream would", async () => {
     const error = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: fake.webhookUrl }, { apiKey: 'wrong' }, sendContext()));
     expect(error).toMatchObject({ kind: 'auth', status: 401, message: expect.stringContaining('api_key not valid') });
     expect(fake.refusals.map((r) => r.reason)).toEqual(['wrong X-API-KEY']);

@@ -7,15 +7,26 @@ import { GrafanaOnCallProvider } from './grafana-on-call.provider';
 describe('GrafanaOnCallProvider against a Grafana OnCall fake', () => {
   const fake = new GrafanaOnCallFake();
   const provider = new GrafanaOnCallProvider(testRuntime());
-  const integration = { alertUid: 'uid-integration', title: 'Integration title', imageUrl: 'https://example.com/i.png', state: 'ok', externalLink: 'https://example.com/runbook' };
+  const integration = {
+    alertUid: 'uid-integration',
+    title: 'Integration title',
+    imageUrl: 'https://example.com/i.png',
+    state: 'ok',
+    externalLink: 'https://example.com/runbook',
+  };
 
   beforeAll(() => fake.start());
   afterAll(() => fake.close());
   beforeEach(() => fake.reset());
 
-  it('posts the formatted alert: subscriber fields first, then the integration\'s; the id is ours', async () => {
+  it("posts the formatted alert: subscriber fields first, then the integration's; the id is ours", async () => {
     const result = await provider.send(
-      { id: 'msg-1', content: 'Disk full', webhookUrl: fake.webhookUrl, recipient: { alertUid: 'uid-subscriber', state: 'alerting', externalUrl: 'https://example.com/dash', title: '' } },
+      {
+        id: 'msg-1',
+        content: 'Disk full',
+        webhookUrl: fake.webhookUrl,
+        recipient: { alertUid: 'uid-subscriber', state: 'alerting', externalUrl: 'https://example.com/dash', title: '' },
+      },
       integration,
       sendContext(),
     );
@@ -56,7 +67,10 @@ describe('GrafanaOnCallProvider against a Grafana OnCall fake', () => {
   });
 
   it('an unknown integration token is an invalid recipient; a missing URL fails before any request', async () => {
-    expect(await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: fake.wrongWebhookUrl }, {}, sendContext()))).toMatchObject({ kind: 'invalid_recipient', status: 403 });
+    expect(await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: fake.wrongWebhookUrl }, {}, sendContext()))).toMatchObject({
+      kind: 'invalid_recipient',
+      status: 403,
+    });
     expect(await providerFailure(provider.send({ id: 'm', content: 'hi' }, {}, sendContext()))).toMatchObject({ kind: 'invalid_recipient' });
     expect(fake.requests).toHaveLength(1);
   });

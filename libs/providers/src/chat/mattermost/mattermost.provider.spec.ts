@@ -43,7 +43,7 @@ describe('MattermostProvider against a Mattermost fake', () => {
     expectNoSecrets(error, fake.hookPath);
   });
 
-  it('an unknown hook or channel is an invalid recipient carrying Mattermost\'s message', async () => {
+  it("an unknown hook or channel is an invalid recipient carrying Mattermost's message", async () => {
     const hook = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: fake.wrongWebhookUrl }, {}, sendContext()));
     expect(hook).toMatchObject({ kind: 'invalid_recipient', message: expect.stringContaining('Invalid webhook.') });
     const channel = await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: fake.webhookUrl, channel: 'gone' }, {}, sendContext()));

@@ -35,7 +35,11 @@ export class MattermostProvider implements ProviderAdapter<'chat'> {
   async send(message: ChatMessage, credentials: ProviderCredentials, context: SendContext): Promise<SendResult> {
     parseCredentials(this.id, MATTERMOST_CREDENTIALS, credentials);
     const url = subscriberWebhookUrl(this.id, message);
-    const body = { text: message.content, ...(message.channel ? { channel: message.channel } : {}), ...pickOverrides(context.overrides, MATTERMOST_OVERRIDE_KEYS) };
+    const body = {
+      text: message.content,
+      ...(message.channel ? { channel: message.channel } : {}),
+      ...pickOverrides(context.overrides, MATTERMOST_OVERRIDE_KEYS),
+    };
     const response = await this.runtime.http.request({ url, json: body, passthrough: context.passthrough, signal: context.signal });
     if (response.status >= 200 && response.status < 300) {
       return { id: response.header('x-request-id') ?? message.id, date: responseDate(response), raw: { status: response.status } };
@@ -47,5 +51,10 @@ export class MattermostProvider implements ProviderAdapter<'chat'> {
 function failure(response: VendorResponse): ProviderError {
   const answer = response.json<{ id?: string; message?: string }>();
   const detail = answer?.message ? `${answer.message} (${answer.id})` : response.text.trim().slice(0, 300) || undefined;
-  return chatFailure('Mattermost', response, { message: detail, code: answer?.id, kind: answer?.id ? RECIPIENT_ERRORS[answer.id] : undefined, subscriberUrl: true });
+  return chatFailure('Mattermost', response, {
+    message: detail,
+    code: answer?.id,
+    kind: answer?.id ? RECIPIENT_ERRORS[answer.id] : undefined,
+    subscriberUrl: true,
+  });
 }

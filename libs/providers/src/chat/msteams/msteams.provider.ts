@@ -31,9 +31,18 @@ export class MsTeamsProvider implements ProviderAdapter<'chat'> {
   async send(message: ChatMessage, credentials: ProviderCredentials, context: SendContext): Promise<SendResult> {
     parseCredentials(this.id, MSTEAMS_CREDENTIALS, credentials);
     const url = subscriberWebhookUrl(this.id, message);
-    const response = await this.runtime.http.request({ url, json: teamsPayload(message.content, context.overrides?.card), passthrough: context.passthrough, signal: context.signal });
+    const response = await this.runtime.http.request({
+      url,
+      json: teamsPayload(message.content, context.overrides?.card),
+      passthrough: context.passthrough,
+      signal: context.signal,
+    });
     if (response.status >= 200 && response.status < 300 && !/failed with error|delivery failed/i.test(response.text)) {
-      return { id: response.header('request-id') ?? response.header('x-ms-workflow-run-id') ?? message.id, date: responseDate(response), raw: { status: response.status } };
+      return {
+        id: response.header('request-id') ?? response.header('x-ms-workflow-run-id') ?? message.id,
+        date: responseDate(response),
+        raw: { status: response.status },
+      };
     }
     throw failure(response);
   }

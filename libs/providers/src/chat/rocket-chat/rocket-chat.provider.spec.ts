@@ -56,15 +56,22 @@ describe('RocketChatProvider against a Rocket.Chat fake', () => {
 
   it('maps what the fake refuses: a wrong token is auth, an unknown room an invalid recipient', async () => {
     expect(await providerFailure(provider.send(message(), { ...credentials(), token: 'wrong' }, sendContext()))).toMatchObject({ kind: 'auth', status: 401 });
-    expect(await providerFailure(provider.send(message('nope'), credentials(), sendContext()))).toMatchObject({ kind: 'invalid_recipient', providerCode: 'error-invalid-room' });
+    expect(await providerFailure(provider.send(message('nope'), credentials(), sendContext()))).toMatchObject({
+      kind: 'invalid_recipient',
+      providerCode: 'error-invalid-room',
+    });
     expect(fake.refusals.map((r) => r.reason)).toEqual(['bad token or user id', 'unknown room nope']);
   });
 
   it('missing credentials, server URL or room fail before any request', async () => {
     const missing = await providerFailure(provider.send(message(), {}, sendContext()));
     expect(missing).toMatchObject({ kind: 'invalid_request', message: 'The rocket-chat integration needs credentials.token, credentials.user' });
-    expect(await providerFailure(provider.send({ ...message(), webhookUrl: undefined }, credentials(), sendContext()))).toMatchObject({ kind: 'invalid_recipient' });
-    expect(await providerFailure(provider.send({ ...message(), channel: undefined }, credentials(), sendContext()))).toMatchObject({ kind: 'invalid_recipient' });
+    expect(await providerFailure(provider.send({ ...message(), webhookUrl: undefined }, credentials(), sendContext()))).toMatchObject({
+      kind: 'invalid_recipient',
+    });
+    expect(await providerFailure(provider.send({ ...message(), channel: undefined }, credentials(), sendContext()))).toMatchObject({
+      kind: 'invalid_recipient',
+    });
     expect(fake.requests).toHaveLength(0);
   });
 

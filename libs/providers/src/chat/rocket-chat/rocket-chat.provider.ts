@@ -38,7 +38,8 @@ export class RocketChatProvider implements ProviderAdapter<'chat'> {
   async send(message: ChatMessage, credentials: ProviderCredentials, context: SendContext): Promise<SendResult> {
     const config = parseCredentials(this.id, ROCKET_CHAT_CREDENTIALS, credentials);
     const base = subscriberWebhookUrl(this.id, message);
-    if (!message.channel) throw new ProviderError('invalid_recipient', 'The subscriber has no Rocket.Chat room id (credentials.channel)', { raw: { missing: 'channel' } });
+    if (!message.channel)
+      throw new ProviderError('invalid_recipient', 'The subscriber has no Rocket.Chat room id (credentials.channel)', { raw: { missing: 'channel' } });
     const response = await this.runtime.http.request({
       url: vendorUrl(base, base, '/api/v1/chat.sendMessage'),
       headers: { 'x-auth-token': config.token, 'x-user-id': config.user },
@@ -49,7 +50,11 @@ export class RocketChatProvider implements ProviderAdapter<'chat'> {
     const answer = response.json<RocketChatAnswer>();
     const sent = typeof answer?.message === 'object' ? answer.message : undefined;
     if (response.status >= 200 && response.status < 300 && answer?.success !== false && sent?._id) {
-      return { id: sent._id, date: sent.ts ? isoDate(typeof sent.ts === 'object' ? sent.ts.$date : sent.ts) : responseDate(response), raw: { status: response.status } };
+      return {
+        id: sent._id,
+        date: sent.ts ? isoDate(typeof sent.ts === 'object' ? sent.ts.$date : sent.ts) : responseDate(response),
+        raw: { status: response.status },
+      };
     }
     throw failure(response, answer);
   }

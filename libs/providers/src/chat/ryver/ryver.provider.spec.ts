@@ -14,7 +14,11 @@ describe('RyverProvider against a Ryver fake', () => {
 
   it('posts {content}; Ryver returns no id, so the id is ours', async () => {
     const createSource = { displayName: 'Notify', avatar: 'https://example.com/a.png' };
-    const result = await provider.send({ id: 'msg-1', content: 'Hello Ada', webhookUrl: fake.webhookUrl }, {}, sendContext('msg-1', { overrides: { createSource } }));
+    const result = await provider.send(
+      { id: 'msg-1', content: 'Hello Ada', webhookUrl: fake.webhookUrl },
+      {},
+      sendContext('msg-1', { overrides: { createSource } }),
+    );
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     expect(fake.accepted[0].json()).toEqual({ content: 'Hello Ada', createSource });
@@ -35,7 +39,10 @@ describe('RyverProvider against a Ryver fake', () => {
   });
 
   it('an unknown hook is an invalid recipient; a missing URL fails before any request', async () => {
-    expect(await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: fake.wrongWebhookUrl }, {}, sendContext()))).toMatchObject({ kind: 'invalid_recipient', status: 404 });
+    expect(await providerFailure(provider.send({ id: 'm', content: 'hi', webhookUrl: fake.wrongWebhookUrl }, {}, sendContext()))).toMatchObject({
+      kind: 'invalid_recipient',
+      status: 404,
+    });
     expect(await providerFailure(provider.send({ id: 'm', content: 'hi' }, {}, sendContext()))).toMatchObject({ kind: 'invalid_recipient' });
     expect(fake.requests).toHaveLength(1);
   });

@@ -27,6 +27,9 @@ export class RyverProvider implements ProviderAdapter<'chat'> {
     const response = await this.runtime.http.request({ url, json: body, passthrough: context.passthrough, signal: context.signal });
     if (response.status >= 200 && response.status < 300) return { id: message.id, date: responseDate(response), raw: { status: response.status } };
     const answer = response.json<{ error?: { message?: string }; message?: string }>();
-    throw chatFailure('Ryver', response, { message: answer?.error?.message ?? answer?.message ?? (response.text.trim().slice(0, 300) || undefined), subscriberUrl: true });
+    throw chatFailure('Ryver', response, {
+      message: answer?.error?.message ?? answer?.message ?? (response.text.trim().slice(0, 300) || undefined),
+      subscriberUrl: true,
+    });
   }
 }

@@ -115,17 +115,26 @@ describe('SlackProvider against a Slack fake', () => {
     it('maps what the fake refuses as Slack would: a wrong token, an unknown channel, a channel the bot has not joined', async () => {
       const wrongToken = await providerFailure(provider.send(botMessage(), { ...bot(), apiToken: 'xoxb-wrong' }, sendContext()));
       expect(wrongToken).toMatchObject({ kind: 'auth', providerCode: 'invalid_auth' });
-      expect(await providerFailure(provider.send(botMessage('C0GONE'), bot(), sendContext()))).toMatchObject({ kind: 'invalid_recipient', providerCode: 'channel_not_found' });
-      expect(await providerFailure(provider.send(botMessage(fake.otherChannels[0]), bot(), sendContext()))).toMatchObject({ kind: 'invalid_recipient', providerCode: 'not_in_channel' });
+      expect(await providerFailure(provider.send(botMessage('C0GONE'), bot(), sendContext()))).toMatchObject({
+        kind: 'invalid_recipient',
+        providerCode: 'channel_not_found',
+      });
+      expect(await providerFailure(provider.send(botMessage(fake.otherChannels[0]), bot(), sendContext()))).toMatchObject({
+        kind: 'invalid_recipient',
+        providerCode: 'not_in_channel',
+      });
       expect(fake.refusals.map((r) => r.reason)).toEqual(['bad bearer token', 'unknown channel C0GONE', `not in ${fake.otherChannels[0]}`]);
       const badBaseUrl = await providerFailure(provider.send(botMessage(), { ...bot(), baseUrl: 'ftp://slack.example' }, sendContext()));
       expect(badBaseUrl).toMatchObject({ kind: 'invalid_request', message: 'The slack integration credentials.baseUrl must be an http(s) URL' });
       expect(fake.requests).toHaveLength(3);
     });
 
-    it('check: auth.test passes with the bot token and fails with Slack\'s code; webhook mode has nothing to check', async () => {
+    it("check: auth.test passes with the bot token and fails with Slack's code; webhook mode has nothing to check", async () => {
       await expect(provider.check(bot(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
-      await expect(provider.check({ ...bot(), apiToken: 'xoxb-wrong' }, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: 'Slack refused the token: invalid_auth' });
+      await expect(provider.check({ ...bot(), apiToken: 'xoxb-wrong' }, AbortSignal.timeout(5_000))).resolves.toEqual({
+        ok: false,
+        message: 'Slack refused the token: invalid_auth',
+      });
       await expect(provider.check({}, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
       expect(fake.requests.map((r) => r.path)).toEqual(['/api/auth.test', '/api/auth.test']);
     });

@@ -1,12 +1,4 @@
-import {
-  ChatMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  ProviderErrorKind,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { ChatMessage, ProviderCheckResult, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials } from '../../http/credential-schema';
 import { VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
@@ -36,7 +28,16 @@ export const SLACK_OVERRIDE_KEYS = [
 ] as const;
 
 /** Incoming-webhook error codes (plain-text bodies) meaning the hook or its channel is gone. */
-const HOOK_GONE = new Set(['no_service', 'no_service_id', 'no_team', 'team_disabled', 'invalid_token', 'channel_not_found', 'channel_is_archived', 'user_not_found']);
+const HOOK_GONE = new Set([
+  'no_service',
+  'no_service_id',
+  'no_team',
+  'team_disabled',
+  'invalid_token',
+  'channel_not_found',
+  'channel_is_archived',
+  'user_not_found',
+]);
 const HOOK_PROHIBITED = new Set(['action_prohibited', 'posting_to_general_channel_denied']);
 const HOOK_BAD_PAYLOAD = new Set(['invalid_payload', 'too_many_attachments']);
 
@@ -99,12 +100,21 @@ export class SlackProvider implements ProviderAdapter<'chat'> {
       return this.postMessage(config.apiToken, config.baseUrl, { channel: message.channel, ...fields, ...customDataOf(message) }, context);
     }
     if (!message.webhookUrl && message.channel) {
-      throw new ProviderError('invalid_recipient', `The subscriber has a Slack channel but the ${this.id} integration has no apiToken (bot token) to post to it, and no webhookUrl`, {
-        raw: { missing: 'webhookUrl' },
-      });
+      throw new ProviderError(
+        'invalid_recipient',
+        `The subscriber has a Slack channel but the ${this.id} integration has no apiToken (bot token) to post to it, and no webhookUrl`,
+        {
+          raw: { missing: 'webhookUrl' },
+        },
+      );
     }
     const url = subscriberWebhookUrl(this.id, message);
-    const response = await this.runtime.http.request({ url, json: { ...fields, ...customDataOf(message) }, passthrough: context.passthrough, signal: context.signal });
+    const response = await this.runtime.http.request({
+      url,
+      json: { ...fields, ...customDataOf(message) },
+      passthrough: context.passthrough,
+      signal: context.signal,
+    });
     const answer = response.text.trim();
     if (response.status >= 200 && response.status < 300 && (answer === 'ok' || response.json<{ ok?: unknown }>()?.ok === true)) {
       return { id: response.header('x-slack-req-id') ?? message.id, date: responseDate(response), raw: { status: response.status } };
@@ -137,7 +147,11 @@ export class SlackProvider implements ProviderAdapter<'chat'> {
     });
     const answer = response.json<{ ok?: boolean; error?: string; ts?: string; channel?: string }>();
     if (response.status >= 200 && response.status < 300 && answer?.ok === true && answer.ts) {
-      return { id: answer.ts, date: new Date(Math.round(Number(answer.ts) * 1000) || Date.now()).toISOString(), raw: { status: response.status, channel: answer.channel } };
+      return {
+        id: answer.ts,
+        date: new Date(Math.round(Number(answer.ts) * 1000) || Date.now()).toISOString(),
+        raw: { status: response.status, channel: answer.channel },
+      };
     }
     throw apiFailure(response, answer?.error);
   }

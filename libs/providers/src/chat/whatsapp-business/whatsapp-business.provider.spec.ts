@@ -25,7 +25,12 @@ describe('messageBody', () => {
 describe('WhatsappBusinessProvider against a Cloud API fake', () => {
   const fake = new WhatsappBusinessFake();
   const provider = new WhatsappBusinessProvider(testRuntime());
-  const credentials = (extra: Record<string, unknown> = {}) => ({ apiToken: fake.accessToken, phoneNumberIdentification: fake.phoneNumberId, baseUrl: fake.origin, ...extra });
+  const credentials = (extra: Record<string, unknown> = {}) => ({
+    apiToken: fake.accessToken,
+    phoneNumberIdentification: fake.phoneNumberId,
+    baseUrl: fake.origin,
+    ...extra,
+  });
   const message = (): ChatMessage => ({ id: 'msg-1', content: 'Hello Ada', phoneNumber: '+49 151 2345-6789' });
 
   beforeAll(() => fake.start());
@@ -35,12 +40,18 @@ describe('WhatsappBusinessProvider against a Cloud API fake', () => {
     fake.versions.length = 0;
   });
 
-  it('sends a text message to the subscriber\'s phone (digits only) on v21.0; the id is messages[0].id', async () => {
+  it("sends a text message to the subscriber's phone (digits only) on v21.0; the id is messages[0].id", async () => {
     const result = await provider.send(message(), credentials(), sendContext());
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     expect(fake.accepted[0].path).toBe(`/v21.0/${fake.phoneNumberId}/messages`);
-    expect(fake.accepted[0].json()).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '4915123456789', type: 'text', text: { body: 'Hello Ada', preview_url: false } });
+    expect(fake.accepted[0].json()).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '4915123456789',
+      type: 'text',
+      text: { body: 'Hello Ada', preview_url: false },
+    });
     expect(result.id).toMatch(/^wamid\./);
   });
 
@@ -65,18 +76,35 @@ describe('WhatsappBusinessProvider against a Cloud API fake', () => {
   });
 
   it('maps what the fake refuses: a wrong token, an unknown phone number id, an unknown template', async () => {
-    expect(await providerFailure(provider.send(message(), credentials({ apiToken: 'EAAGwrong' }), sendContext()))).toMatchObject({ kind: 'auth', providerCode: '190' });
-    expect(await providerFailure(provider.send(message(), credentials({ phoneNumberIdentification: '999' }), sendContext()))).toMatchObject({ kind: 'invalid_request', providerCode: '100' });
-    const unknownTemplate = await providerFailure(provider.send(message(), credentials(), sendContext('m', { overrides: { template: { name: 'nope', language: { code: 'en_US' } } } })));
-    expect(unknownTemplate).toMatchObject({ kind: 'invalid_request', providerCode: '132001', message: expect.stringContaining('template name (nope) does not exist in en_US') });
+    expect(await providerFailure(provider.send(message(), credentials({ apiToken: 'EAAGwrong' }), sendContext()))).toMatchObject({
+      kind: 'auth',
+      providerCode: '190',
+    });
+    expect(await providerFailure(provider.send(message(), credentials({ phoneNumberIdentification: '999' }), sendContext()))).toMatchObject({
+      kind: 'invalid_request',
+      providerCode: '100',
+    });
+    const unknownTemplate = await providerFailure(
+      provider.send(message(), credentials(), sendContext('m', { overrides: { template: { name: 'nope', language: { code: 'en_US' } } } })),
+    );
+    expect(unknownTemplate).toMatchObject({
+      kind: 'invalid_request',
+      providerCode: '132001',
+      message: expect.stringContaining('template name (nope) does not exist in en_US'),
+    });
     expect(fake.refusals.map((r) => r.reason)).toEqual(['bad bearer token', 'unknown phone number id 999', 'unknown template nope']);
   });
 
   it('missing credentials, a bad apiVersion or no phone fail before any request', async () => {
     const missing = await providerFailure(provider.send(message(), { baseUrl: fake.origin }, sendContext()));
-    expect(missing).toMatchObject({ kind: 'invalid_request', message: 'The whatsapp-business integration needs credentials.apiToken, credentials.phoneNumberIdentification' });
+    expect(missing).toMatchObject({
+      kind: 'invalid_request',
+      message: 'The whatsapp-business integration needs credentials.apiToken, credentials.phoneNumberIdentification',
+    });
     expect(await providerFailure(provider.send(message(), credentials({ apiVersion: '../me' }), sendContext()))).toMatchObject({ kind: 'invalid_request' });
-    expect(await providerFailure(provider.send({ ...message(), phoneNumber: undefined }, credentials(), sendContext()))).toMatchObject({ kind: 'invalid_recipient' });
+    expect(await providerFailure(provider.send({ ...message(), phoneNumber: undefined }, credentials(), sendContext()))).toMatchObject({
+      kind: 'invalid_recipient',
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -87,9 +115,12 @@ describe('WhatsappBusinessProvider against a Cloud API fake', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('check reads the phone number: passes with the token, fails with Graph\'s words', async () => {
+  it("check reads the phone number: passes with the token, fails with Graph's words", async () => {
     await expect(provider.check(credentials(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
-    await expect(provider.check(credentials({ apiToken: 'EAAGwrong' }), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: 'Invalid OAuth access token - Cannot parse access token' });
+    await expect(provider.check(credentials({ apiToken: 'EAAGwrong' }), AbortSignal.timeout(5_000))).resolves.toEqual({
+      ok: false,
+      message: 'Invalid OAuth access token - Cannot parse access token',
+    });
     expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v21.0/${fake.phoneNumberId}`, `GET /v21.0/${fake.phoneNumberId}`]);
   });
 });

@@ -1,12 +1,4 @@
-import {
-  ChatMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  ProviderErrorKind,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { ChatMessage, ProviderCheckResult, ProviderCredentials, ProviderError, ProviderErrorKind, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { isPlainObject, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
@@ -102,7 +94,9 @@ export class WhatsappBusinessProvider implements ProviderAdapter<'chat'> {
     const config = parseCredentials(this.id, WHATSAPP_BUSINESS_CREDENTIALS, credentials);
     const version = config.apiVersion ? (/^\d/.test(config.apiVersion) ? `v${config.apiVersion}` : config.apiVersion) : DEFAULT_VERSION;
     if (!/^v\d+(\.\d+)?$/.test(version)) {
-      throw new ProviderError('invalid_request', `The ${this.id} integration credentials.apiVersion must look like ${DEFAULT_VERSION}`, { raw: { invalid: ['apiVersion'] } });
+      throw new ProviderError('invalid_request', `The ${this.id} integration credentials.apiVersion must look like ${DEFAULT_VERSION}`, {
+        raw: { invalid: ['apiVersion'] },
+      });
     }
     return { ...config, version };
   }
@@ -134,7 +128,13 @@ function graphError(response: VendorResponse): GraphError | undefined {
 function failure(response: VendorResponse): ProviderError {
   const error = graphError(response);
   const details = error?.error_data?.details;
-  const text = error?.message ? (details && details !== error.message ? `${error.message}: ${details}` : error.message) : response.status < 300 ? 'no message id in the answer' : undefined;
+  const text = error?.message
+    ? details && details !== error.message
+      ? `${error.message}: ${details}`
+      : error.message
+    : response.status < 300
+      ? 'no message id in the answer'
+      : undefined;
   return chatFailure('WhatsApp', response, {
     message: text,
     code: error?.code,

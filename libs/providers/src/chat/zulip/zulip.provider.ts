@@ -50,7 +50,12 @@ function failure(response: VendorResponse, answer: ZulipAnswer | undefined): Pro
   return chatFailure('Zulip', response, {
     message: answer?.msg ?? (response.text.trim().slice(0, 300) || undefined),
     code: answer?.code,
-    kind: response.status === 429 || answer?.code === 'RATE_LIMIT_HIT' ? 'rate_limited' : answer?.code && RECIPIENT_CODES.has(answer.code) ? 'invalid_recipient' : undefined,
+    kind:
+      response.status === 429 || answer?.code === 'RATE_LIMIT_HIT'
+        ? 'rate_limited'
+        : answer?.code && RECIPIENT_CODES.has(answer.code)
+          ? 'invalid_recipient'
+          : undefined,
     retryAfterMs: secondsToMs(answer?.['retry-after']),
     subscriberUrl: true,
   });

@@ -15,8 +15,12 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 describe('EmailWebhookProvider against a signed-webhook receiver', () => {
-  it('POSTs the whole email, signed over the exact bytes; the id is the receiver\'s', async () => {
-    const result = await provider.send(sampleEmail({ customData: { plan: 'pro' } }), credentials(), sendContext('msg-1', { overrides: { campaign: 'spring', subject: 'ignored' } }));
+  it("POSTs the whole email, signed over the exact bytes; the id is the receiver's", async () => {
+    const result = await provider.send(
+      sampleEmail({ customData: { plan: 'pro' } }),
+      credentials(),
+      sendContext('msg-1', { overrides: { campaign: 'spring', subject: 'ignored' } }),
+    );
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     const [request] = fake.accepted;

@@ -13,7 +13,7 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 describe('MailgunProvider against a Mailgun fake', () => {
-  it('sends one multipart request Mailgun accepts; the id is Mailgun\'s message id', async () => {
+  it("sends one multipart request Mailgun accepts; the id is Mailgun's message id", async () => {
     const result = await provider.send(sampleEmail(), credentials(), sendContext());
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);

@@ -1,11 +1,4 @@
-import {
-  EmailMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { basicAuth, httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';

@@ -40,7 +40,7 @@ describe('MailjetProvider against a Mailjet fake', () => {
     expect(result.id).toMatch(/^\d{19}$/);
   });
 
-  it('the id is the first recipient\'s MessageID', async () => {
+  it("the id is the first recipient's MessageID", async () => {
     const result = await provider.send(sampleEmail({ cc: undefined, bcc: undefined }), credentials(), sendContext());
     expect(result.id).toBe(fake.lastMessageId);
   });

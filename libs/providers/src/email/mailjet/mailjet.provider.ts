@@ -1,11 +1,4 @@
-import {
-  EmailMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { basicAuth, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { classifyHttpFailure } from '../../network/failure-classification';
@@ -57,7 +50,11 @@ export class MailjetProvider implements ProviderAdapter<'email'> {
     const sender = senderOf(message, config, this.id);
     const list = (addresses?: string[]) => (addresses?.length ? addresses.map((Email) => ({ Email })) : undefined);
     const attachments = message.attachments ?? [];
-    const part = (attachment: (typeof attachments)[number]) => ({ ContentType: attachment.mime, Filename: attachment.name, Base64Content: attachment.file.toString('base64') });
+    const part = (attachment: (typeof attachments)[number]) => ({
+      ContentType: attachment.mime,
+      Filename: attachment.name,
+      Base64Content: attachment.file.toString('base64'),
+    });
     const inlined = attachments.filter((attachment) => attachment.cid && attachment.disposition !== 'attachment');
     const attached = attachments.filter((attachment) => !inlined.includes(attachment));
     const entry = {
@@ -105,12 +102,26 @@ export class MailjetProvider implements ProviderAdapter<'email'> {
 
 function failure(response: VendorResponse, answer: MailjetAnswer | undefined): ProviderError {
   const errors = answer?.Messages?.flatMap((entry) => entry.Errors ?? []) ?? [];
-  const text = errors.map((error) => error.ErrorMessage).filter(Boolean).join('; ') || answer?.ErrorMessage;
+  const text =
+    errors
+      .map((error) => error.ErrorMessage)
+      .filter(Boolean)
+      .join('; ') || answer?.ErrorMessage;
   // A 200 whose message failed is classified by the message's own status code.
   const status = response.status === 200 ? (errors[0]?.StatusCode ?? 400) : response.status;
   const classified = classifyHttpFailure(status, response.headers, response.text.slice(0, 2_000));
-  const base = { kind: classified.kind, message: text ? `${classified.message}: ${text}` : classified.message, raw: classified.raw, retryAfterMs: classified.retryAfterMs };
-  const options = { status, raw: base.raw, ...(errors[0]?.ErrorCode ? { providerCode: errors[0].ErrorCode } : {}), ...(base.retryAfterMs !== undefined ? { retryAfterMs: base.retryAfterMs } : {}) };
+  const base = {
+    kind: classified.kind,
+    message: text ? `${classified.message}: ${text}` : classified.message,
+    raw: classified.raw,
+    retryAfterMs: classified.retryAfterMs,
+  };
+  const options = {
+    status,
+    raw: base.raw,
+    ...(errors[0]?.ErrorCode ? { providerCode: errors[0].ErrorCode } : {}),
+    ...(base.retryAfterMs !== undefined ? { retryAfterMs: base.retryAfterMs } : {}),
+  };
   const related = errors.flatMap((error) => error.ErrorRelatedTo ?? []);
   // Mailjet refuses a wrong key pair with 401; a 403 is a sender the account may not use.
   if (status === 403) return new ProviderError('permanent', base.message, options);

@@ -89,7 +89,9 @@ describe('NodemailerProvider against a plain SMTP server with AUTH', () => {
   it('missing or bad credentials fail before any connection, naming them', async () => {
     const error = await providerFailure(provider.send(message, { host: '127.0.0.1', port: 'x' }, sendContext()));
     expect(error.kind).toBe('invalid_request');
-    expect(error.message).toBe('The nodemailer integration needs credentials.from, credentials.senderName; credentials.port must be a port number between 1 and 65535');
+    expect(error.message).toBe(
+      'The nodemailer integration needs credentials.from, credentials.senderName; credentials.port must be a port number between 1 and 65535',
+    );
     expect(smtp.received).toHaveLength(0);
   });
 
@@ -104,7 +106,11 @@ describe('NodemailerProvider against a plain SMTP server with AUTH', () => {
     expect(byName.message).toMatch(/non-public address (127\.0\.0\.1|::1)/);
     // tlsOptions cannot point the connection elsewhere (a unix socket, another host or port)
     const redirected = await providerFailure(
-      strict.send(message, { ...smtp.credentials(), host: '169.254.169.254', tlsOptions: { path: '/var/run/docker.sock', host: '8.8.8.8', port: 25, socket: 'x' } }, sendContext()),
+      strict.send(
+        message,
+        { ...smtp.credentials(), host: '169.254.169.254', tlsOptions: { path: '/var/run/docker.sock', host: '8.8.8.8', port: 25, socket: 'x' } },
+        sendContext(),
+      ),
     );
     expect(redirected.message).toContain('cloud metadata address 169.254.169.254');
     expect(smtp.received).toHaveLength(0);

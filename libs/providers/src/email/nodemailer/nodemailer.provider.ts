@@ -3,14 +3,7 @@ import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { createTransport } from 'nodemailer';
 import type { NodemailerError, SMTPTransportOptions } from 'nodemailer';
-import {
-  EmailMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, ParsedCredentials, required } from '../../http/credential-schema';
 import { classifyNetworkError } from '../../network/failure-classification';
 import { isMetadataAddress, isNonPublicAddress, SsrfBlockedError } from '../../network/ssrf-guard';
@@ -226,7 +219,10 @@ function smtpFailure(error: unknown): ProviderError {
   if (code && code >= 400 && code < 500) return new ProviderError('retryable', `SMTP server deferred the message: ${text}`, options);
   if (code && code >= 500) {
     if (e.command === 'RCPT TO' && BAD_MAILBOX_CODES.has(code)) {
-      return new ProviderError('invalid_recipient', `SMTP server refused the recipient: ${text}`, { ...options, ...(e.rejected?.length ? { target: e.rejected.join(', ') } : {}) });
+      return new ProviderError('invalid_recipient', `SMTP server refused the recipient: ${text}`, {
+        ...options,
+        ...(e.rejected?.length ? { target: e.rejected.join(', ') } : {}),
+      });
     }
     return new ProviderError('permanent', `SMTP server refused the message: ${text}`, options);
   }

@@ -38,7 +38,11 @@ describe('PostmarkProvider against a Postmark fake', () => {
   });
 
   it('several recipients go as one comma list; optional fields are left out', async () => {
-    await provider.send(sampleEmail({ to: ['a@example.com', 'b@example.com'], cc: undefined, bcc: undefined, text: undefined, attachments: undefined, headers: undefined }), credentials(), sendContext());
+    await provider.send(
+      sampleEmail({ to: ['a@example.com', 'b@example.com'], cc: undefined, bcc: undefined, text: undefined, attachments: undefined, headers: undefined }),
+      credentials(),
+      sendContext(),
+    );
     const body = fake.accepted[0].json();
     expect(body.To).toBe('a@example.com, b@example.com');
     expect(Object.keys(body)).toEqual(['From', 'To', 'Subject', 'HtmlBody', 'ReplyTo', 'Metadata']);

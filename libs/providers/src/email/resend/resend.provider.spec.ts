@@ -13,7 +13,7 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 describe('ResendProvider against a Resend fake', () => {
-  it('sends one snake_case request Resend accepts, with our id as Idempotency-Key; the id is Resend\'s', async () => {
+  it("sends one snake_case request Resend accepts, with our id as Idempotency-Key; the id is Resend's", async () => {
     const result = await provider.send(sampleEmail(), credentials(), sendContext('msg-1'));
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);

@@ -1,11 +1,4 @@
-import {
-  EmailMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
@@ -105,7 +98,12 @@ function failure(response: VendorResponse): ProviderError {
   const answer = response.json<ResendError>();
   const error = httpFailure(response, answer?.message);
   const name = answer?.name;
-  const options = { status: response.status, raw: error.raw, ...(name ? { providerCode: name } : {}), ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+  const options = {
+    status: response.status,
+    raw: error.raw,
+    ...(name ? { providerCode: name } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  };
   if (name === 'validation_error' && response.status === 403) return new ProviderError('permanent', error.message, options);
   if (name === 'validation_error' && /`(to|cc|bcc)`/.test(answer?.message ?? '')) return new ProviderError('invalid_recipient', error.message, options);
   if (name === 'concurrent_idempotent_requests') return new ProviderError('retryable', error.message, options);

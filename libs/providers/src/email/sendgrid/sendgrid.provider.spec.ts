@@ -100,7 +100,7 @@ describe('SendgridProvider against a SendGrid fake', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('check: a key with mail.send passes, a wrong key fails with SendGrid\'s words', async () => {
+  it("check: a key with mail.send passes, a wrong key fails with SendGrid's words", async () => {
     await expect(provider.check(credentials(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
     await expect(provider.check({ ...credentials(), apiKey: 'SG.wrong' }, AbortSignal.timeout(5_000))).resolves.toEqual({
       ok: false,
@@ -119,7 +119,9 @@ describe('SendgridProvider over HTTPS', () => {
     await provider.send(message, { apiKey: fake.apiKey, from: 'a@example.com', senderName: 'A', baseUrl: fake.origin }, sendContext());
     expect(fake.accepted).toHaveLength(1);
     const untrusting = new SendgridProvider(createProviderRuntime({ allowPrivateNetworkTargets: true }));
-    const error = await providerFailure(untrusting.send(message, { apiKey: fake.apiKey, from: 'a@example.com', senderName: 'A', baseUrl: fake.origin }, sendContext()));
+    const error = await providerFailure(
+      untrusting.send(message, { apiKey: fake.apiKey, from: 'a@example.com', senderName: 'A', baseUrl: fake.origin }, sendContext()),
+    );
     expect(error.kind).toBe('permanent');
     expect(error.message).toContain('TLS verification failed');
   });

@@ -31,7 +31,11 @@ describe('SendinblueProvider against a Brevo fake', () => {
         { name: 'a.txt', content: Buffer.from('attached').toString('base64') },
         { name: 'logo.png', content: 'iVBORw==' },
       ],
-      headers: { 'X-Campaign': 'welcome', 'X-Mailin-custom': 'transactionId:tx-1|id:msg-1', idempotencyKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) },
+      headers: {
+        'X-Campaign': 'welcome',
+        'X-Mailin-custom': 'transactionId:tx-1|id:msg-1',
+        idempotencyKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      },
       tags: ['transactionId:tx-1', 'id:msg-1'],
     });
     expect(result.id).toMatch(/^<[0-9a-f-]+@smtp-relay\.mailin\.fr>$/);

@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  EmailMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';

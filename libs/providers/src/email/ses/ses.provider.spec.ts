@@ -26,7 +26,9 @@ describe('SesProvider against an SES v2 fake', () => {
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     const [request] = fake.accepted;
-    await expect(hasValidSigV4(request, { accessKeyId: fake.accessKeyId, secretAccessKey: fake.secretAccessKey, region: fake.region, service: 'ses' })).resolves.toBe(true);
+    await expect(
+      hasValidSigV4(request, { accessKeyId: fake.accessKeyId, secretAccessKey: fake.secretAccessKey, region: fake.region, service: 'ses' }),
+    ).resolves.toBe(true);
     const { Content, ...rest } = request.json();
     expect(rest).toEqual({
       FromEmailAddress: 'no-reply@example.com',

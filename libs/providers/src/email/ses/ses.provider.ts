@@ -1,14 +1,7 @@
 import { GetAccountCommand, SendEmailCommand, SESv2Client, SESv2ServiceException } from '@aws-sdk/client-sesv2';
 import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import {
-  EmailMessage,
-  ProviderCheckResult,
-  ProviderCredentials,
-  ProviderError,
-  SendContext,
-  SendResult,
-} from '@app/delivery';
+import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, ParsedCredentials, required } from '../../http/credential-schema';
 import { vendorUrl } from '../../http/vendor-http';
 import { classifyNetworkError } from '../../network/failure-classification';
@@ -95,7 +88,11 @@ export class SesProvider implements ProviderAdapter<'email'> {
     try {
       const client = await this.client(config);
       const answer = await client.send(command, { abortSignal: context.signal });
-      return { id: answer.MessageId ?? message.id, date: new Date().toISOString(), raw: { status: answer.$metadata.httpStatusCode, requestId: answer.$metadata.requestId } };
+      return {
+        id: answer.MessageId ?? message.id,
+        date: new Date().toISOString(),
+        raw: { status: answer.$metadata.httpStatusCode, requestId: answer.$metadata.requestId },
+      };
     } catch (error) {
       throw sesFailure(error, [...message.to, ...(message.cc ?? []), ...(message.bcc ?? [])]);
     }
@@ -106,7 +103,9 @@ export class SesProvider implements ProviderAdapter<'email'> {
     try {
       const client = await this.client(config);
       const account = await client.send(new GetAccountCommand({}), { abortSignal: signal });
-      return account.SendingEnabled === false ? { ok: false, message: `Sending is paused for this SES account (${account.EnforcementStatus ?? 'no enforcement status'})` } : { ok: true };
+      return account.SendingEnabled === false
+        ? { ok: false, message: `Sending is paused for this SES account (${account.EnforcementStatus ?? 'no enforcement status'})` }
+        : { ok: true };
     } catch (error) {
       return { ok: false, message: sesFailure(error, []).message };
     }
@@ -115,7 +114,9 @@ export class SesProvider implements ProviderAdapter<'email'> {
   private parse(credentials: ProviderCredentials): SesConfig {
     const config = parseCredentials(this.id, SES_CREDENTIALS, credentials);
     if (!REGION.test(config.region)) {
-      throw new ProviderError('invalid_request', `The ses integration credentials.region must be an AWS region such as us-east-1, not "${config.region}"`, { raw: { invalid: ['region'] } });
+      throw new ProviderError('invalid_request', `The ses integration credentials.region must be an AWS region such as us-east-1, not "${config.region}"`, {
+        raw: { invalid: ['region'] },
+      });
     }
     return config;
   }
@@ -152,7 +153,10 @@ function sesFailure(error: unknown, recipients: string[]): ProviderError {
   if (BAD_CREDENTIALS.has(e.name) || status === 401 || status === 403) return new ProviderError('auth', message, options);
   if (e.name === 'MessageRejected') {
     // Sandbox accounts refuse unverified identities and list them: recipients, or the sender.
-    const identities = /failed the check in region [^:]+:\s*(.+)$/i.exec(e.message)?.[1]?.split(/,\s*/).map((identity) => identity.trim().toLowerCase());
+    const identities = /failed the check in region [^:]+:\s*(.+)$/i
+      .exec(e.message)?.[1]
+      ?.split(/,\s*/)
+      .map((identity) => identity.trim().toLowerCase());
     const wanted = new Set(recipients.map((recipient) => recipient.toLowerCase()));
     if (identities?.length && identities.every((identity) => wanted.has(identity))) {
       return new ProviderError('invalid_recipient', message, { ...options, target: identities.join(', ') });

@@ -20,7 +20,15 @@ describe('ApnsProvider against an APNs fake (HTTP/2 over TLS)', () => {
   beforeEach(() => fake.reset());
 
   it('POSTs /3/device/{token} with an ES256 provider token Apple accepts; the id is the echoed apns-id', async () => {
-    const overrides = { badge: 3, sound: 'ping.aiff', category: 'REPLY', threadId: 'post-p1', mutableContent: true, collapseId: 'post-p1', expiration: 1_900_000_000.5 };
+    const overrides = {
+      badge: 3,
+      sound: 'ping.aiff',
+      category: 'REPLY',
+      threadId: 'post-p1',
+      mutableContent: true,
+      collapseId: 'post-p1',
+      expiration: 1_900_000_000.5,
+    };
     const result = await provider.send(pushMessage(TOKEN), fake.credentials(), sendContext('msg-7', { overrides }));
     const request = onlyAccepted(fake);
     expect(request.path).toBe(`/3/device/${TOKEN}`);
@@ -33,7 +41,14 @@ describe('ApnsProvider against an APNs fake (HTTP/2 over TLS)', () => {
     expect(request.json()).toEqual({
       postId: 'p1',
       count: 2,
-      aps: { alert: { title: 'New comment', body: 'Ada replied to your post' }, badge: 3, sound: 'ping.aiff', category: 'REPLY', 'thread-id': 'post-p1', 'mutable-content': 1 },
+      aps: {
+        alert: { title: 'New comment', body: 'Ada replied to your post' },
+        badge: 3,
+        sound: 'ping.aiff',
+        category: 'REPLY',
+        'thread-id': 'post-p1',
+        'mutable-content': 1,
+      },
     });
     expect(result.id).toBe(deliveryUuid('msg-7', TOKEN));
   });
@@ -46,7 +61,11 @@ describe('ApnsProvider against an APNs fake (HTTP/2 over TLS)', () => {
   });
 
   it('a background push carries content-available only, at priority 5; passthrough reaches body and headers', async () => {
-    await provider.send(pushMessage(TOKEN), fake.credentials(), sendContext('m', { overrides: { pushType: 'background' }, passthrough: { body: { extra: 1 }, headers: { 'apns-priority': '5' } } }));
+    await provider.send(
+      pushMessage(TOKEN),
+      fake.credentials(),
+      sendContext('m', { overrides: { pushType: 'background' }, passthrough: { body: { extra: 1 }, headers: { 'apns-priority': '5' } } }),
+    );
     const request = onlyAccepted(fake);
     expect(request.header('apns-push-type')).toBe('background');
     expect(request.header('apns-priority')).toBe('5');
@@ -76,12 +95,14 @@ describe('ApnsProvider against an APNs fake (HTTP/2 over TLS)', () => {
     expectDeadToken(await providerFailure(provider.send(pushMessage(TOKEN), fake.credentials(), sendContext())), TOKEN, 'Unregistered');
     expectDeadToken(await providerFailure(provider.send(pushMessage('not-hex'), fake.credentials(), sendContext())), 'not-hex', 'BadDeviceToken');
     const other = 'b2'.repeat(32);
-    const foreign = await providerFailure(provider.send(pushMessage(other), fake.credentials(), sendContext('m', { overrides: { topic: 'com.example.other' } })));
+    const foreign = await providerFailure(
+      provider.send(pushMessage(other), fake.credentials(), sendContext('m', { overrides: { topic: 'com.example.other' } })),
+    );
     expectDeadToken(foreign, other, 'DeviceTokenNotForTopic');
     expect(foreign.status).toBe(400);
   });
 
-  it("a key Apple does not know is InvalidProviderToken (auth)", async () => {
+  it('a key Apple does not know is InvalidProviderToken (auth)', async () => {
     const stranger = new ApnsFake();
     const error = await providerFailure(provider.send(pushMessage(TOKEN), { ...fake.credentials(), secretKey: stranger.privateKeyPem }, sendContext()));
     expect(error).toMatchObject({ kind: 'auth', status: 403, providerCode: 'InvalidProviderToken' });
@@ -124,7 +145,10 @@ describe('ApnsProvider against an APNs fake (HTTP/2 over TLS)', () => {
   it('check: signs locally with the .p8 key (Apple has no check endpoint)', async () => {
     await expect(provider.check(fake.credentials())).resolves.toEqual({ ok: true });
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-    await expect(provider.check({ ...fake.credentials(), secretKey: rsa })).resolves.toEqual({ ok: false, message: 'The apns integration credentials.secretKey is not an ES256 (P-256) key' });
+    await expect(provider.check({ ...fake.credentials(), secretKey: rsa })).resolves.toEqual({
+      ok: false,
+      message: 'The apns integration credentials.secretKey is not an ES256 (P-256) key',
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -140,7 +140,9 @@ function signingKey(config: ApnsConfig): KeyObject {
   try {
     key = createPrivateKey(config.secretKey);
   } catch {
-    throw new ProviderError('invalid_request', 'The apns integration credentials.secretKey is not a usable private key (.p8)', { raw: { invalid: ['secretKey'] } });
+    throw new ProviderError('invalid_request', 'The apns integration credentials.secretKey is not a usable private key (.p8)', {
+      raw: { invalid: ['secretKey'] },
+    });
   }
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
     throw new ProviderError('invalid_request', 'The apns integration credentials.secretKey is not an ES256 (P-256) key', { raw: { invalid: ['secretKey'] } });
@@ -170,8 +172,14 @@ function apnsFailure(answer: Http2Answer, token: string): ProviderError {
     reason = undefined;
   }
   const base = classifyHttpFailure(answer.status, answer.headers, answer.text.slice(0, 2_000));
-  const error = new ProviderError(base.kind, reason ? `${base.message}: ${reason}` : base.message, { status: base.status, retryAfterMs: base.retryAfterMs, raw: base.raw, providerCode: reason });
-  if (reason && DEAD_TOKEN_REASONS.has(reason)) return deadDeviceToken('APNs', token, reason, `HTTP ${answer.status}`, { status: answer.status, raw: base.raw });
+  const error = new ProviderError(base.kind, reason ? `${base.message}: ${reason}` : base.message, {
+    status: base.status,
+    retryAfterMs: base.retryAfterMs,
+    raw: base.raw,
+    providerCode: reason,
+  });
+  if (reason && DEAD_TOKEN_REASONS.has(reason))
+    return deadDeviceToken('APNs', token, reason, `HTTP ${answer.status}`, { status: answer.status, raw: base.raw });
   if (answer.status === 403) return reclassify(error, 'auth');
   return error;
 }

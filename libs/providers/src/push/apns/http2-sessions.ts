@@ -93,7 +93,8 @@ export class Http2Sessions {
       stream.on('error', reject);
       stream.on('close', () => {
         if (--pooled.active === 0 && !session.destroyed) session.unref();
-        if (!responseHeaders) return reject(Object.assign(new Error(`HTTP/2 stream closed without an answer (code ${stream.rstCode})`), { code: 'ECONNRESET' }));
+        if (!responseHeaders)
+          return reject(Object.assign(new Error(`HTTP/2 stream closed without an answer (code ${stream.rstCode})`), { code: 'ECONNRESET' }));
         const answerHeaders = responseHeaders;
         resolve({
           status: Number(answerHeaders[':status']),

@@ -17,11 +17,26 @@ describe('ExpoProvider against an Expo push fake', () => {
 
   it('sends a one-message array with the access token; the id is the ticket id', async () => {
     const overrides = { sound: 'default', badge: '4', channelId: 'news', priority: 'high', ttl: 60 };
-    const result = await provider.send(pushMessage(TOKEN), credentials(), sendContext('m', { overrides, passthrough: { body: { subtitle: 'via passthrough' } } }));
+    const result = await provider.send(
+      pushMessage(TOKEN),
+      credentials(),
+      sendContext('m', { overrides, passthrough: { body: { subtitle: 'via passthrough' } } }),
+    );
     const request = onlyAccepted(fake);
     expect(request.header('authorization')).toBe(`Bearer ${fake.accessToken}`);
     expect(request.json()).toEqual([
-      { to: TOKEN, title: 'New comment', body: 'Ada replied to your post', data: { postId: 'p1', count: 2 }, sound: 'default', badge: 4, channelId: 'news', priority: 'high', ttl: 60, subtitle: 'via passthrough' },
+      {
+        to: TOKEN,
+        title: 'New comment',
+        body: 'Ada replied to your post',
+        data: { postId: 'p1', count: 2 },
+        sound: 'default',
+        badge: 4,
+        channelId: 'news',
+        priority: 'high',
+        ttl: 60,
+        subtitle: 'via passthrough',
+      },
     ]);
     expect(result.id).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -53,8 +68,14 @@ describe('ExpoProvider against an Expo push fake', () => {
 
   it('ticket errors in a 200: MessageRateExceeded waits, MismatchSenderId is the credentials', async () => {
     fake.ticketErrorNext('MessageRateExceeded', 'MismatchSenderId');
-    expect(await providerFailure(provider.send(pushMessage(TOKEN), credentials(), sendContext()))).toMatchObject({ kind: 'rate_limited', providerCode: 'MessageRateExceeded' });
-    expect(await providerFailure(provider.send(pushMessage(TOKEN), credentials(), sendContext()))).toMatchObject({ kind: 'auth', providerCode: 'MismatchSenderId' });
+    expect(await providerFailure(provider.send(pushMessage(TOKEN), credentials(), sendContext()))).toMatchObject({
+      kind: 'rate_limited',
+      providerCode: 'MessageRateExceeded',
+    });
+    expect(await providerFailure(provider.send(pushMessage(TOKEN), credentials(), sendContext()))).toMatchObject({
+      kind: 'auth',
+      providerCode: 'MismatchSenderId',
+    });
   });
 
   it('a wrong access token is refused by Expo (401 UNAUTHORIZED → auth)', async () => {

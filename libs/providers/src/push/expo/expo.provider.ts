@@ -66,7 +66,8 @@ export class ExpoProvider implements ProviderAdapter<'push'> {
     const answer = response.json<ExpoAnswer>();
     if (response.status < 200 || response.status >= 300 || answer?.errors?.length) throw requestFailure(response, answer);
     const ticket = Array.isArray(answer?.data) ? answer.data[0] : answer?.data;
-    if (ticket?.status === 'ok' && typeof ticket.id === 'string') return { id: ticket.id, date: vendorDate(response), raw: { status: response.status, ticket: ticket.id } };
+    if (ticket?.status === 'ok' && typeof ticket.id === 'string')
+      return { id: ticket.id, date: vendorDate(response), raw: { status: response.status, ticket: ticket.id } };
     throw ticketFailure(response, ticket, message.target);
   }
 }
@@ -99,5 +100,9 @@ function ticketFailure(response: VendorResponse, ticket: ExpoTicket | undefined,
   const words = ticket?.message ?? 'Expo answered without a push ticket';
   const raw = { status: response.status, body: response.text.slice(0, 2_000) };
   if (code === 'DeviceNotRegistered') return deadDeviceToken('Expo', token, code, words, { status: response.status, raw });
-  return new ProviderError((code && TICKET_ERROR_KINDS[code]) || 'permanent', `Expo refused the push${code ? ` (${code})` : ''}: ${words}`, { status: response.status, providerCode: code, raw });
+  return new ProviderError((code && TICKET_ERROR_KINDS[code]) || 'permanent', `Expo refused the push${code ? ` (${code})` : ''}: ${words}`, {
+    status: response.status,
+    providerCode: code,
+    raw,
+  });
 }

@@ -19,7 +19,11 @@ describe('FcmProvider against Google token + FCM v1 fakes', () => {
   });
 
   it('exchanges the service account for a token once, then sends a v1 message FCM accepts; the id is `name`', async () => {
-    const result = await provider.send(pushMessage(TOKEN), credentials(), sendContext('msg-1', { overrides: { data: { postId: 'p1', n: 3 }, image: 'https://example.com/i.png' } }));
+    const result = await provider.send(
+      pushMessage(TOKEN),
+      credentials(),
+      sendContext('msg-1', { overrides: { data: { postId: 'p1', n: 3 }, image: 'https://example.com/i.png' } }),
+    );
     const request = onlyAccepted(fake);
     expect(request.path).toBe('/v1/projects/demo-project/messages:send');
     expect(request.json()).toEqual({
@@ -49,7 +53,11 @@ describe('FcmProvider against Google token + FCM v1 fakes', () => {
       webPush: { fcmOptions: { link: 'https://example.com' } },
       fcmOptions: { analyticsLabel: 'campaign' },
     };
-    await provider.send(pushMessage(TOKEN), credentials(), sendContext('m', { overrides, passthrough: { body: { message: { android: { collapse_key: 'c' } } } } }));
+    await provider.send(
+      pushMessage(TOKEN),
+      credentials(),
+      sendContext('m', { overrides, passthrough: { body: { message: { android: { collapse_key: 'c' } } } } }),
+    );
     expect(onlyAccepted(fake).json().message).toMatchObject({
       android: { ttl: '3600s', priority: 'HIGH', notification: { channelId: 'news' }, collapse_key: 'c' },
       apns: { payload: { aps: { 'mutable-content': 1, 'thread-id': 't1', badge: 3 } } },
@@ -102,7 +110,13 @@ describe('FcmProvider against Google token + FCM v1 fakes', () => {
 
   it('a key Google does not know fails the exchange as auth, and nothing is sent', async () => {
     const stranger = new FcmFake();
-    const error = await providerFailure(provider.send(pushMessage(TOKEN), credentials(fake.serviceAccount({ private_key: stranger.privateKey.export({ type: 'pkcs8', format: 'pem' }) })), sendContext()));
+    const error = await providerFailure(
+      provider.send(
+        pushMessage(TOKEN),
+        credentials(fake.serviceAccount({ private_key: stranger.privateKey.export({ type: 'pkcs8', format: 'pem' }) })),
+        sendContext(),
+      ),
+    );
     expect(error).toMatchObject({ kind: 'auth', status: 400, providerCode: 'invalid_grant' });
     expect(error.message).toContain('Invalid JWT Signature.');
     expect(fake.requests.map((r) => r.path)).toEqual(['/token']);
@@ -113,7 +127,13 @@ describe('FcmProvider against Google token + FCM v1 fakes', () => {
     expect(missing.message).toBe('The fcm integration needs credentials.serviceAccount');
     const partial = await providerFailure(provider.send(pushMessage(TOKEN), credentials(JSON.stringify({ project_id: 'p' })), sendContext()));
     expect(partial).toMatchObject({ kind: 'invalid_request', message: "The fcm integration's credentials.serviceAccount lacks client_email, private_key" });
-    const badKey = await providerFailure(provider.send(pushMessage(TOKEN), credentials(fake.serviceAccount({ private_key: '-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----' })), sendContext()));
+    const badKey = await providerFailure(
+      provider.send(
+        pushMessage(TOKEN),
+        credentials(fake.serviceAccount({ private_key: '-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----' })),
+        sendContext(),
+      ),
+    );
     expect(badKey.kind).toBe('invalid_request');
     expect(badKey.message).not.toContain('nope');
     expect(fake.requests).toHaveLength(0);
@@ -127,10 +147,13 @@ describe('FcmProvider against Google token + FCM v1 fakes', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('check: the token exchange passes for the real key and fails with Google\'s words for another', async () => {
+  it("check: the token exchange passes for the real key and fails with Google's words for another", async () => {
     await expect(provider.check(credentials(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
     const stranger = new FcmFake();
-    const result = await provider.check(credentials(fake.serviceAccount({ private_key: stranger.privateKey.export({ type: 'pkcs8', format: 'pem' }) })), AbortSignal.timeout(5_000));
+    const result = await provider.check(
+      credentials(fake.serviceAccount({ private_key: stranger.privateKey.export({ type: 'pkcs8', format: 'pem' }) })),
+      AbortSignal.timeout(5_000),
+    );
     expect(result).toEqual({ ok: false, message: 'Google refused the service account: invalid_grant: Invalid JWT Signature.' });
     expect(fake.accepted).toHaveLength(0);
   });

@@ -24,7 +24,7 @@ export interface ServiceAccount {
 
 /** The service account JSON as typed fields; anything unusable is an `invalid_request` naming the field (never its value). */
 export function parseServiceAccount(providerId: string, json: Record<string, unknown>): ServiceAccount {
-  const text = (key: string) => (typeof json[key] === 'string' && (json[key]).trim() !== '' ? (json[key]).trim() : undefined);
+  const text = (key: string) => (typeof json[key] === 'string' && json[key].trim() !== '' ? json[key].trim() : undefined);
   const missing = ['project_id', 'client_email', 'private_key'].filter((key) => text(key) === undefined);
   if (missing.length) {
     throw new ProviderError('invalid_request', `The ${providerId} integration's credentials.serviceAccount lacks ${missing.join(', ')}`, { raw: { missing } });
@@ -34,10 +34,14 @@ export function parseServiceAccount(providerId: string, json: Record<string, unk
   try {
     privateKey = createPrivateKey(pem);
   } catch {
-    throw new ProviderError('invalid_request', `The ${providerId} integration's credentials.serviceAccount private_key is not a usable PEM private key`, { raw: { invalid: ['private_key'] } });
+    throw new ProviderError('invalid_request', `The ${providerId} integration's credentials.serviceAccount private_key is not a usable PEM private key`, {
+      raw: { invalid: ['private_key'] },
+    });
   }
   if (privateKey.asymmetricKeyType !== 'rsa') {
-    throw new ProviderError('invalid_request', `The ${providerId} integration's credentials.serviceAccount private_key is not an RSA key`, { raw: { invalid: ['private_key'] } });
+    throw new ProviderError('invalid_request', `The ${providerId} integration's credentials.serviceAccount private_key is not an RSA key`, {
+      raw: { invalid: ['private_key'] },
+    });
   }
   const clientEmail = text('client_email')!;
   const tokenUri = text('token_uri') ?? DEFAULT_TOKEN_URI;
@@ -113,7 +117,11 @@ export class GoogleAccessTokens {
       // 400 invalid_grant / 401 invalid_client: the key, its account or the clock is wrong; no retry fixes that.
       if ([400, 401, 403].includes(response.status)) {
         const providerCode = typeof answer?.error === 'string' ? answer.error : undefined;
-        throw new ProviderError('auth', `Google refused the service account: ${words || `HTTP ${response.status}`}`, { status: response.status, raw: error.raw, providerCode });
+        throw new ProviderError('auth', `Google refused the service account: ${words || `HTTP ${response.status}`}`, {
+          status: response.status,
+          raw: error.raw,
+          providerCode,
+        });
       }
       throw error;
     }

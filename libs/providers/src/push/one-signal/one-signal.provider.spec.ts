@@ -51,10 +51,15 @@ describe('OneSignalProvider against a OneSignal fake', () => {
     const request = onlyAccepted(fake);
     expect(request.path).toBe('/notifications');
     expect(request.header('authorization')).toBe(`Key ${fake.restKey}`);
-    expect(request.json()).toMatchObject({ include_aliases: { external_id: ['user-42'] }, target_channel: 'push', ios_badgeType: 'Increase', ios_badgeCount: 1 });
+    expect(request.json()).toMatchObject({
+      include_aliases: { external_id: ['user-42'] },
+      target_channel: 'push',
+      ios_badgeType: 'Increase',
+      ios_badgeCount: 1,
+    });
   });
 
-  it('a redelivery of the same message replays OneSignal\'s answer (idempotency key) instead of sending twice', async () => {
+  it("a redelivery of the same message replays OneSignal's answer (idempotency key) instead of sending twice", async () => {
     const first = await provider.send(pushMessage(PLAYER), legacy(), sendContext('msg-9'));
     const again = await provider.send(pushMessage(PLAYER), legacy(), sendContext('msg-9'));
     expect(again.id).toBe(first.id);
@@ -107,11 +112,17 @@ describe('OneSignalProvider against a OneSignal fake', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('check: viewing the app\'s notifications with the REST key passes; a wrong key or app fails', async () => {
+  it("check: viewing the app's notifications with the REST key passes; a wrong key or app fails", async () => {
     await expect(provider.check(legacy(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
     await expect(provider.check(current(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
-    await expect(provider.check({ ...legacy(), apiKey: 'wrong' }, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: expect.stringContaining('Access denied.') });
-    await expect(provider.check({ ...legacy(), applicationId: 'other' }, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: expect.stringContaining('app_id not found') });
+    await expect(provider.check({ ...legacy(), apiKey: 'wrong' }, AbortSignal.timeout(5_000))).resolves.toEqual({
+      ok: false,
+      message: expect.stringContaining('Access denied.'),
+    });
+    await expect(provider.check({ ...legacy(), applicationId: 'other' }, AbortSignal.timeout(5_000))).resolves.toEqual({
+      ok: false,
+      message: expect.stringContaining('app_id not found'),
+    });
     expect(fake.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`)).toContain(`GET /api/v1/notifications?app_id=${fake.appId}&limit=1`);
   });
 });

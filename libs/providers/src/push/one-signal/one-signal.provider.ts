@@ -38,7 +38,9 @@ function apiOf(config: OneSignalConfig): Api {
       target: (token) => ({ include_player_ids: [token] }),
     };
   }
-  throw new ProviderError('invalid_request', 'The one-signal integration credentials.apiVersion must be externalId or playerModel', { raw: { invalid: ['apiVersion'] } });
+  throw new ProviderError('invalid_request', 'The one-signal integration credentials.apiVersion must be externalId or playerModel', {
+    raw: { invalid: ['apiVersion'] },
+  });
 }
 
 /**
@@ -94,10 +96,14 @@ export class OneSignalProvider implements ProviderAdapter<'push'> {
     });
     const answer = response.json<{ id?: unknown; errors?: unknown }>();
     const refusedBy = refusedTargetField(answer?.errors, message.target);
-    if (refusedBy) throw deadDeviceToken('OneSignal', message.target, refusedBy, errorText(answer?.errors)!, { status: response.status, raw: excerpt(response) });
+    if (refusedBy)
+      throw deadDeviceToken('OneSignal', message.target, refusedBy, errorText(answer?.errors)!, { status: response.status, raw: excerpt(response) });
     if (response.status < 200 || response.status >= 300) throw httpFailure(response, errorText(answer?.errors));
     if (typeof answer?.id !== 'string' || answer.id === '') {
-      throw new ProviderError('permanent', `OneSignal did not send the notification: ${errorText(answer?.errors) ?? 'no id in the answer'}`, { status: response.status, raw: excerpt(response) });
+      throw new ProviderError('permanent', `OneSignal did not send the notification: ${errorText(answer?.errors) ?? 'no id in the answer'}`, {
+        status: response.status,
+        raw: excerpt(response),
+      });
     }
     return { id: answer.id, date: vendorDate(response), raw: { status: response.status, id: answer.id } };
   }

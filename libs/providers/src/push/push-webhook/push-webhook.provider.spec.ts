@@ -32,7 +32,7 @@ describe('PushWebhookProvider (against a real loopback receiver)', () => {
     await receiver.close();
   });
 
-  it('POSTs Novu\'s push body to the integration URL; the receiver verifies the HMAC', async () => {
+  it("POSTs Novu's push body to the integration URL; the receiver verifies the HMAC", async () => {
     receiver.respond((req, res) => {
       const valid = verifyWebhookSignature(req.rawBody, SECRET, req.headers['x-novu-signature'] as string);
       res.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'push-7' }));

@@ -40,7 +40,7 @@ describe('PusherBeamsProvider against a Beams fake', () => {
     expect(await providerFailure(provider.send(pushMessage('user-1'), credentials(), sendContext()))).toMatchObject(expected);
   });
 
-  it("a user id Beams refuses is a bad request (Beams user ids are not device tokens, so the token is kept)", async () => {
+  it('a user id Beams refuses is a bad request (Beams user ids are not device tokens, so the token is kept)', async () => {
     const error = await providerFailure(provider.send(pushMessage('u'.repeat(200)), credentials(), sendContext()));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 422 });
     expect(error.message).toContain('is invalid');
@@ -56,7 +56,9 @@ describe('PusherBeamsProvider against a Beams fake', () => {
   it('missing credentials and an instance id that is not one fail before any request', async () => {
     const missing = await providerFailure(provider.send(pushMessage('user-1'), { baseUrl: fake.origin }, sendContext()));
     expect(missing.message).toBe('The pusher-beams integration needs credentials.instanceId, credentials.secretKey');
-    const hostile = await providerFailure(provider.send(pushMessage('user-1'), { ...credentials(), baseUrl: undefined, instanceId: 'evil.example.com/x' }, sendContext()));
+    const hostile = await providerFailure(
+      provider.send(pushMessage('user-1'), { ...credentials(), baseUrl: undefined, instanceId: 'evil.example.com/x' }, sendContext()),
+    );
     expect(hostile).toMatchObject({ kind: 'invalid_request', message: 'The pusher-beams integration credentials.instanceId must be a Beams instance id' });
     expect(fake.requests).toHaveLength(0);
   });

@@ -26,7 +26,9 @@ export class PusherBeamsProvider implements ProviderAdapter<'push'> {
     const config = parseCredentials(this.id, PUSHER_BEAMS_CREDENTIALS, credentials);
     // The instance id becomes a host name: nothing but the characters Beams ids are made of.
     if (!/^[A-Za-z0-9-]+$/.test(config.instanceId)) {
-      throw new ProviderError('invalid_request', 'The pusher-beams integration credentials.instanceId must be a Beams instance id', { raw: { invalid: ['instanceId'] } });
+      throw new ProviderError('invalid_request', 'The pusher-beams integration credentials.instanceId must be a Beams instance id', {
+        raw: { invalid: ['instanceId'] },
+      });
     }
     const read = overrideReader(context.overrides);
     const data = read.object('data') ?? message.payload;
@@ -38,14 +40,26 @@ export class PusherBeamsProvider implements ProviderAdapter<'push'> {
       users: [message.target],
       apns: { aps: { alert, badge: read.number('badge'), category: read.string('categoryId'), sound } },
       fcm: {
-        notification: { ...alert, android_channel_id: read.string('channelId'), click_action: read.string('clickAction'), color: read.string('color'), icon, sound, tag: read.string('tag') },
+        notification: {
+          ...alert,
+          android_channel_id: read.string('channelId'),
+          click_action: read.string('clickAction'),
+          color: read.string('color'),
+          icon,
+          sound,
+          tag: read.string('tag'),
+        },
         data,
         time_to_live: ttl,
       },
       web: { notification: { ...alert, icon, deep_link: read.string('deepLink') }, data, time_to_live: ttl },
     });
     const response = await this.runtime.http.request({
-      url: vendorUrl(config.baseUrl, `https://${config.instanceId}.pushnotifications.pusher.com`, `/publish_api/v1/instances/${config.instanceId}/publishes/users`),
+      url: vendorUrl(
+        config.baseUrl,
+        `https://${config.instanceId}.pushnotifications.pusher.com`,
+        `/publish_api/v1/instances/${config.instanceId}/publishes/users`,
+      ),
       headers: { authorization: `Bearer ${config.secretKey}` },
       json: publish,
       passthrough: context.passthrough,

@@ -13,14 +13,21 @@ describe('PushpadProvider against a Pushpad fake', () => {
   afterAll(() => fake.close());
   beforeEach(() => fake.reset());
 
-  it('POSTs the notification to the uid with the token header; the id is Pushpad\'s', async () => {
+  it("POSTs the notification to the uid with the token header; the id is Pushpad's", async () => {
     const overrides = { targetUrl: 'https://example.com/posts/p1', iconUrl: 'https://example.com/i.png', ttl: 600, requireInteraction: true };
     const result = await provider.send(pushMessage('user-1'), credentials(), sendContext('m', { overrides }));
     const request = onlyAccepted(fake);
     expect(request.path).toBe('/api/v1/projects/123/notifications');
     expect(request.header('authorization')).toBe(`Token token="${fake.token}"`);
     expect(request.json()).toEqual({
-      notification: { body: 'Ada replied to your post', title: 'New comment', target_url: 'https://example.com/posts/p1', icon_url: 'https://example.com/i.png', ttl: 600, require_interaction: true },
+      notification: {
+        body: 'Ada replied to your post',
+        title: 'New comment',
+        target_url: 'https://example.com/posts/p1',
+        icon_url: 'https://example.com/i.png',
+        ttl: 600,
+        require_interaction: true,
+      },
       uids: ['user-1'],
     });
     expect(result.id).toBe('197123');
@@ -50,7 +57,10 @@ describe('PushpadProvider against a Pushpad fake', () => {
   });
 
   it('a wrong token is refused (401 → auth)', async () => {
-    expect(await providerFailure(provider.send(pushMessage('user-1'), { ...credentials(), apiKey: 'wrong' }, sendContext()))).toMatchObject({ kind: 'auth', status: 401 });
+    expect(await providerFailure(provider.send(pushMessage('user-1'), { ...credentials(), apiKey: 'wrong' }, sendContext()))).toMatchObject({
+      kind: 'auth',
+      status: 401,
+    });
   });
 
   it('missing credentials fail before any request', async () => {
@@ -65,10 +75,13 @@ describe('PushpadProvider against a Pushpad fake', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('check: reading the project passes; a wrong token or project fails with Pushpad\'s words', async () => {
+  it("check: reading the project passes; a wrong token or project fails with Pushpad's words", async () => {
     await expect(provider.check(credentials(), AbortSignal.timeout(5_000))).resolves.toEqual({ ok: true });
     await expect(provider.check({ ...credentials(), apiKey: 'wrong' }, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: 'Unauthorized' });
-    await expect(provider.check({ ...credentials(), applicationId: '999' }, AbortSignal.timeout(5_000))).resolves.toEqual({ ok: false, message: 'Project not found' });
+    await expect(provider.check({ ...credentials(), applicationId: '999' }, AbortSignal.timeout(5_000))).resolves.toEqual({
+      ok: false,
+      message: 'Project not found',
+    });
     expect(fake.accepted).toHaveLength(0);
   });
 });

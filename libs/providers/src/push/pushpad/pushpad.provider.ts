@@ -63,7 +63,10 @@ export class PushpadProvider implements ProviderAdapter<'push'> {
     const answer = response.json<{ id?: unknown; scheduled?: unknown }>();
     const id = typeof answer?.id === 'number' || typeof answer?.id === 'string' ? String(answer.id) : undefined;
     if (answer?.scheduled === 0) {
-      throw new ProviderError('permanent', `Pushpad has no subscription for uid ${message.target} (nothing scheduled)`, { status: response.status, raw: { status: response.status, id, scheduled: 0 } });
+      throw new ProviderError('permanent', `Pushpad has no subscription for uid ${message.target} (nothing scheduled)`, {
+        status: response.status,
+        raw: { status: response.status, id, scheduled: 0 },
+      });
     }
     return { ...(id ? { id } : {}), date: vendorDate(response), raw: { status: response.status, id, scheduled: answer?.scheduled } };
   }

@@ -25,7 +25,14 @@ describe('GenericSmsProvider against a gateway fake', () => {
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     const request = fake.accepted[0];
-    expect(request.json()).toEqual({ to: '+15551234567', content: 'Your code is 1234', from: 'ACME', id: 'msg-1', customData: { campaign: 'otp' }, sender: 'ACME' });
+    expect(request.json()).toEqual({
+      to: '+15551234567',
+      content: 'Your code is 1234',
+      from: 'ACME',
+      id: 'msg-1',
+      customData: { campaign: 'otp' },
+      sender: 'ACME',
+    });
     expect(request.header('x-gateway-key')).toBe('gateway-api-key');
     expect(request.header('x-gateway-secret')).toBe('gateway-secret');
     expect(request.header('idempotency-key')).toBe('msg-1');
@@ -45,7 +52,7 @@ describe('GenericSmsProvider against a gateway fake', () => {
     expect(result.id).toMatch(/^gw-[0-9a-f-]{36}$/);
   });
 
-  it('a gateway 400 is invalid_request with the gateway\'s words', async () => {
+  it("a gateway 400 is invalid_request with the gateway's words", async () => {
     const error = await providerFailure(provider.send({ ...SMS, to: '123' }, credentials(), sendContext()));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
     expect(error.message).toBe('Provider rejected the request (HTTP 400): invalid phone number 123');
@@ -88,7 +95,10 @@ describe('GenericSmsProvider against a gateway fake', () => {
 
     it('token mode without the auth URL or token key fails before any request', async () => {
       const error = await providerFailure(tokenProvider.send(SMS, { ...tokenCredentials(), domain: '', authenticationTokenKey: '' }, sendContext()));
-      expect(error).toMatchObject({ kind: 'invalid_request', message: 'The generic-sms integration authenticates by token and needs credentials.domain, credentials.authenticationTokenKey' });
+      expect(error).toMatchObject({
+        kind: 'invalid_request',
+        message: 'The generic-sms integration authenticates by token and needs credentials.domain, credentials.authenticationTokenKey',
+      });
       expect(gateway.requests).toHaveLength(0);
     });
 

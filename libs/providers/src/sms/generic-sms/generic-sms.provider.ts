@@ -100,7 +100,11 @@ export class GenericSmsProvider implements ProviderAdapter<'sms'> {
   private tokenMode(config: GenericSmsConfig): { url: string; header: string; cacheKey: string } {
     if (!config.domain || !config.authenticationTokenKey) {
       const missing = ['domain', 'authenticationTokenKey'].filter((key) => !config[key as 'domain' | 'authenticationTokenKey']);
-      throw new ProviderError('invalid_request', `The ${this.id} integration authenticates by token and needs ${missing.map((key) => `credentials.${key}`).join(', ')}`, { raw: { missing } });
+      throw new ProviderError(
+        'invalid_request',
+        `The ${this.id} integration authenticates by token and needs ${missing.map((key) => `credentials.${key}`).join(', ')}`,
+        { raw: { missing } },
+      );
     }
     // Hashed: the cache key must not keep the key and secret in the clear.
     const cacheKey = createHash('sha256')
@@ -126,12 +130,19 @@ export class GenericSmsProvider implements ProviderAdapter<'sms'> {
     const response = await this.runtime.http.request({ url: mode.url, headers: this.keyHeaders(config), signal });
     if (response.status < 200 || response.status >= 300) {
       const error = vendorHttpFailure(response, { text: gatewayText(response) });
-      throw new ProviderError(error.kind, `Token exchange failed: ${error.message}`, { status: error.status, retryAfterMs: error.retryAfterMs, raw: { status: response.status } });
+      throw new ProviderError(error.kind, `Token exchange failed: ${error.message}`, {
+        status: error.status,
+        retryAfterMs: error.retryAfterMs,
+        raw: { status: response.status },
+      });
     }
     const answer = response.json<{ data?: Record<string, unknown> } & Record<string, unknown>>();
     const token = answer?.data?.[mode.header] ?? answer?.[mode.header];
     if (typeof token !== 'string' && typeof token !== 'number') {
-      throw new ProviderError('auth', `Token exchange failed: the answer of the auth URL has no data.${mode.header}`, { status: response.status, raw: { status: response.status } });
+      throw new ProviderError('auth', `Token exchange failed: the answer of the auth URL has no data.${mode.header}`, {
+        status: response.status,
+        raw: { status: response.status },
+      });
     }
     return String(token);
   }

@@ -13,11 +13,23 @@ describe('InfobipSmsProvider against an Infobip fake', () => {
   beforeEach(() => fake.reset());
 
   it('sends one advanced text Infobip takes, with our id as its messageId', async () => {
-    const result = await provider.send(SMS, credentials(), sendContext('msg-1', { overrides: { statusCallback: 'https://hooks.example.com/ib', validityPeriod: '60' } }));
+    const result = await provider.send(
+      SMS,
+      credentials(),
+      sendContext('msg-1', { overrides: { statusCallback: 'https://hooks.example.com/ib', validityPeriod: '60' } }),
+    );
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     expect(fake.accepted[0].json()).toEqual({
-      messages: [{ from: 'ACME', destinations: [{ to: '15551234567', messageId: 'msg-1' }], text: 'Your code is 1234', notifyUrl: 'https://hooks.example.com/ib', validityPeriod: 60 }],
+      messages: [
+        {
+          from: 'ACME',
+          destinations: [{ to: '15551234567', messageId: 'msg-1' }],
+          text: 'Your code is 1234',
+          notifyUrl: 'https://hooks.example.com/ib',
+          validityPeriod: 60,
+        },
+      ],
     });
     expect(result).toMatchObject({ id: 'msg-1', raw: { status: 200, messageStatus: 'PENDING_ACCEPTED' } });
   });
@@ -34,13 +46,27 @@ describe('InfobipSmsProvider against an Infobip fake', () => {
   });
 
   it('a duplicate of our message id means an earlier attempt was taken: the send counts as done', async () => {
-    const answer = { status: 200, body: { bulkId: 'b', messages: [{ to: '15551234567', messageId: 'msg-9', status: { groupName: 'REJECTED', name: 'REJECTED_DUPLICATE_MESSAGE_ID' } }] } };
+    const answer = {
+      status: 200,
+      body: { bulkId: 'b', messages: [{ to: '15551234567', messageId: 'msg-9', status: { groupName: 'REJECTED', name: 'REJECTED_DUPLICATE_MESSAGE_ID' } }] },
+    };
     const result = await withCannedAnswer(answer, (origin) => provider.send(SMS, { ...credentials(), baseUrl: origin }, sendContext('msg-9')));
     expect(result).toMatchObject({ id: 'msg-9', raw: { duplicate: true } });
   });
 
   it('a 400 whose validation errors are all about the destination is invalid_recipient', async () => {
-    const answer = { status: 400, body: { requestError: { serviceException: { messageId: 'BAD_REQUEST', text: 'Bad request', validationErrors: { 'messages[0].destinations[0].to': ['invalid destination address'] } } } } };
+    const answer = {
+      status: 400,
+      body: {
+        requestError: {
+          serviceException: {
+            messageId: 'BAD_REQUEST',
+            text: 'Bad request',
+            validationErrors: { 'messages[0].destinations[0].to': ['invalid destination address'] },
+          },
+        },
+      },
+    };
     const error = await withCannedAnswer(answer, (origin) => providerFailure(provider.send(SMS, { ...credentials(), baseUrl: origin }, sendContext())));
     expect(error).toMatchObject({ kind: 'invalid_recipient', status: 400, providerCode: 'BAD_REQUEST' });
     expect(error.message).toContain('messages[0].destinations[0].to: invalid destination address');

@@ -113,6 +113,7 @@ function failure(response: VendorResponse) {
   const fields = Object.entries(exception?.validationErrors ?? {}).map(([field, problems]) => `${field}: ${problems.join(', ')}`);
   const text = [exception?.text, ...fields].filter(Boolean).join('; ') || undefined;
   // A validation error only about the destination number is the recipient's fault.
-  const recipientOnly = response.status === 400 && fields.length > 0 && Object.keys(exception!.validationErrors!).every((field) => /destinations(\[\d+\])?\.to$/.test(field));
+  const recipientOnly =
+    response.status === 400 && fields.length > 0 && Object.keys(exception!.validationErrors!).every((field) => /destinations(\[\d+\])?\.to$/.test(field));
   return vendorHttpFailure(response, { text, code: exception?.messageId, kind: recipientOnly ? 'invalid_recipient' : undefined });
 }

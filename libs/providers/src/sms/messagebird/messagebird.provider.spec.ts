@@ -13,7 +13,11 @@ describe('MessagebirdProvider against a MessageBird fake', () => {
   beforeEach(() => fake.reset());
 
   it('sends one message MessageBird accepts, our id as reference; id and date from the answer', async () => {
-    const result = await provider.send(SMS, credentials(), sendContext('msg-1', { overrides: { statusCallback: 'https://hooks.example.com/bird', validity: '3600' } }));
+    const result = await provider.send(
+      SMS,
+      credentials(),
+      sendContext('msg-1', { overrides: { statusCallback: 'https://hooks.example.com/bird', validity: '3600' } }),
+    );
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     expect(fake.accepted[0].json()).toEqual({

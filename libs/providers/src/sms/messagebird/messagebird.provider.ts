@@ -75,7 +75,12 @@ function errorsOf(response: VendorResponse): BirdError[] {
 }
 
 function describe(errors: BirdError[]): string | undefined {
-  return errors.map((error) => error.description).filter(Boolean).join('; ') || undefined;
+  return (
+    errors
+      .map((error) => error.description)
+      .filter(Boolean)
+      .join('; ') || undefined
+  );
 }
 
 function kindOf(error: BirdError | undefined): ProviderErrorKind | undefined {

@@ -13,7 +13,11 @@ describe('NexmoProvider against a Vonage fake', () => {
   beforeEach(() => fake.reset());
 
   it('sends one SMS Vonage accepts, bare digits and our id as client-ref; the id is message-id', async () => {
-    const result = await provider.send(SMS, credentials(), sendContext('msg-1', { overrides: { statusCallback: 'https://hooks.example.com/dlr', type: 'unicode' } }));
+    const result = await provider.send(
+      SMS,
+      credentials(),
+      sendContext('msg-1', { overrides: { statusCallback: 'https://hooks.example.com/dlr', type: 'unicode' } }),
+    );
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
     expect(fake.accepted[0].json()).toEqual({
@@ -47,7 +51,16 @@ describe('NexmoProvider against a Vonage fake', () => {
   });
 
   it('a long text split in parts fails when any part was refused', async () => {
-    const answer = { status: 200, body: { 'message-count': '2', messages: [{ status: '0', 'message-id': 'A' }, { status: '1', 'error-text': 'Throttled' }] } };
+    const answer = {
+      status: 200,
+      body: {
+        'message-count': '2',
+        messages: [
+          { status: '0', 'message-id': 'A' },
+          { status: '1', 'error-text': 'Throttled' },
+        ],
+      },
+    };
     const error = await withCannedAnswer(answer, (origin) => providerFailure(provider.send(SMS, { ...credentials(), baseUrl: origin }, sendContext())));
     expect(error.kind).toBe('rate_limited');
   });

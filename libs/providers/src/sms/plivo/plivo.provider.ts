@@ -35,7 +35,13 @@ export class PlivoProvider implements ProviderAdapter<'sms'> {
     const response = await this.runtime.http.request({
       url: vendorUrl(config.baseUrl, ORIGIN, `/v1/Account/${encodeURIComponent(config.accountSid)}/Message/`),
       headers: { authorization: basicAuth(config.accountSid, config.token) },
-      json: { src: senderOf(message, config), dst: message.to, text: message.content, url: overrideOf(context, 'statusCallback'), type: overrideOf(context, 'type') },
+      json: {
+        src: senderOf(message, config),
+        dst: message.to,
+        text: message.content,
+        url: overrideOf(context, 'statusCallback'),
+        type: overrideOf(context, 'type'),
+      },
       passthrough: context.passthrough,
       signal: context.signal,
     });

@@ -16,12 +16,23 @@ describe('Sms77Provider against a seven.io fake', () => {
     const result = await provider.send(SMS, credentials(), sendContext('msg-1', { overrides: { label: 'otp' } }));
     expect(fake.refusals).toEqual([]);
     expect(fake.accepted).toHaveLength(1);
-    expect(Object.fromEntries(fake.accepted[0].form())).toEqual({ to: '+15551234567', text: 'Your code is 1234', from: 'ACME', json: '1', foreign_id: 'msg-1', label: 'otp' });
+    expect(Object.fromEntries(fake.accepted[0].form())).toEqual({
+      to: '+15551234567',
+      text: 'Your code is 1234',
+      from: 'ACME',
+      json: '1',
+      foreign_id: 'msg-1',
+      label: 'otp',
+    });
     expect(result).toMatchObject({ id: expect.stringMatching(/^\d{11}$/), raw: { status: 200, success: '100' } });
   });
 
   it("the message's from wins; passthrough reaches the form; an id seven cannot echo is left out", async () => {
-    await provider.send({ ...SMS, from: '+15550001111' }, credentials(), sendContext('id with spaces', { passthrough: { body: { performance_tracking: '1' } } }));
+    await provider.send(
+      { ...SMS, from: '+15550001111' },
+      credentials(),
+      sendContext('id with spaces', { passthrough: { body: { performance_tracking: '1' } } }),
+    );
     const form = fake.accepted[0].form();
     expect(form.get('from')).toBe('+15550001111');
     expect(form.get('performance_tracking')).toBe('1');

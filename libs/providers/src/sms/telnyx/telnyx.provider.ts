@@ -82,7 +82,12 @@ function errorsOf(response: VendorResponse): TelnyxError[] {
 }
 
 function describe(errors: TelnyxError[]): string | undefined {
-  return errors.map((error) => [error.title, error.detail].filter(Boolean).join(': ')).filter(Boolean).join('; ') || undefined;
+  return (
+    errors
+      .map((error) => [error.title, error.detail].filter(Boolean).join(': '))
+      .filter(Boolean)
+      .join('; ') || undefined
+  );
 }
 
 function kindOf(error: TelnyxError | undefined): ProviderErrorKind | undefined {

@@ -33,7 +33,16 @@ function setup(answers: WebhookResponse[], retryDelaysMs = [5_000, 30_000]) {
   const publisher = new PublishOutboundEvent(endpoints, deliveries, queue, clock);
   const deliver = new DeliverWebhook(deliveries, endpoints, sender, queue, clock, config);
   const recover = new RecoverWebhookDeliveries(deliveries, queue, clock);
-  const endpoint: WebhookEndpoint = { id: 'ep1', ...scope, kind: 'endpoint', url: 'https://example.com/hook', disabled: false, secrets: [{ secret: 'whsec_c2VjcmV0' }], createdAt: now, updatedAt: now };
+  const endpoint: WebhookEndpoint = {
+    id: 'ep1',
+    ...scope,
+    kind: 'endpoint',
+    url: 'https://example.com/hook',
+    disabled: false,
+    secrets: [{ secret: 'whsec_c2VjcmV0' }],
+    createdAt: now,
+    updatedAt: now,
+  };
   return {
     endpoints,
     deliveries,

@@ -60,7 +60,11 @@ export class PublishOutboundEvent implements OutboundEvents {
   /** Writes the rows and queues the first attempt of each new one. */
   async enqueue(deliveries: WebhookDelivery[]): Promise<void> {
     const inserted = await this.deliveries.insertMany(deliveries);
-    if (inserted.length) await this.queue.addBulk(WEBHOOKS_QUEUE, inserted.map((id) => webhookJob(id, 1)));
+    if (inserted.length)
+      await this.queue.addBulk(
+        WEBHOOKS_QUEUE,
+        inserted.map((id) => webhookJob(id, 1)),
+      );
   }
 
   /** This process changed the environment's endpoints: read them afresh next time. */

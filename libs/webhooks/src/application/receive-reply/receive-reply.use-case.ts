@@ -59,7 +59,11 @@ export class ReceiveReply implements InboundMailHandler {
           subject: mail.subject ?? '',
           text: mail.text ?? '',
           html: mail.html ?? '',
-          attachments: mail.attachments.map((attachment) => ({ name: attachment.filename ?? null, contentType: attachment.contentType, size: attachment.size })),
+          attachments: mail.attachments.map((attachment) => ({
+            name: attachment.filename ?? null,
+            contentType: attachment.contentType,
+            size: attachment.size,
+          })),
           ...(mail.messageId ? { messageId: mail.messageId } : {}),
           ...(mail.inReplyTo ? { inReplyTo: mail.inReplyTo } : {}),
           environmentId: job.environmentId,

@@ -21,7 +21,18 @@ export class SendTestWebhook {
     const webhookId = `msg_${newId(now.getTime())}`;
     const body = eventBody({ type: command.eventType, object: { test: true, _id: newId(now.getTime()), _environmentId: command.scope.environmentId } }, now);
     await this.publisher.enqueue([
-      { id: webhookId, ...command.scope, endpointId: endpoint.id, eventType: command.eventType, body, status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now, updatedAt: now },
+      {
+        id: webhookId,
+        ...command.scope,
+        endpointId: endpoint.id,
+        eventType: command.eventType,
+        body,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
     ]);
     return { webhookId };
   }

@@ -32,7 +32,13 @@ export class ChatSender {
     if (!active.length || (requested && !active.some((integration) => integration.identifier === requested))) return this.support.noIntegration(context);
 
     const targets = (integration: Integration) => this.targets(context, integration, content);
-    const selected = selectCredentialIntegrations(active, 'chat', job.overrides, this.support.selection(context), (integration) => targets(integration).length > 0);
+    const selected = selectCredentialIntegrations(
+      active,
+      'chat',
+      job.overrides,
+      this.support.selection(context),
+      (integration) => targets(integration).length > 0,
+    );
     if (!selected.length) return this.support.noChannel(context, DETAIL.SUBSCRIBER_NO_CHANNEL);
     return this.delivery.deliver(
       context,
@@ -44,18 +50,20 @@ export class ChatSender {
 
   private targets(context: StepContext, integration: Integration, content: string): DeliveryTarget<'chat'>[] {
     const { subscriber } = context;
-    const build = (entry: SubscriberChannel | undefined) => (id: string, { data }: { data: Record<string, unknown> }): ChatMessage => {
-      const { webhookUrl, channel, deviceTokens: _tokens, ...recipient } = entry?.credentials ?? {};
-      return {
-        id,
-        content,
-        ...(webhookUrl ? { webhookUrl } : {}),
-        ...(channel ? { channel } : {}),
-        ...(subscriber.phone ? { phoneNumber: subscriber.phone } : {}),
-        ...(Object.keys(recipient).length ? { recipient } : {}),
-        ...(Object.keys(objectOf(data.customData)).length ? { customData: objectOf(data.customData) } : {}),
+    const build =
+      (entry: SubscriberChannel | undefined) =>
+      (id: string, { data }: { data: Record<string, unknown> }): ChatMessage => {
+        const { webhookUrl, channel, deviceTokens: _tokens, ...recipient } = entry?.credentials ?? {};
+        return {
+          id,
+          content,
+          ...(webhookUrl ? { webhookUrl } : {}),
+          ...(channel ? { channel } : {}),
+          ...(subscriber.phone ? { phoneNumber: subscriber.phone } : {}),
+          ...(Object.keys(recipient).length ? { recipient } : {}),
+          ...(Object.keys(objectOf(data.customData)).length ? { customData: objectOf(data.customData) } : {}),
+        };
       };
-    };
     if (PHONE_ADDRESSED.has(integration.providerId)) {
       if (!subscriber.phone) return [];
       const entry = subscriber.channels.find((candidate) => candidate.integrationId === integration.id);

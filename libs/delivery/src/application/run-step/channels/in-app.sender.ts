@@ -34,7 +34,9 @@ export class InAppSender {
     const active = await this.support.activeIntegrations(context, 'in_app');
     const integration = selectIntegration(active, 'in_app', job.overrides, this.support.selection(context));
     if (!integration) return this.support.noIntegration(context);
-    const { created, message } = await context.writes.insertMessage(this.support.recorder.message(context, { id: job.id, providerId: integration.providerId, rendered, status: 'sent' }));
+    const { created, message } = await context.writes.insertMessage(
+      this.support.recorder.message(context, { id: job.id, providerId: integration.providerId, rendered, status: 'sent' }),
+    );
     if (created) {
       this.metrics.delivery('in_app', integration.providerId, 'sent');
       await this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });

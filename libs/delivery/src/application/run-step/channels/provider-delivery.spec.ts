@@ -15,12 +15,32 @@ import { DeliveryUnit, ProviderDelivery } from './provider-delivery';
 import { StepRecorder } from './step-recorder';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
-const job = { id: 'job-1', ...scope, notificationId: 'n-1', transactionId: 'tx-1', subscriberId: 's-1', type: 'sms', status: 'running', payload: {}, overrides: {}, attempts: 0 } as unknown as Job;
+const job = {
+  id: 'job-1',
+  ...scope,
+  notificationId: 'n-1',
+  transactionId: 'tx-1',
+  subscriberId: 's-1',
+  type: 'sms',
+  status: 'running',
+  payload: {},
+  overrides: {},
+  attempts: 0,
+} as unknown as Job;
 const step = { id: 'step-1', uuid: 'u-1', name: 'SMS', template: { type: 'sms', content: 'hi' } } as unknown as WorkflowStep;
 const workflow = { id: 'wf-1', trigger: { identifier: 'welcome' }, tags: [], steps: [step] } as unknown as Workflow;
 
 const integration = (identifier: string, providerId: string, fallbacks: string[] = []): Integration =>
-  ({ id: `id-${identifier}`, identifier, providerId, channel: 'sms', credentials: { apiKey: `secret-key-of-${identifier}` }, fallbacks, conditions: [], primary: false }) as unknown as Integration;
+  ({
+    id: `id-${identifier}`,
+    identifier,
+    providerId,
+    channel: 'sms',
+    credentials: { apiKey: `secret-key-of-${identifier}` },
+    fallbacks,
+    conditions: [],
+    primary: false,
+  }) as unknown as Integration;
 
 /** A provider that answers each call with the next scripted outcome (a ProviderError is thrown). */
 function scripted(id: string, ...outcomes: (ProviderError | 'ok')[]) {
@@ -66,16 +86,35 @@ function recordingWrites() {
     },
   };
   const unused = {} as never;
-  const writes = new StoreStepWrites(unused, { append: async (detail: ExecutionDetail) => void details.push(detail) } as never, messageStore as MessageRepository, unused, unused, unused);
+  const writes = new StoreStepWrites(
+    unused,
+    { append: async (detail: ExecutionDetail) => void details.push(detail) } as never,
+    messageStore as MessageRepository,
+    unused,
+    unused,
+    unused,
+  );
   return { writes, records: { messages, details } };
 }
 
 function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }, metrics: Metrics = noopMetrics) {
   const { writes: stepWrites, records: writes } = recordingWrites();
-  const registry: ProviderRegistry = { get: ((_channel: string, providerId: string) => providers.find((p) => p.id === providerId)) as ProviderRegistry['get'], list: () => providers };
+  const registry: ProviderRegistry = {
+    get: ((_channel: string, providerId: string) => providers.find((p) => p.id === providerId)) as ProviderRegistry['get'],
+    list: () => providers,
+  };
   const events: OutboundEvent[] = [];
   const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics, { publish: async (_scope, event) => void events.push(event) });
-  const context = { scope, job, workflow, step, subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber, writes: stepWrites, attempt: Attempt.of(attempt.made, attempt.of), now: new Date() } as StepContext;
+  const context = {
+    scope,
+    job,
+    workflow,
+    step,
+    subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber,
+    writes: stepWrites,
+    attempt: Attempt.of(attempt.made, attempt.of),
+    now: new Date(),
+  } as StepContext;
   const unit = (chain: Integration[], forget?: () => Promise<Record<string, unknown> | undefined>): DeliveryUnit<'sms'> => ({
     chain,
     targets: () => [{ address: '+15550001', fields: { phone: '+15550001' }, build: (id) => ({ id, to: '+15550001', content: 'hi' }), forget }],
@@ -124,7 +163,13 @@ describe('ProviderDelivery', () => {
       ['twilio', 'error'],
       ['sns', 'sent'],
     ]);
-    expect(details()).toEqual(['twilio provider was selected', 'Unexpected provider error', 'Fallback integration selected', 'sns provider was selected', 'Message sent']);
+    expect(details()).toEqual([
+      'twilio provider was selected',
+      'Unexpected provider error',
+      'Fallback integration selected',
+      'sns provider was selected',
+      'Message sent',
+    ]);
     expect(JSON.parse(writes.details[2].raw!)).toEqual({ from: 'twilio-main', to: 'sns-backup', reason: 'bad token' });
   });
 
@@ -139,7 +184,10 @@ describe('ProviderDelivery', () => {
 
     // The fresh run (attempt 1 of a new budget) finds hop 0 failed and delivers through the fallback.
     const fresh = { ...last.context, attempt: Attempt.first(6) };
-    await expect(last.delivery.deliver(fresh, 'sms', [last.unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    await expect(last.delivery.deliver(fresh, 'sms', [last.unit([primary, backup])], { content: 'hi' })).resolves.toEqual({
+      kind: 'completed',
+      providerId: 'sns',
+    });
     expect(twilio.calls).toHaveLength(1);
     expect(last.details().filter((d) => d === 'Fallback integration selected')).toHaveLength(1);
   });
@@ -179,7 +227,11 @@ describe('ProviderDelivery', () => {
 
   describe('metrics and logs', () => {
     let counted: { channel: string; provider: string; outcome: DeliveryOutcome; timed: boolean }[];
-    const metrics: Metrics = { ...noopMetrics, delivery: (channel, provider, outcome, durationMs) => void counted.push({ channel, provider, outcome, timed: durationMs !== undefined && durationMs >= 0 }) };
+    const metrics: Metrics = {
+      ...noopMetrics,
+      delivery: (channel, provider, outcome, durationMs) =>
+        void counted.push({ channel, provider, outcome, timed: durationMs !== undefined && durationMs >= 0 }),
+    };
     beforeEach(() => (counted = []));
 
     it('counts each attempt with its outcome and send latency, and logs each one that did not succeed at warn', async () => {
@@ -202,7 +254,9 @@ describe('ProviderDelivery', () => {
     it('counts a failure with no integration left as failed, with the secrets masked in the log line', async () => {
       const echo = new ProviderError('retryable', 'key secret-key-of-twilio-main timed out');
       const { delivery, context, unit } = setup([scripted('twilio', echo).provider], { made: 5, of: 6 }, metrics);
-      await expect(delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' })).resolves.toMatchObject({ kind: 'failed' });
+      await expect(delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' })).resolves.toMatchObject({
+        kind: 'failed',
+      });
       expect(counted).toEqual([{ channel: 'sms', provider: 'twilio', outcome: 'failed', timed: true }]);
       expect(warnings).toEqual(['Delivery failed: job job-1, sms through twilio (integration twilio-main), attempt 6 of 6: key **** timed out']);
     });
@@ -230,13 +284,21 @@ describe('ProviderDelivery outbound events', () => {
     const good = scripted('good');
     const sent = setup([good.provider]);
     await sent.delivery.deliver(sent.context, 'sms', [sent.unit([integration('a', 'good')])], { content: 'hi' });
-    expect(sent.events).toEqual([expect.objectContaining({ type: 'message.sent', key: sent.writes.messages[0].id, object: expect.objectContaining({ _id: sent.writes.messages[0].id, status: 'sent', subscriberId: 'ada', identifier: 'good-1', channel: 'sms' }) })]);
+    expect(sent.events).toEqual([
+      expect.objectContaining({
+        type: 'message.sent',
+        key: sent.writes.messages[0].id,
+        object: expect.objectContaining({ _id: sent.writes.messages[0].id, status: 'sent', subscriberId: 'ada', identifier: 'good-1', channel: 'sms' }),
+      }),
+    ]);
     expect(sent.events[0].object).not.toHaveProperty('overrides');
 
     const bad = scripted('bad', new ProviderError('permanent', 'rejected'));
     const failed = setup([bad.provider]);
     await failed.delivery.deliver(failed.context, 'sms', [failed.unit([integration('b', 'bad')])], { content: 'hi' });
-    expect(failed.events).toEqual([expect.objectContaining({ type: 'message.failed', key: failed.writes.messages[0].id, error: { message: 'rejected', code: 'unexpected_provider_error' } })]);
+    expect(failed.events).toEqual([
+      expect.objectContaining({ type: 'message.failed', key: failed.writes.messages[0].id, error: { message: 'rejected', code: 'unexpected_provider_error' } }),
+    ]);
   });
 
   it('publishes nothing for an attempt that will be retried; a rerun that finds the message ended publishes its event again under the same key', async () => {

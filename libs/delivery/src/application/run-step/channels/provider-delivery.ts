@@ -1,6 +1,16 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Integration, isSecretCredential } from '@app/integrations';
-import { DeliveryOutcome, METRICS, Metrics, OUTBOUND_EVENTS, OutboundEvents, RetryableJobError, deterministicId, noOutboundEvents, noopMetrics } from '@app/kernel';
+import {
+  DeliveryOutcome,
+  METRICS,
+  Metrics,
+  OUTBOUND_EVENTS,
+  OutboundEvents,
+  RetryableJobError,
+  deterministicId,
+  noOutboundEvents,
+  noopMetrics,
+} from '@app/kernel';
 import { DETAIL, providerSelectedDetail } from '../../../domain/execution-detail';
 import { MESSAGE_ERROR_IDS, Message, messageEventObject } from '../../../domain/message';
 import { ProviderOverrides, providerOverrides } from '../../../domain/provider-overrides';
@@ -85,7 +95,11 @@ export class ProviderDelivery {
     const wait = Math.max(0, ...retries.map((retry) => retry.retryAfterMs ?? 0));
     if (failover) {
       // Other deliveries of the step waiting for a retry go along with the fresh run.
-      return { kind: 'failover', queueJobId: `${context.job.id}:failover:${failover.from.id}:${failover.to.id}`, delayMs: retries.length ? Math.max(wait, 1_000) : 0 };
+      return {
+        kind: 'failover',
+        queueJobId: `${context.job.id}:failover:${failover.from.id}:${failover.to.id}`,
+        delayMs: retries.length ? Math.max(wait, 1_000) : 0,
+      };
     }
     if (retries.length) throw new RetryableJobError('Provider asked for a retry', wait || undefined);
     const delivered = results.find((result): result is Extract<UnitResult, { kind: 'delivered' }> => result.kind === 'delivered');
@@ -94,13 +108,22 @@ export class ProviderDelivery {
     return { kind: 'failed', reason: failed?.reason ?? DETAIL.PROVIDER_ERROR };
   }
 
-  private async deliverUnit<C extends DeliveryChannel>(context: StepContext, channel: C, unit: DeliveryUnit<C>, rendered: RenderedMessage): Promise<UnitResult> {
+  private async deliverUnit<C extends DeliveryChannel>(
+    context: StepContext,
+    channel: C,
+    unit: DeliveryUnit<C>,
+    rendered: RenderedMessage,
+  ): Promise<UnitResult> {
     let reason: string = DETAIL.PROVIDER_ERROR;
     for (let hop = 0; hop < unit.chain.length; hop++) {
       const integration = unit.chain[hop];
       const targets = unit.targets(integration);
       if (!targets.length) {
-        await this.recorder.detail(context, 'Warning', DETAIL.FALLBACK_INTEGRATION_SKIPPED, { raw: { integration: integration.identifier }, providerId: integration.providerId, source: 'Credentials' });
+        await this.recorder.detail(context, 'Warning', DETAIL.FALLBACK_INTEGRATION_SKIPPED, {
+          raw: { integration: integration.identifier },
+          providerId: integration.providerId,
+          source: 'Credentials',
+        });
         continue;
       }
       const results: AttemptResult[] = [];
@@ -137,7 +160,14 @@ export class ProviderDelivery {
     const { job, step } = context;
     const messageId = deterministicId(job.id, integration.id, target.address);
     const { message } = await context.writes.insertMessage(
-      this.recorder.message(context, { id: messageId, providerId: integration.providerId, rendered, status: 'warning', fields: target.fields, errorText: 'Not delivered yet' }),
+      this.recorder.message(context, {
+        id: messageId,
+        providerId: integration.providerId,
+        rendered,
+        status: 'warning',
+        fields: target.fields,
+        errorText: 'Not delivered yet',
+      }),
     );
     // An earlier run ended this message; it may have crashed before publishing the event (same key: published once).
     if (message.status === 'sent') {
@@ -178,7 +208,11 @@ export class ProviderDelivery {
     const made = { providerId: provider.id, durationMs: performance.now() - started };
     const deliveredAt = this.recorder.now();
     await context.writes.updateMessage(messageId, { status: 'sent', identifier: result.id, deliveredAt });
-    await this.publish(context, { ...message, status: 'sent', errorText: undefined, identifier: result.id, deliveredAt: [...message.deliveredAt, deliveredAt], updatedAt: deliveredAt }, 'message.sent');
+    await this.publish(
+      context,
+      { ...message, status: 'sent', errorText: undefined, identifier: result.id, deliveredAt: [...message.deliveredAt, deliveredAt], updatedAt: deliveredAt },
+      'message.sent',
+    );
     await this.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { raw: redactSecrets(result, secrets), providerId: provider.id });
     return { kind: 'sent', providerId: provider.id, made };
   }
@@ -206,7 +240,9 @@ export class ProviderDelivery {
       type,
       key: message.id,
       object: messageEventObject(message, context.subscriber.subscriberId),
-      ...(type === 'message.failed' ? { error: { message: message.errorText ?? DETAIL.PROVIDER_ERROR, code: message.errorId ?? MESSAGE_ERROR_IDS.providerError } } : {}),
+      ...(type === 'message.failed'
+        ? { error: { message: message.errorText ?? DETAIL.PROVIDER_ERROR, code: message.errorId ?? MESSAGE_ERROR_IDS.providerError } }
+        : {}),
     });
   }
 
@@ -225,7 +261,18 @@ export class ProviderDelivery {
       willRetry ? 'Warning' : 'Failed',
       willRetry ? DETAIL.PROVIDER_RETRY_SCHEDULED : error.retryable ? DETAIL.PROVIDER_RETRIES_EXHAUSTED : DETAIL.PROVIDER_ERROR,
       {
-        raw: redactSecrets({ kind: error.kind, status: error.status, code: error.providerCode, message: error.message, attempt: context.attempt.number, retryAfterMs: error.retryAfterMs, vendor: error.raw }, secrets),
+        raw: redactSecrets(
+          {
+            kind: error.kind,
+            status: error.status,
+            code: error.providerCode,
+            message: error.message,
+            attempt: context.attempt.number,
+            retryAfterMs: error.retryAfterMs,
+            vendor: error.raw,
+          },
+          secrets,
+        ),
         providerId,
       },
     );
@@ -235,7 +282,11 @@ export class ProviderDelivery {
     }
     if (willRetry) return { kind: 'retry', error, reason };
     await context.writes.updateMessage(message.id, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
-    await this.publish(context, { ...message, status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason, updatedAt: this.recorder.now() }, 'message.failed');
+    await this.publish(
+      context,
+      { ...message, status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason, updatedAt: this.recorder.now() },
+      'message.failed',
+    );
     return { kind: 'final', reason, exhausted: error.retryable, earlier: false };
   }
 }

@@ -45,7 +45,9 @@ export class PushSender {
   }
 
   private targets(context: StepContext, integration: Integration, title: string, content: string): DeliveryTarget<'push'>[] {
-    const tokens = context.subscriber.channels.filter((entry) => entry.integrationId === integration.id).flatMap((entry) => entry.credentials.deviceTokens ?? []);
+    const tokens = context.subscriber.channels
+      .filter((entry) => entry.integrationId === integration.id)
+      .flatMap((entry) => entry.credentials.deviceTokens ?? []);
     return [...new Set(tokens)].map((token) => ({
       address: token,
       fields: { deviceTokens: [token] },

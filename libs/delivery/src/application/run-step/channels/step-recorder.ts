@@ -75,7 +75,10 @@ export class StepRecorder {
     options: { raw?: unknown; source?: ExecutionDetailSource; providerId?: string } = {},
   ): Promise<void> {
     return on.writes.appendDetail(
-      createExecutionDetail({ job: on.job, status, detail, raw: options.raw, source: options.source ?? 'Internal', providerId: options.providerId }, this.clock.now()),
+      createExecutionDetail(
+        { job: on.job, status, detail, raw: options.raw, source: options.source ?? 'Internal', providerId: options.providerId },
+        this.clock.now(),
+      ),
     );
   }
 

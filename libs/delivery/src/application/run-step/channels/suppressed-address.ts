@@ -38,7 +38,13 @@ export async function skipSuppressed(
   await support.recorder.detail(context, 'Failed', DETAIL.ADDRESS_SUPPRESSED, {
     source: 'Credentials',
     providerId,
-    raw: { address, reason: suppression.reason, suppressedAt: suppression.createdAt.toISOString(), providerId: suppression.providerId, messageId: suppression.messageId },
+    raw: {
+      address,
+      reason: suppression.reason,
+      suppressedAt: suppression.createdAt.toISOString(),
+      providerId: suppression.providerId,
+      messageId: suppression.messageId,
+    },
   });
   return { kind: 'skipped', providerId };
 }

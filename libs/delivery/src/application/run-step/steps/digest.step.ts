@@ -25,7 +25,9 @@ export class DigestStep implements StepHandler {
     const metadata = (step.metadata ?? {}) as never;
     const bucketKey = digestBucketKey(workflow.id, subscriber.id, (step.metadata as { digestKey?: string })?.digestKey, job.payload);
     const event = { jobId: job.id, notificationId: job.notificationId, payload: job.payload, at: now };
-    const recent = isBackoffDigest(metadata) ? await writes.hasRecentDigestEvent(scope, bucketKey, new Date(now.getTime() - backoffWindowMs(metadata))) : undefined;
+    const recent = isBackoffDigest(metadata)
+      ? await writes.hasRecentDigestEvent(scope, bucketKey, new Date(now.getTime() - backoffWindowMs(metadata)))
+      : undefined;
     // Merge into an open digest, or open one; the store decides atomically who is the master.
     for (let round = 0; round < MAX_DIGEST_RACE_ROUNDS; round++) {
       const open = await writes.mergeIntoDigest(scope, bucketKey, event);

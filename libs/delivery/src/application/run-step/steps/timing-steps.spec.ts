@@ -101,7 +101,7 @@ describe('DigestStep', () => {
     expect(details()).toEqual([DETAIL.STEP_DIGESTED]);
   });
 
-  it('merges into another job\'s open digest: merged, pointing at the master\'s notification (the frame cancels the rest)', async () => {
+  it("merges into another job's open digest: merged, pointing at the master's notification (the frame cancels the rest)", async () => {
     const { chain, context, details } = running('digest', regular);
     const open: OpenDigest = { masterJobId: 'master-job', masterNotificationId: 'master-n', fireAt };
     const { writes, calls } = withBuckets(chain, { mergeIntoDigest: async () => open });
