@@ -66,7 +66,9 @@ describe('RetentionScheduler', () => {
     expect(await subject.run()).toEqual(NONE);
     expect(logged).toEqual([]);
     await subject.run();
-    expect(logged).toEqual(['Deleted delivery records older than 7 days: 5 execution details, 4 messages, 3 jobs, 2 notifications, 1 triggers']);
+    expect(logged).toEqual([
+      'Deleted delivery records older than 7 days: 5 execution details, 4 messages, 3 jobs, 2 notifications, 1 triggers, 0 vendor delivery events',
+    ]);
   });
 
   it('never overlaps two purges, and a failed purge is logged and tried again next time', async () => {
