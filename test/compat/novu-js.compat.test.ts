@@ -52,12 +52,28 @@ function inboxScenarios(name: string, start: (h: ServiceHarness) => Promise<void
       template: {
         type: 'in_app',
         content,
-        cta: { type: 'redirect', data: { url: '/orders/{{payload.order}}' }, action: { buttons: [{ type: 'primary', content: 'Accept' }, { type: 'secondary', content: 'Decline' }] } },
+        cta: {
+          type: 'redirect',
+          data: { url: '/orders/{{payload.order}}' },
+          action: {
+            buttons: [
+              { type: 'primary', content: 'Accept' },
+              { type: 'secondary', content: 'Decline' },
+            ],
+          },
+        },
       },
     });
 
     function client(applicationIdentifier: string, subscriberId: string, extra: Record<string, unknown> = {}): Novu {
-      const novu = new Novu({ applicationIdentifier, subscriber: { subscriberId, firstName: 'Ada' }, backendUrl: s.baseUrl, socketUrl: s.baseUrl, useCache: false, ...extra });
+      const novu = new Novu({
+        applicationIdentifier,
+        subscriber: { subscriberId, firstName: 'Ada' },
+        backendUrl: s.baseUrl,
+        socketUrl: s.baseUrl,
+        useCache: false,
+        ...extra,
+      });
       clients.push(novu);
       return novu;
     }
@@ -87,11 +103,18 @@ function inboxScenarios(name: string, start: (h: ServiceHarness) => Promise<void
       expect(list.error).toBeUndefined();
       expect(list.data!.notifications.map((n) => n.id)).toEqual([pushed.id]);
       const [notification] = list.data!.notifications;
-      expect(notification).toMatchObject({ subject: undefined, body: 'Order A-1 shipped', workflow: { id: wf.id, identifier: wf.identifier }, redirect: { url: '/orders/A-1' } });
+      expect(notification).toMatchObject({
+        subject: undefined,
+        body: 'Order A-1 shipped',
+        workflow: { id: wf.id, identifier: wf.identifier },
+        redirect: { url: '/orders/A-1' },
+      });
 
       const severities = ['high', 'medium', 'low', 'none'];
       const counts = async () => {
-        const res = await novu.notifications.count({ filters: severities.map((severity) => ({ read: false, archived: false, snoozed: false, severity })) as never });
+        const res = await novu.notifications.count({
+          filters: severities.map((severity) => ({ read: false, archived: false, snoozed: false, severity })) as never,
+        });
         expect(res.error).toBeUndefined();
         const items = (res.data as any).counts as { count: number; filter: { severity: string } }[];
         expect(items.map((item) => item.filter.severity)).toEqual(severities);
@@ -128,7 +151,7 @@ function inboxScenarios(name: string, start: (h: ServiceHarness) => Promise<void
       // bulk actions, each on fresh notifications
       const more = async (n: number, listed: number) => {
         for (let i = 0; i < n; i++) await api('POST', '/v1/events/trigger', { name: wf.identifier, to: subscriberId, payload: { order: `B-${i}` } });
-        await waitFor(async () => ((await novu.notifications.list({ limit: 50 })).data!.notifications.length >= listed) || undefined, 10_000);
+        await waitFor(async () => (await novu.notifications.list({ limit: 50 })).data!.notifications.length >= listed || undefined, 10_000);
       };
       await more(2, 3);
       expect((await novu.notifications.readAll()).error).toBeUndefined();
@@ -161,36 +184,47 @@ function inboxScenarios(name: string, start: (h: ServiceHarness) => Promise<void
       expect(byApi.workflows.find((w: any) => w.workflow.identifier === wf.identifier).channels).toMatchObject({ in_app: false });
     });
 
-    (options.sqlStore ? it : it.skip)('refuses a session without the right subscriberHash once the environment requires HMAC, and accepts the right one', async () => {
-      const { data: environment } = await api('GET', '/v1/environments/me');
-      // Development starts with HMAC off; the CLI turns it on (here through the store, as the CLI does)
-      await h.sql.query('UPDATE environments SET inbox_hmac = true WHERE id = $1', [environment._id]);
-      try {
-        const subscriberId = uniqueName('hmac');
-        const wrong = await fetch(`${s.baseUrl}/v1/inbox/session`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ applicationIdentifier: environment.identifier, subscriber: { subscriberId } }),
-        });
-        expect(wrong.status).toBe(400);
-        expect(((await wrong.json()) as { message: string }).message).toBe('Please provide a valid HMAC hash');
-        const subscriberHash = createHmac('sha256', s.apiKey).update(subscriberId).digest('hex');
-        const novu = client(environment.identifier, subscriberId, { subscriberHash });
-        const list = await novu.notifications.list({});
-        expect(list.error).toBeUndefined();
-        expect(list.data!.notifications).toEqual([]);
-      } finally {
-        await h.sql.query('UPDATE environments SET inbox_hmac = false WHERE id = $1', [environment._id]);
-      }
-    });
+    (options.sqlStore ? it : it.skip)(
+      'refuses a session without the right subscriberHash once the environment requires HMAC, and accepts the right one',
+      async () => {
+        const { data: environment } = await api('GET', '/v1/environments/me');
+        // Development starts with HMAC off; the CLI turns it on (here through the store, as the CLI does)
+        await h.sql.query('UPDATE environments SET inbox_hmac = true WHERE id = $1', [environment._id]);
+        try {
+          const subscriberId = uniqueName('hmac');
+          const wrong = await fetch(`${s.baseUrl}/v1/inbox/session`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ applicationIdentifier: environment.identifier, subscriber: { subscriberId } }),
+          });
+          expect(wrong.status).toBe(400);
+          expect(((await wrong.json()) as { message: string }).message).toBe('Please provide a valid HMAC hash');
+          const subscriberHash = createHmac('sha256', s.apiKey).update(subscriberId).digest('hex');
+          const novu = client(environment.identifier, subscriberId, { subscriberHash });
+          const list = await novu.notifications.list({});
+          expect(list.error).toBeUndefined();
+          expect(list.data!.notifications).toEqual([]);
+        } finally {
+          await h.sql.query('UPDATE environments SET inbox_hmac = false WHERE id = $1', [environment._id]);
+        }
+      },
+    );
   });
 }
 
-inboxScenarios('embedded mode (one process, PGlite)', async (h) => {
-  await h.startEmbedded();
-}, { sqlStore: false });
+inboxScenarios(
+  'embedded mode (one process, PGlite)',
+  async (h) => {
+    await h.startEmbedded();
+  },
+  { sqlStore: false },
+);
 
-inboxScenarios('production mode (api and worker processes, PostgreSQL and Redis)', async (h) => {
-  await h.startApi();
-  await h.startWorker();
-}, { sqlStore: true });
+inboxScenarios(
+  'production mode (api and worker processes, PostgreSQL and Redis)',
+  async (h) => {
+    await h.startApi();
+    await h.startWorker();
+  },
+  { sqlStore: true },
+);

@@ -128,7 +128,9 @@ describe.each(STORES)(`@novu/api ${SDK_VERSION} against the service (%s)`, (stor
     });
 
     it('update with check runs the check on the merged credentials', async () => {
-      await sdkFails('integrations.update to a refused key', 400, () => novu.integrations.update({ credentials: { apiKey: 'SG.revoked' }, check: true }, emailId));
+      await sdkFails('integrations.update to a refused key', 400, () =>
+        novu.integrations.update({ credentials: { apiKey: 'SG.revoked' }, check: true }, emailId),
+      );
       const res = await sdk('integrations.update with check', () => novu.integrations.update({ name: 'SendGrid (checked)', check: true }, emailId));
       expect(res.result).toMatchObject({ id: emailId, name: 'SendGrid (checked)' });
     });
@@ -214,9 +216,7 @@ describe.each(STORES)(`@novu/api ${SDK_VERSION} against the service (%s)`, (stor
     });
 
     it('subscribers.create with a bad body answers 422 in the SDK ValidationErrorDto shape', async () => {
-      const error = await sdkFails('subscribers.create invalid', 422, () =>
-        novu.subscribers.create({ subscriberId: subscriberId, email: 'not-an-email' }),
-      );
+      const error = await sdkFails('subscribers.create invalid', 422, () => novu.subscribers.create({ subscriberId: subscriberId, email: 'not-an-email' }));
       expect(JSON.parse(error.body).errors).toBeDefined();
     });
 
@@ -323,9 +323,7 @@ describe.each(STORES)(`@novu/api ${SDK_VERSION} against the service (%s)`, (stor
         await sdk('subscribers.preferences.update opt back in', () =>
           novu.subscribers.preferences.update({ channels: { inApp: true }, workflowId }, subscriberId),
         );
-        const res = await sdk('trigger', () =>
-          novu.trigger({ workflowId: workflowIdentifier, to: subscriberId, payload: { name: 'Ada' } }),
-        );
+        const res = await sdk('trigger', () => novu.trigger({ workflowId: workflowIdentifier, to: subscriberId, payload: { name: 'Ada' } }));
         expect(res.result).toMatchObject({ acknowledged: true, status: 'processed' });
         transactionId = res.result.transactionId!;
         expect(typeof transactionId).toBe('string');

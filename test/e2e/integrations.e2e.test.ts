@@ -128,10 +128,18 @@ describe.each(STORES)('integrations (%s)', (store) => {
     ]);
     expect((await list()).map((i) => i.identifier)).not.toContain('fallback-bad');
 
-    await t.api().put(`/v1/integrations/${main._id}`).send({ fallbacks: [main.identifier] }).expect(422);
+    await t
+      .api()
+      .put(`/v1/integrations/${main._id}`)
+      .send({ fallbacks: [main.identifier] })
+      .expect(422);
     const cleared = await t.api().put(`/v1/integrations/${main._id}`).send({ fallbacks: [] }).expect(200);
     expect(cleared.body.data.fallbacks).toEqual([]);
-    const cycle = await t.api().put(`/v1/integrations/${backup._id}`).send({ fallbacks: ['fallback-main'] }).expect(200);
+    const cycle = await t
+      .api()
+      .put(`/v1/integrations/${backup._id}`)
+      .send({ fallbacks: ['fallback-main'] })
+      .expect(200);
     expect(cycle.body.data.fallbacks).toEqual(['fallback-main']);
   });
 
@@ -150,7 +158,11 @@ describe.each(STORES)('integrations (%s)', (store) => {
     it('changes only what is sent, and keeps a secret sent back masked', async () => {
       const { body } = await create(sendgrid()).expect(201);
       const id = body.data._id;
-      const res = await t.api().put(`/v1/integrations/${id}`).send({ name: 'Renamed', credentials: { apiKey: 'SG.v****', from: 'new@example.com' } }).expect(200);
+      const res = await t
+        .api()
+        .put(`/v1/integrations/${id}`)
+        .send({ name: 'Renamed', credentials: { apiKey: 'SG.v****', from: 'new@example.com' } })
+        .expect(200);
       expect(res.body.data).toMatchObject({
         name: 'Renamed',
         identifier: body.data.identifier,
@@ -160,14 +172,22 @@ describe.each(STORES)('integrations (%s)', (store) => {
       const scope = { organizationId: body.data._organizationId, environmentId: body.data._environmentId };
       expect(await storedCredentials(scope, id)).toEqual({ apiKey: SECRET, from: 'new@example.com', senderName: 'Example' });
 
-      const rotated = await t.api().put(`/v1/integrations/${id}`).send({ credentials: { apiKey: 'SG.rotated-key' } }).expect(200);
+      const rotated = await t
+        .api()
+        .put(`/v1/integrations/${id}`)
+        .send({ credentials: { apiKey: 'SG.rotated-key' } })
+        .expect(200);
       expect(rotated.body.data.credentials.apiKey).toBe('SG.r****');
       expect((await storedCredentials(scope, id)).apiKey).toBe('SG.rotated-key');
     });
 
     it('validates credentials when activating, and refuses a taken identifier', async () => {
       const { body } = await create({ providerId: 'twilio', channel: 'sms', identifier: 'sms-inactive' }).expect(201);
-      const res = await t.api().put(`/v1/integrations/${body.data._id}`).send({ active: true, credentials: { accountSid: 'AC1' } }).expect(422);
+      const res = await t
+        .api()
+        .put(`/v1/integrations/${body.data._id}`)
+        .send({ active: true, credentials: { accountSid: 'AC1' } })
+        .expect(422);
       expect(res.body.message).toBe('Missing credentials for twilio: token, from');
       await create(sendgrid({ identifier: 'taken-identifier' })).expect(201);
       const clash = await t.api().put(`/v1/integrations/${body.data._id}`).send({ identifier: 'taken-identifier' }).expect(409);
@@ -208,7 +228,9 @@ describe.each(STORES)('integrations (%s)', (store) => {
     const push = await mk({ providerId: 'expo', channel: 'push', active: true, credentials: { apiKey: 'expo-token-123' } });
     expect(push).toMatchObject({ primary: false, priority: 0, credentials: { apiKey: 'expo****' } });
     // SMS has its own primary.
-    expect(await mk({ providerId: 'twilio', channel: 'sms', active: true, credentials: { accountSid: 'AC1', token: 'tok-12345', from: '+15550001' } })).toMatchObject({
+    expect(
+      await mk({ providerId: 'twilio', channel: 'sms', active: true, credentials: { accountSid: 'AC1', token: 'tok-12345', from: '+15550001' } }),
+    ).toMatchObject({
       primary: true,
       priority: 1,
     });
@@ -236,7 +258,10 @@ describe.each(STORES)('integrations (%s)', (store) => {
     await api.put(`/v1/integrations/${first._id}`).send({ name: 'x' }).expect(404);
     await api.delete('/v1/integrations/nope').expect(404);
     // Its identifier is free again.
-    await api.post('/v1/integrations').send(sendgrid({ identifier: first.identifier })).expect(201);
+    await api
+      .post('/v1/integrations')
+      .send(sendgrid({ identifier: first.identifier }))
+      .expect(201);
   });
 
   it("lists the organization's active integrations across environments", async () => {
@@ -303,7 +328,11 @@ describe.each(STORES)('integrations (%s)', (store) => {
 
     it('checks on update too', async () => {
       const { body } = await create({ ...smtpBody('right-password'), check: false }).expect(201);
-      await t.api().put(`/v1/integrations/${body.data._id}`).send({ check: true, credentials: { password: 'wrong-password' } }).expect(400);
+      await t
+        .api()
+        .put(`/v1/integrations/${body.data._id}`)
+        .send({ check: true, credentials: { password: 'wrong-password' } })
+        .expect(400);
       await t.api().put(`/v1/integrations/${body.data._id}`).send({ check: true, name: 'Checked SMTP' }).expect(200);
     });
   });
@@ -320,7 +349,13 @@ describe.each(STORES)('integrations (%s)', (store) => {
 describe.each(STORES)('integrations across a restart (%s)', (store) => {
   it('keeps integrations and can still decrypt their credentials', async () => {
     const first = await startTestApp({ store });
-    const created = (await first.api().post('/v1/integrations').send(sendgrid({ identifier: 'survivor' })).expect(201)).body.data;
+    const created = (
+      await first
+        .api()
+        .post('/v1/integrations')
+        .send(sendgrid({ identifier: 'survivor' }))
+        .expect(201)
+    ).body.data;
     const { store: s, dataDir, sqlSchema, apiKey } = first.options;
     await first.close();
 

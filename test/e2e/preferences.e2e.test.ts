@@ -114,7 +114,9 @@ describe.each(STORES)('subscriber preferences (%s)', (store) => {
     expect(after.body.data.global.channels.push).toBe(false);
     expect(() => GetSubscriberPreferencesDto$inboundSchema.parse(after.body.data)).not.toThrow();
 
-    const badTime = await patch('sub-2', { schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '9am', end: '05:00 PM' }] } } } }).expect(422);
+    const badTime = await patch('sub-2', {
+      schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '9am', end: '05:00 PM' }] } } },
+    }).expect(422);
     expect(Object.keys(badTime.body.errors)).toEqual(['schedule.weeklySchedule.monday.hours.0.start']);
     const noFlag = await patch('sub-2', { schedule: { weeklySchedule: {} } }).expect(422);
     expect(Object.keys(noFlag.body.errors)).toEqual(['schedule.isEnabled']);
@@ -134,8 +136,14 @@ describe.each(STORES)('subscriber preferences (%s)', (store) => {
     await api.post('/v2/subscribers').send({ subscriberId: 'sub-1' }).expect(201);
     const res = await api.get('/v2/subscribers/sub-1/preferences').expect(200);
     expect(res.body.data).toEqual({ global: { enabled: true, channels: {} }, workflows: [] });
-    await api.patch('/v2/subscribers/sub-1/preferences').send({ workflowId: 'alpha', channels: { email: false } }).expect(404);
-    await api.patch('/v2/subscribers/sub-1/preferences').send({ channels: { email: false } }).expect(200);
+    await api
+      .patch('/v2/subscribers/sub-1/preferences')
+      .send({ workflowId: 'alpha', channels: { email: false } })
+      .expect(404);
+    await api
+      .patch('/v2/subscribers/sub-1/preferences')
+      .send({ channels: { email: false } })
+      .expect(200);
     // The first environment's sub-1 still has email on globally.
     expect((await get('sub-1').expect(200)).body.data.global.channels.email).toBe(true);
   });
@@ -144,9 +152,17 @@ describe.each(STORES)('subscriber preferences (%s)', (store) => {
 describe.each(STORES)('subscriber preferences survive a restart (%s)', (store) => {
   it('reads back what was written before the restart', async () => {
     const first = await startTestApp({ store });
-    await first.api().post('/v1/workflows').send({ name: 'Kept', active: true, steps: [step('email')] }).expect(201);
+    await first
+      .api()
+      .post('/v1/workflows')
+      .send({ name: 'Kept', active: true, steps: [step('email')] })
+      .expect(201);
     await first.api().post('/v2/subscribers').send({ subscriberId: 'keeper' }).expect(201);
-    await first.api().patch('/v2/subscribers/keeper/preferences').send({ workflowId: 'kept', channels: { email: false } }).expect(200);
+    await first
+      .api()
+      .patch('/v2/subscribers/keeper/preferences')
+      .send({ workflowId: 'kept', channels: { email: false } })
+      .expect(200);
     const written = await first.api().patch('/v2/subscribers/keeper/preferences').send({ schedule }).expect(200);
     await first.close();
     const { dataDir, sqlSchema, apiKey } = first.options;

@@ -12,7 +12,9 @@ describe.each(STORES)('subscribers v2 (%s)', (store) => {
 
   describe('create', () => {
     it('creates a subscriber with Novu’s response shape, optional fields left out', async () => {
-      const res = await create({ subscriberId: 'c-1', firstName: 'Ada', email: 'ada@example.com', data: { plan: 'pro' }, timezone: 'Europe/Paris' }).expect(201);
+      const res = await create({ subscriberId: 'c-1', firstName: 'Ada', email: 'ada@example.com', data: { plan: 'pro' }, timezone: 'Europe/Paris' }).expect(
+        201,
+      );
       const body = res.body.data;
       expect(body).toMatchObject({
         subscriberId: 'c-1',
@@ -58,7 +60,9 @@ describe.each(STORES)('subscribers v2 (%s)', (store) => {
 
   describe('get, patch, delete', () => {
     beforeAll(async () => {
-      await create({ subscriberId: 'p-1', firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '+1555', data: { a: 1, b: 2 } }).expect(201);
+      await create({ subscriberId: 'p-1', firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '+1555', data: { a: 1, b: 2 } }).expect(
+        201,
+      );
     });
 
     it('gets by subscriberId; unknown is 404', async () => {
@@ -69,7 +73,11 @@ describe.each(STORES)('subscribers v2 (%s)', (store) => {
     });
 
     it('patches: fields left out stay, null clears, data is replaced', async () => {
-      const res = await t.api().patch('/v2/subscribers/p-1').send({ firstName: 'G.', phone: null, data: { c: 3 } }).expect(200);
+      const res = await t
+        .api()
+        .patch('/v2/subscribers/p-1')
+        .send({ firstName: 'G.', phone: null, data: { c: 3 } })
+        .expect(200);
       expect(res.body.data).toMatchObject({ firstName: 'G.', lastName: 'Hopper', email: 'grace@example.com', data: { c: 3 } });
       expect(res.body.data).not.toHaveProperty('phone');
       const after = await t.api().get('/v2/subscribers/p-1').expect(200);
@@ -90,7 +98,11 @@ describe.each(STORES)('subscribers v2 (%s)', (store) => {
 
     it('deletes a subscriber with its topic memberships', async () => {
       await create({ subscriberId: 'd-1' }).expect(201);
-      await t.api().post('/v2/topics/d-topic/subscriptions').send({ subscriberIds: ['d-1'] }).expect(201);
+      await t
+        .api()
+        .post('/v2/topics/d-topic/subscriptions')
+        .send({ subscriberIds: ['d-1'] })
+        .expect(201);
       expect((await t.api().get('/v2/subscribers/d-1').expect(200)).body.data.topics).toEqual(['d-topic']);
       const res = await t.api().delete('/v2/subscribers/d-1').expect(200);
       expect(res.body).toEqual({ data: { acknowledged: true, status: 'deleted' } });

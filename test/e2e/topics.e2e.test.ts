@@ -12,7 +12,11 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
   beforeAll(async () => {
     t = await startTestApp({ store });
     for (const subscriberId of ['u-1', 'u-2', 'u-3']) {
-      await t.api().post('/v2/subscribers').send({ subscriberId, firstName: subscriberId.toUpperCase(), email: `${subscriberId}@example.com` }).expect(201);
+      await t
+        .api()
+        .post('/v2/subscribers')
+        .send({ subscriberId, firstName: subscriberId.toUpperCase(), email: `${subscriberId}@example.com` })
+        .expect(201);
     }
   });
   afterAll(() => t.close());
@@ -50,7 +54,11 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
     await t.api().patch('/v2/topics/temp').send({ name: 'X' }).expect(404);
     await t.api().delete('/v2/topics/temp').expect(404);
     await t.api().get('/v2/topics/temp/subscriptions').expect(404);
-    await t.api().delete('/v2/topics/temp/subscriptions').send({ subscriberIds: ['u-1'] }).expect(404);
+    await t
+      .api()
+      .delete('/v2/topics/temp/subscriptions')
+      .send({ subscriberIds: ['u-1'] })
+      .expect(404);
     expect((await t.api().get('/v2/subscribers/u-1').expect(200)).body.data.topics).not.toContain('temp');
   });
 
@@ -60,7 +68,11 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
     expect(res.body.meta).toEqual({ totalCount: 3, successful: 2, failed: 1 });
     expect(res.body.errors).toEqual([{ subscriberId: 'ghost', code: 'SUBSCRIBER_NOT_FOUND', message: expect.any(String) }]);
     expect(res.body.data.map((s: any) => s.subscriber.subscriberId)).toEqual(['u-1', 'u-2']);
-    expect(res.body.data[0]).toMatchObject({ topic: { key: 'team' }, subscriber: { firstName: 'U-1', email: 'u-1@example.com' }, identifier: 'tk_team:si_u-1' });
+    expect(res.body.data[0]).toMatchObject({
+      topic: { key: 'team' },
+      subscriber: { firstName: 'U-1', email: 'u-1@example.com' },
+      identifier: 'tk_team:si_u-1',
+    });
     CreateSubscriptionsResponseDto$inboundSchema.parse(res.body);
     expect((await t.api().get('/v2/topics/team').expect(200)).body.data.key).toBe('team');
 
@@ -77,8 +89,14 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
     await subscribe('team', []).expect(422);
     await subscribe('team', 'u-1').expect(422);
     await subscribe('team', [1]).expect(422);
-    await subscribe('team', Array.from({ length: 101 }, (_, i) => `x${i}`)).expect(422);
-    await subscribe('team', Array.from({ length: 100 }, (_, i) => `x${i}`)).expect(201);
+    await subscribe(
+      'team',
+      Array.from({ length: 101 }, (_, i) => `x${i}`),
+    ).expect(422);
+    await subscribe(
+      'team',
+      Array.from({ length: 100 }, (_, i) => `x${i}`),
+    ).expect(201);
     await subscribe('bad%20key', ['u-1']).expect(422);
   });
 
@@ -100,7 +118,11 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
 
   it('unsubscribes, reporting ids that were not members', async () => {
     await subscribe('leave', ['u-1', 'u-2']).expect(201);
-    const res = await t.api().delete('/v2/topics/leave/subscriptions').send({ subscriberIds: ['u-1', 'u-3'] }).expect(200);
+    const res = await t
+      .api()
+      .delete('/v2/topics/leave/subscriptions')
+      .send({ subscriberIds: ['u-1', 'u-3'] })
+      .expect(200);
     expect(res.body.meta).toEqual({ totalCount: 2, successful: 1, failed: 1 });
     expect(res.body.data.map((s: any) => s.subscriber.subscriberId)).toEqual(['u-1']);
     expect(res.body.errors[0]).toMatchObject({ subscriberId: 'u-3', code: 'SUBSCRIPTION_NOT_FOUND' });
@@ -146,7 +168,11 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
     await t.api(other.apiKey).delete('/v2/topics/private').expect(404);
     expect((await t.api(other.apiKey).get('/v2/topics?key=private').expect(200)).body.data).toEqual([]);
     // u-1 does not exist in the other environment.
-    const res = await t.api(other.apiKey).post('/v2/topics/private/subscriptions').send({ subscriberIds: ['u-1'] }).expect(201);
+    const res = await t
+      .api(other.apiKey)
+      .post('/v2/topics/private/subscriptions')
+      .send({ subscriberIds: ['u-1'] })
+      .expect(201);
     expect(res.body.meta).toEqual({ totalCount: 1, successful: 0, failed: 1 });
     expect((await t.api().get('/v2/topics/private/subscriptions').expect(200)).body.data).toHaveLength(1);
   });

@@ -106,11 +106,20 @@ describe.each(STORES)('workflows (%s)', (store) => {
       [{ name: 'x', steps: [{ template: { type: 'digest' } }] }, 'steps.0.metadata'],
       [{ name: 'x', steps: [{ template: { type: 'digest' }, metadata: { type: 'regular', unit: 'minutes' } }] }, 'steps.0.metadata.amount'],
       [{ name: 'x', steps: [{ template: { type: 'digest' }, metadata: { type: 'backoff', amount: 1, unit: 'minutes' } }] }, 'steps.0.metadata.backoffAmount'],
-      [{ name: 'x', steps: [{ template: { type: 'digest' }, metadata: { type: 'timed', timed: { cronExpression: 'nope' } } }] }, 'steps.0.metadata.timed.cronExpression'],
+      [
+        { name: 'x', steps: [{ template: { type: 'digest' }, metadata: { type: 'timed', timed: { cronExpression: 'nope' } } }] },
+        'steps.0.metadata.timed.cronExpression',
+      ],
       [{ name: 'x', steps: [{ template: { type: 'delay' }, metadata: { type: 'scheduled' } }] }, 'steps.0.metadata.delayPath'],
       [{ name: 'x', steps: [{ template: { type: 'delay' }, metadata: { type: 'regular', amount: 1 } }] }, 'steps.0.metadata.unit'],
       [{ name: 'x', steps: [{ template: { type: 'email' }, filters: [{ value: 'XOR', children: [] }] }] }, 'steps.0.filters.0.value'],
-      [{ name: 'x', steps: [{ template: { type: 'email' }, filters: [{ value: 'AND', children: [{ field: 'a', value: '1', operator: 'SORTA', on: 'payload' }] }] }] }, 'steps.0.filters.0.children.0.operator'],
+      [
+        {
+          name: 'x',
+          steps: [{ template: { type: 'email' }, filters: [{ value: 'AND', children: [{ field: 'a', value: '1', operator: 'SORTA', on: 'payload' }] }] }],
+        },
+        'steps.0.filters.0.children.0.operator',
+      ],
       [{ name: 'x', steps: [{ template: { type: 'sms' }, variants: [{ template: { type: 'email' } }] }] }, 'steps.0.variants.0.template.type'],
       [{ name: 'x', preferenceSettings: { email: 'yes' } }, 'preferenceSettings.email'],
       [{ name: 'x', identifier: 'has spaces' }, 'identifier'],
@@ -155,7 +164,13 @@ describe.each(STORES)('workflows (%s)', (store) => {
       })
       .expect(200);
     const updated = res.body.data;
-    expect(updated).toMatchObject({ name: 'Editable', active: true, draft: false, critical: true, triggers: [{ identifier: 'editable', variables: [{ name: 'fresh' }] }] });
+    expect(updated).toMatchObject({
+      name: 'Editable',
+      active: true,
+      draft: false,
+      critical: true,
+      triggers: [{ identifier: 'editable', variables: [{ name: 'fresh' }] }],
+    });
     expect(updated.steps[0]).toMatchObject({ _id: email._id, uuid: email.uuid, _templateId: email._templateId, template: { subject: 'New' } });
     expect(updated.steps[1].template.type).toBe('sms');
     expect(updated.createdAt).toBe(w.createdAt);
@@ -168,7 +183,11 @@ describe.each(STORES)('workflows (%s)', (store) => {
     expect(renamed.body.data.triggers[0].identifier).toBe('editable-2');
     await t.api().get('/v1/workflows/editable').expect(404);
 
-    const invalid = await t.api().put(`/v1/workflows/${w._id}`).send({ steps: [{ template: { type: 'delay' } }] }).expect(422);
+    const invalid = await t
+      .api()
+      .put(`/v1/workflows/${w._id}`)
+      .send({ steps: [{ template: { type: 'delay' } }] })
+      .expect(422);
     expect(Object.keys(invalid.body.errors)).toEqual(['steps.0.metadata']);
     await t.api().put('/v1/workflows/000000000000000000000000').send({ name: 'x' }).expect(404);
     // Nothing half-written by the refused updates.
@@ -228,7 +247,11 @@ describe.each(STORES)('workflows (%s)', (store) => {
 describe.each(STORES)('workflows survive a restart (%s)', (store) => {
   it('reads back what was written before the restart', async () => {
     const first = await startTestApp({ store });
-    const { body } = await first.api().post('/v1/workflows').send({ name: 'Durable', active: true, steps: [emailStep, digestStep] }).expect(201);
+    const { body } = await first
+      .api()
+      .post('/v1/workflows')
+      .send({ name: 'Durable', active: true, steps: [emailStep, digestStep] })
+      .expect(201);
     await first.close();
     const { dataDir, sqlSchema, apiKey } = first.options;
     const second = await startTestApp({ store, dataDir, sqlSchema, apiKey });

@@ -3,7 +3,17 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
-import { CoreModule, DeliveryWorkerModule, InboxListenerModule, InboxSocketModule, LifecycleLogger, loggerOptions, queueModule, ServiceOptions, storeModule } from '@app/bootstrap';
+import {
+  CoreModule,
+  DeliveryWorkerModule,
+  InboxListenerModule,
+  InboxSocketModule,
+  LifecycleLogger,
+  loggerOptions,
+  queueModule,
+  ServiceOptions,
+  storeModule,
+} from '@app/bootstrap';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { EnvironmentsModule } from '@app/environments';
 import { MetricsModule } from '@app/metrics';

@@ -20,7 +20,7 @@ export class EnvironmentsController {
   constructor(private readonly getEnvironment: GetEnvironment) {}
 
   @Get('me')
-  @ApiOperation({ summary: "The API key's environment", description: 'Its identifier is what Novu\'s Inbox clients take as applicationIdentifier.' })
+  @ApiOperation({ summary: "The API key's environment", description: "Its identifier is what Novu's Inbox clients take as applicationIdentifier." })
   @ApiDataResponse(EnvironmentResponseDto)
   async me(@CurrentScope() scope: AuthenticatedScope): Promise<EnvironmentResponseDto> {
     const environment = await this.getEnvironment.execute(scope.environmentId);

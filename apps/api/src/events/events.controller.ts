@@ -42,7 +42,10 @@ export class EventsController {
   @ApiBody({
     type: TriggerEventRequestDto,
     examples: {
-      subscriber: { summary: 'One subscriber (created if unknown)', value: { name: 'order-shipped', to: { subscriberId: 'user-123', email: 'ada@example.com' }, payload: { orderId: 'A-1001' } } },
+      subscriber: {
+        summary: 'One subscriber (created if unknown)',
+        value: { name: 'order-shipped', to: { subscriberId: 'user-123', email: 'ada@example.com' }, payload: { orderId: 'A-1001' } },
+      },
     },
   })
   @ApiDataResponse(TriggerEventResponseDto, { status: 201, description: 'The trigger was acknowledged' })

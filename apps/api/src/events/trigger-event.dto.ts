@@ -145,7 +145,7 @@ export class TriggerEventResponseDto {
   @ApiProperty({ description: 'The transactionId of the trigger (given or generated); cancel or look it up with it', example: 'txn_6650a1b2c3d4e5f6a7b8c9d0' })
   transactionId: string;
   @ApiProperty({
-    description: "The activity feed of this transaction: a path of this API (GET, with the API key), where Novu links its dashboard",
+    description: 'The activity feed of this transaction: a path of this API (GET, with the API key), where Novu links its dashboard',
     example: '/v1/notifications?transactionId=txn_6650a1b2c3d4e5f6a7b8c9d0',
   })
   activityFeedLink: string;

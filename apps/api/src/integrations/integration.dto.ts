@@ -8,8 +8,21 @@ const NAME_MAX = 256;
 const CREDENTIAL_MAX = 64 * 1024;
 
 const OPERATORS: ConditionOperator[] = [
-  'EQUAL', 'NOT_EQUAL', 'LARGER', 'SMALLER', 'LARGER_EQUAL', 'SMALLER_EQUAL', 'IN', 'NOT_IN',
-  'IS_DEFINED', 'ALL_IN', 'ANY_IN', 'BETWEEN', 'NOT_BETWEEN', 'LIKE', 'NOT_LIKE',
+  'EQUAL',
+  'NOT_EQUAL',
+  'LARGER',
+  'SMALLER',
+  'LARGER_EQUAL',
+  'SMALLER_EQUAL',
+  'IN',
+  'NOT_IN',
+  'IS_DEFINED',
+  'ALL_IN',
+  'ANY_IN',
+  'BETWEEN',
+  'NOT_BETWEEN',
+  'LIKE',
+  'NOT_LIKE',
 ];
 const CONDITION_SOURCES = ['tenant', 'subscriber', 'payload'];
 const FIELD_TYPES = ['BOOLEAN', 'TEXT', 'DATE', 'NUMBER', 'STATEMENT', 'LIST', 'MULTI_LIST', 'GROUP'];
@@ -308,7 +321,11 @@ export class ConditionPartDto {
   @IsIn(OPERATORS)
   operator: ConditionOperator;
 
-  @ApiProperty({ description: 'What the field is read from: the tenant, the subscriber (`data.plan`, `email`…) or the trigger payload', enum: CONDITION_SOURCES, example: 'tenant' })
+  @ApiProperty({
+    description: 'What the field is read from: the tenant, the subscriber (`data.plan`, `email`…) or the trigger payload',
+    enum: CONDITION_SOURCES,
+    example: 'tenant',
+  })
   @IsIn(CONDITION_SOURCES)
   on: string;
 }
@@ -359,7 +376,9 @@ export class CreateIntegrationRequestDto {
 
   @ApiPropertyOptional({
     description: 'Unique in the environment (409 when taken); defaults to the slug of the name plus a short random suffix',
-    example: 'sendgrid-main', maxLength: IDENTIFIER_MAX_LENGTH })
+    example: 'sendgrid-main',
+    maxLength: IDENTIFIER_MAX_LENGTH,
+  })
   @IsOptional()
   @IsIdentifier()
   identifier?: string;
@@ -390,12 +409,19 @@ export class CreateIntegrationRequestDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ description: 'Also check the credentials live with the vendor, where it offers a side-effect-free call (README lists them); 400 with the vendor message when the check fails', default: false })
+  @ApiPropertyOptional({
+    description:
+      'Also check the credentials live with the vendor, where it offers a side-effect-free call (README lists them); 400 with the vendor message when the check fails',
+    default: false,
+  })
   @IsOptional()
   @IsBoolean()
   check?: boolean;
 
-  @ApiPropertyOptional({ description: 'Conditions that select this integration (`on`: tenant, subscriber or payload); without any, it serves every delivery of its channel', type: [ConditionDto] })
+  @ApiPropertyOptional({
+    description: 'Conditions that select this integration (`on`: tenant, subscriber or payload); without any, it serves every delivery of its channel',
+    type: [ConditionDto],
+  })
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
@@ -540,7 +566,10 @@ export class IntegrationResponseDto {
   @ApiProperty({ description: 'Rank among the active integrations of its channel, highest first (email and sms; 0 otherwise)' })
   priority: number;
 
-  @ApiProperty({ description: 'Conditions that select this integration (`on`: tenant, subscriber or payload); without any, it serves every delivery of its channel', type: [ConditionDto] })
+  @ApiProperty({
+    description: 'Conditions that select this integration (`on`: tenant, subscriber or payload); without any, it serves every delivery of its channel',
+    type: [ConditionDto],
+  })
   conditions: ConditionDto[];
 
   @ApiProperty({ description: 'Identifiers of the integrations tried in order when this one fails for good (beyond Novu)', type: [String] })

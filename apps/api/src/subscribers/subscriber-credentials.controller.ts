@@ -53,11 +53,7 @@ export class SubscriberCredentialsController {
   @ApiParam({ name: 'providerId', description: 'The chat or push provider id', example: 'fcm' })
   @ApiNoContentResponse({ description: 'Removed (or there were none)' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No subscriber with that subscriberId' })
-  async remove(
-    @CurrentScope() scope: AuthenticatedScope,
-    @Param('subscriberId') subscriberId: string,
-    @Param('providerId') providerId: string,
-  ): Promise<void> {
+  async remove(@CurrentScope() scope: AuthenticatedScope, @Param('subscriberId') subscriberId: string, @Param('providerId') providerId: string): Promise<void> {
     await this.deleteCredentials.execute({ scope, subscriberId, providerId });
   }
 

@@ -156,7 +156,7 @@ export class SubscriberProfileDto {
 }
 
 export class CreateSubscriberRequestDto extends SubscriberProfileDto {
-  @ApiProperty({ description: "Your own identifier of the subscriber, unique in the environment", example: 'user-123', maxLength: IDENTIFIER_MAX_LENGTH })
+  @ApiProperty({ description: 'Your own identifier of the subscriber, unique in the environment', example: 'user-123', maxLength: IDENTIFIER_MAX_LENGTH })
   @IsIdentifier()
   subscriberId: string;
 }

@@ -12,7 +12,16 @@ function toChannelSettings(channel: SubscriberChannel): ChannelSettingsDto {
 
 /** Domain → Novu's SubscriberResponseDto; unset optional fields are left out, never null. */
 export function toSubscriberResponse({ subscriber: s, topics }: SubscriberDetails): SubscriberResponseDto {
-  const optional = { firstName: s.firstName, lastName: s.lastName, email: s.email, phone: s.phone, avatar: s.avatar, locale: s.locale, timezone: s.timezone, data: s.data };
+  const optional = {
+    firstName: s.firstName,
+    lastName: s.lastName,
+    email: s.email,
+    phone: s.phone,
+    avatar: s.avatar,
+    locale: s.locale,
+    timezone: s.timezone,
+    data: s.data,
+  };
   return {
     _id: s.id,
     subscriberId: s.subscriberId,

@@ -166,7 +166,11 @@ export class UpdateTopicRequestDto {
 }
 
 export class TopicSubscriptionsRequestDto {
-  @ApiProperty({ description: 'subscriberIds to subscribe or unsubscribe, 1 to 100, each at most 256 characters', type: [String], example: ['user-1', 'user-2'] })
+  @ApiProperty({
+    description: 'subscriberIds to subscribe or unsubscribe, 1 to 100, each at most 256 characters',
+    type: [String],
+    example: ['user-1', 'user-2'],
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)

@@ -1,11 +1,5 @@
 import { Subscriber, Topic, TopicSubscriptionDetails, TopicSubscriptionsResult, subscriptionIdentifier } from '@app/subscribers';
-import {
-  SubscriptionResponseDto,
-  SubscriptionSubscriberDto,
-  SubscriptionsResultDto,
-  TopicResponseDto,
-  TopicSubscriptionResponseDto,
-} from './topic.dto';
+import { SubscriptionResponseDto, SubscriptionSubscriberDto, SubscriptionsResultDto, TopicResponseDto, TopicSubscriptionResponseDto } from './topic.dto';
 
 export function toTopicResponse(topic: Topic): TopicResponseDto {
   return {

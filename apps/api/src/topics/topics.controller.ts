@@ -88,7 +88,13 @@ export class TopicsController {
   @BothCursors()
   async list(@CurrentScope() scope: AuthenticatedScope, @Query() query: ListTopicsQueryDto): Promise<ListTopicsResponseDto> {
     const page = await this.listTopics.execute({ scope, ...cursorRequest(query), filter: { key: nonEmpty(query.key), name: nonEmpty(query.name) } });
-    return { data: page.items.map(toTopicResponse), next: page.next, previous: page.previous, totalCount: page.totalCount, totalCountCapped: page.totalCountCapped };
+    return {
+      data: page.items.map(toTopicResponse),
+      next: page.next,
+      previous: page.previous,
+      totalCount: page.totalCount,
+      totalCountCapped: page.totalCountCapped,
+    };
   }
 
   @Get(':topicKey')
@@ -106,11 +112,7 @@ export class TopicsController {
   @IdempotencyKeyHeader()
   @ApiDataResponse(TopicResponseDto, { description: 'The topic after the change' })
   @TopicNotFound()
-  async update(
-    @CurrentScope() scope: AuthenticatedScope,
-    @Param('topicKey') key: string,
-    @Body() body: UpdateTopicRequestDto,
-  ): Promise<TopicResponseDto> {
+  async update(@CurrentScope() scope: AuthenticatedScope, @Param('topicKey') key: string, @Body() body: UpdateTopicRequestDto): Promise<TopicResponseDto> {
     return toTopicResponse(await this.updateTopic.execute({ scope, key, name: body.name }));
   }
 

@@ -19,16 +19,7 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
-import {
-  DIGEST_TYPES,
-  DELAY_TYPES,
-  MONTHLY_TYPES,
-  ORDINALS,
-  ORDINAL_VALUES,
-  STEP_TYPES,
-  TIME_UNITS,
-  WEEK_DAYS,
-} from '@app/workflows';
+import { DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
 import { PageQueryDto } from '../http/page-query.dto';
 
 const NAME_MAX = 256;
@@ -77,8 +68,7 @@ function IsTemplateContent(options?: ValidationOptions) {
       name: 'isTemplateContent',
       validator: {
         validate: (value: unknown) =>
-          (typeof value === 'string' && value.length <= TEXT_MAX) ||
-          (Array.isArray(value) && value.length <= MAX_EMAIL_BLOCKS && value.every(isEmailBlock)),
+          (typeof value === 'string' && value.length <= TEXT_MAX) || (Array.isArray(value) && value.length <= MAX_EMAIL_BLOCKS && value.every(isEmailBlock)),
         defaultMessage: () =>
           `content must be a string (at most ${TEXT_MAX} characters) or an array of email blocks {type: "text"|"button", content, url?, styles?: {textAlign}}`,
       },
@@ -414,7 +404,10 @@ export class ReplyCallbackDto {
   @IsBoolean()
   active: boolean;
 
-  @ApiPropertyOptional({ description: 'Where replies are posted (`{type: "reply.received", timestamp, data: {from, to, subject, text, html, attachments, transactionId, subscriberId, workflowId, stepId, …}}`, Standard Webhooks and svix-* headers)' })
+  @ApiPropertyOptional({
+    description:
+      'Where replies are posted (`{type: "reply.received", timestamp, data: {from, to, subject, text, html, attachments, transactionId, subscriberId, workflowId, stepId, …}}`, Standard Webhooks and svix-* headers)',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(4096)
@@ -571,7 +564,6 @@ export class UpdateWorkflowRequestDto extends WorkflowFieldsDto {
 }
 
 export class ListWorkflowsQueryDto extends PageQueryDto {
-
   @ApiPropertyOptional({ description: 'Case-insensitive search in the name and the trigger identifier', example: 'welcome' })
   @IsOptional()
   @IsString()

@@ -21,8 +21,7 @@ import {
   WorkflowResponseDto,
 } from './workflow.dto';
 
-const defined = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 function toCondition(dto: ConditionDto): Condition {
   return {
@@ -74,9 +73,7 @@ function toStepDraft(dto: StepVariantRequestDto): Omit<StepDraft, 'variants'> {
     shouldStopOnFail: dto.shouldStopOnFail,
     template,
     filters: dto.filters?.map(toCondition),
-    metadata: dto.metadata
-      ? defined({ ...dto.metadata, timed: dto.metadata.timed ? defined({ ...dto.metadata.timed }) : undefined })
-      : undefined,
+    metadata: dto.metadata ? defined({ ...dto.metadata, timed: dto.metadata.timed ? defined({ ...dto.metadata.timed }) : undefined }) : undefined,
     replyCallback: dto.replyCallback ? defined({ active: dto.replyCallback.active, url: dto.replyCallback.url }) : undefined,
   });
 }

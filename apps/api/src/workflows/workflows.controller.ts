@@ -5,13 +5,7 @@ import { CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, UpdateWorkf
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import {
-  CreateWorkflowRequestDto,
-  ListWorkflowsQueryDto,
-  UpdateWorkflowRequestDto,
-  WorkflowListResponseDto,
-  WorkflowResponseDto,
-} from './workflow.dto';
+import { CreateWorkflowRequestDto, ListWorkflowsQueryDto, UpdateWorkflowRequestDto, WorkflowListResponseDto, WorkflowResponseDto } from './workflow.dto';
 import { toWorkflowFields, toWorkflowResponse } from './workflow.mapper';
 
 const WorkflowIdParam = () =>
@@ -45,7 +39,12 @@ export class WorkflowsController {
     examples: {
       inApp: {
         summary: 'An active workflow with one in-app step',
-        value: { name: 'Order shipped', identifier: 'order-shipped', active: true, steps: [{ template: { type: 'in_app', content: 'Order {{payload.orderId}} has shipped' } }] },
+        value: {
+          name: 'Order shipped',
+          identifier: 'order-shipped',
+          active: true,
+          steps: [{ template: { type: 'in_app', content: 'Order {{payload.orderId}} has shipped' } }],
+        },
       },
     },
   })

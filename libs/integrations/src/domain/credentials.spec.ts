@@ -41,7 +41,9 @@ describe('credentials', () => {
     const stored = { webhookUrl: 'https://alice:s3cret@hooks.example.com/in?token=abc123&channel=ops', baseUrl: 'https://api.example.com/v1?sig=xyz' };
     const shown = maskCredentials(stored);
     expect(shown).toEqual({ webhookUrl: 'https://alice:****@hooks.example.com/in?token=****&channel=ops', baseUrl: 'https://api.example.com/v1?sig=****' });
-    expect(maskCredentials({ webhookUrl: 'https://hooks.example.com/plain?channel=ops' })).toEqual({ webhookUrl: 'https://hooks.example.com/plain?channel=ops' });
+    expect(maskCredentials({ webhookUrl: 'https://hooks.example.com/plain?channel=ops' })).toEqual({
+      webhookUrl: 'https://hooks.example.com/plain?channel=ops',
+    });
     expect(mergeCredentials(stored, shown)).toEqual(stored);
     expect(mergeCredentials(stored, { webhookUrl: 'https://hooks.example.com/new' }).webhookUrl).toBe('https://hooks.example.com/new');
   });
@@ -50,7 +52,9 @@ describe('credentials', () => {
     const stored = { tlsOptions: { key: '-----BEGIN PRIVATE KEY-----x', passphrase: 'pw', cert: 'c', rejectUnauthorized: false } };
     const shown = maskCredentials(stored);
     expect(shown).toEqual({ tlsOptions: { key: '****', passphrase: '****', cert: '****', rejectUnauthorized: false } });
-    expect(mergeCredentials(stored, { tlsOptions: { ...(shown.tlsOptions as object), passphrase: 'new' } })).toEqual({ tlsOptions: { ...stored.tlsOptions, passphrase: 'new' } });
+    expect(mergeCredentials(stored, { tlsOptions: { ...(shown.tlsOptions as object), passphrase: 'new' } })).toEqual({
+      tlsOptions: { ...stored.tlsOptions, passphrase: 'new' },
+    });
   });
 
   it('masks the inbound webhook signing key and keeps it when sent back', () => {
@@ -60,9 +64,12 @@ describe('credentials', () => {
   });
 
   it('lists every secret value, for masking text that may repeat them', () => {
-    expect(secretValues({ apiKey: 'k1', webhookUrl: 'https://u:p@x.example/?token=t', from: 'a@b.c', tlsOptions: { key: 'pem' } }, { inboundWebhookSigningKey: 'sk' }).sort()).toEqual(
-      ['https://u:p@x.example/?token=t', 'k1', 'pem', 'sk'].sort(),
-    );
+    expect(
+      secretValues(
+        { apiKey: 'k1', webhookUrl: 'https://u:p@x.example/?token=t', from: 'a@b.c', tlsOptions: { key: 'pem' } },
+        { inboundWebhookSigningKey: 'sk' },
+      ).sort(),
+    ).toEqual(['https://u:p@x.example/?token=t', 'k1', 'pem', 'sk'].sort());
   });
 
   it('drops unset keys on create', () => {

@@ -57,10 +57,7 @@ function placeActive(activeOthers: RankedIntegration[], mayBecomePrimary: boolea
  * get `primary: false, priority: 0`. One created with conditions is not made primary (a primary
  * with conditions loses the flag, so it would be lost at once).
  */
-export function placeOnCreate(
-  integration: { channel: Channel; active: boolean; hasConditions: boolean },
-  activeOthers: RankedIntegration[],
-): Placement {
+export function placeOnCreate(integration: { channel: Channel; active: boolean; hasConditions: boolean }, activeOthers: RankedIntegration[]): Placement {
   if (!channelHasPrimary(integration.channel) || !integration.active) return NOT_RANKED;
   return placeActive(activeOthers, !integration.hasConditions);
 }

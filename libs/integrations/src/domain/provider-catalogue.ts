@@ -21,8 +21,7 @@ const provider = (
 
 // Every email provider also sends `from` and `senderName`, which Novu requires.
 const EMAIL_SENDER = ['from', 'senderName'];
-const email = (id: string, name: string, required: string[], optional: string[] = []) =>
-  provider(id, 'email', name, [...required, ...EMAIL_SENDER], optional);
+const email = (id: string, name: string, required: string[], optional: string[] = []) => provider(id, 'email', name, [...required, ...EMAIL_SENDER], optional);
 // Every SMS provider sends from a number or sender id.
 const sms = (id: string, name: string, required: string[], optional: string[] = [], needsFrom = true) =>
   provider(id, 'sms', name, needsFrom ? [...required, 'from'] : required, needsFrom ? optional : [...optional, 'from']);
@@ -32,7 +31,12 @@ const SLACK_OPTIONAL = ['apiToken', 'baseUrl'];
 
 /** The providers of reference/providers.md (email, sms, chat, push and in-app tables). */
 export const PROVIDERS: readonly ProviderDescription[] = [
-  email('nodemailer', 'Custom SMTP', ['host', 'port'], ['secure', 'requireTls', 'ignoreTls', 'tlsOptions', 'user', 'password', 'domain', 'accountSid', 'secretKey']),
+  email(
+    'nodemailer',
+    'Custom SMTP',
+    ['host', 'port'],
+    ['secure', 'requireTls', 'ignoreTls', 'tlsOptions', 'user', 'password', 'domain', 'accountSid', 'secretKey'],
+  ),
   email('sendgrid', 'SendGrid', ['apiKey'], ['ipPoolName', 'baseUrl']),
   email('mailgun', 'Mailgun', ['apiKey', 'domain'], ['user', 'baseUrl']),
   email('ses', 'SES', ['apiKey', 'secretKey', 'region'], ['baseUrl']),
@@ -50,15 +54,12 @@ export const PROVIDERS: readonly ProviderDescription[] = [
   sms('telnyx', 'Telnyx', ['apiKey', 'messageProfileId'], ['baseUrl']),
   sms('infobip-sms', 'Infobip', ['baseUrl', 'apiKey']),
   sms('sms77', 'sms77', ['apiKey'], ['baseUrl']),
-  sms('generic-sms', 'Generic SMS', ['baseUrl', 'apiKeyRequestHeader', 'apiKey'], [
-    'secretKeyRequestHeader',
-    'secretKey',
-    'idPath',
-    'datePath',
-    'authenticateByToken',
-    'domain',
-    'authenticationTokenKey',
-  ]),
+  sms(
+    'generic-sms',
+    'Generic SMS',
+    ['baseUrl', 'apiKeyRequestHeader', 'apiKey'],
+    ['secretKeyRequestHeader', 'secretKey', 'idPath', 'datePath', 'authenticateByToken', 'domain', 'authenticationTokenKey'],
+  ),
 
   provider('slack', 'chat', 'Slack', [], SLACK_OPTIONAL),
   provider('discord', 'chat', 'Discord', []),

@@ -63,7 +63,9 @@ export function maskUrl(value: string): string {
 }
 
 function maskTlsOptions(options: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, SECRET_TLS_KEYS.has(key) && value !== undefined && value !== null ? MASK : value]));
+  return Object.fromEntries(
+    Object.entries(options).map(([key, value]) => [key, SECRET_TLS_KEYS.has(key) && value !== undefined && value !== null ? MASK : value]),
+  );
 }
 
 function maskCredential(key: string, value: IntegrationCredentials[string]): IntegrationCredentials[string] {

@@ -20,11 +20,7 @@ const unique = (tokens: string[]) => [...new Set(tokens)];
  * integrationId (a new one is added otherwise); credentials are shallow-merged over the stored ones.
  * Unlike Novu, credentials that leave out `deviceTokens` keep the stored tokens; an explicit `[]` clears them.
  */
-export function applyChannelCredentials(
-  channels: SubscriberChannel[],
-  update: ChannelCredentialsUpdate,
-  mode: CredentialsUpdateMode,
-): SubscriberChannel[] {
+export function applyChannelCredentials(channels: SubscriberChannel[], update: ChannelCredentialsUpdate, mode: CredentialsUpdateMode): SubscriberChannel[] {
   const index = channels.findIndex((c) => c.providerId === update.providerId && c.integrationId === update.integrationId);
   const existing = index >= 0 ? channels[index] : undefined;
   const stored = existing?.credentials ?? {};

@@ -56,7 +56,13 @@ describe('buildSteps', () => {
     expect(first).toMatchObject({ name: 'SMS', active: true, shouldStopOnFail: false, filters: [], variants: [] });
     expect(first.metadata).toBeUndefined();
     expect(first.id).toMatch(/^[0-9a-f]{24}$/);
-    const [again, added] = buildSteps([{ id: first.id, template: { type: 'sms', content: 'y' } }, { template: { type: 'delay' }, metadata: { amount: 2, unit: 'days' } }], [first]);
+    const [again, added] = buildSteps(
+      [
+        { id: first.id, template: { type: 'sms', content: 'y' } },
+        { template: { type: 'delay' }, metadata: { amount: 2, unit: 'days' } },
+      ],
+      [first],
+    );
     expect(again).toMatchObject({ id: first.id, uuid: first.uuid, template: { id: first.template.id, content: 'y' } });
     expect(added.metadata).toEqual({ type: 'regular', amount: 2, unit: 'days' });
   });

@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Condition, newId } from '@app/kernel';
 import { CronExpressionParser } from 'cron-parser';
-import {
-  DelayMetadata,
-  DigestMetadata,
-  ReplyCallback,
-  StepMetadata,
-  StepTemplate,
-  StepType,
-  StepVariant,
-  WorkflowStep,
-  isChannelStep,
-} from './workflow';
+import { DelayMetadata, DigestMetadata, ReplyCallback, StepMetadata, StepTemplate, StepType, StepVariant, WorkflowStep, isChannelStep } from './workflow';
 
 export type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
 
@@ -145,7 +135,9 @@ function defaultStepName(type: StepType): string {
 // Keeps only the fields that mean something for the step's type, with its type spelled out.
 function normalizeMetadata(type: 'digest' | 'delay', metadata: NonNullable<StepDraft['metadata']>): StepMetadata {
   const pick = <K extends string>(keys: K[]) =>
-    Object.fromEntries(keys.filter((key) => (metadata as Record<string, unknown>)[key] !== undefined).map((key) => [key, (metadata as Record<string, unknown>)[key]]));
+    Object.fromEntries(
+      keys.filter((key) => (metadata as Record<string, unknown>)[key] !== undefined).map((key) => [key, (metadata as Record<string, unknown>)[key]]),
+    );
   if (type === 'delay') {
     return { ...pick(['amount', 'unit', 'delayPath']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
   }

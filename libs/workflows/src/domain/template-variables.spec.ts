@@ -1,8 +1,7 @@
 import { buildSteps } from './step-rules';
 import { collectTemplateVariables } from './template-variables';
 
-const stepsWith = (template: Record<string, unknown>, filters: any[] = []) =>
-  buildSteps([{ template: { type: 'email', ...template } as any, filters }]);
+const stepsWith = (template: Record<string, unknown>, filters: any[] = []) => buildSteps([{ template: { type: 'email', ...template } as any, filters }]);
 
 describe('collectTemplateVariables', () => {
   it('reads payload variables written the Liquid way and the Handlebars way', () => {
@@ -35,7 +34,15 @@ describe('collectTemplateVariables', () => {
         filters: [{ value: 'AND', children: [{ field: 'plan', value: '{{payload.expectedPlan}}', operator: 'EQUAL', on: 'payload' }] }],
         variants: [{ template: { type: 'in_app', content: '{{payload.variantOnly}}' } }],
       },
-      { template: { type: 'email', content: [{ type: 'text', content: 'Hello {{payload.blockVar}}' }, { type: 'button', content: 'Go', url: '{{payload.link}}' }] } },
+      {
+        template: {
+          type: 'email',
+          content: [
+            { type: 'text', content: 'Hello {{payload.blockVar}}' },
+            { type: 'button', content: 'Go', url: '{{payload.link}}' },
+          ],
+        },
+      },
     ]);
     expect(collectTemplateVariables(steps).variables.sort()).toEqual(['blockVar', 'expectedPlan', 'label', 'link', 'taskId', 'variantOnly']);
   });

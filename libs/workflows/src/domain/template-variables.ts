@@ -55,8 +55,10 @@ function pathOf(expression: string, isTag: boolean): string | undefined {
   let candidate: string | undefined;
   if (first === 'for' || first === 'tablerow') candidate = tokens[tokens.indexOf('in') + 1];
   else if (CONDITION_TAGS.has(first)) candidate = second;
-  else if (isTag) candidate = undefined; // assign, capture, render…: not a variable read we can name
-  else if (second !== undefined && /^[A-Za-z_]\w*$/.test(first) && !RESERVED_ROOTS.has(first) && first !== 'payload') candidate = second; // {{helper path}}
+  else if (isTag)
+    candidate = undefined; // assign, capture, render…: not a variable read we can name
+  else if (second !== undefined && /^[A-Za-z_]\w*$/.test(first) && !RESERVED_ROOTS.has(first) && first !== 'payload')
+    candidate = second; // {{helper path}}
   else candidate = first;
   return candidate && PATH.test(candidate) ? candidate : undefined;
 }

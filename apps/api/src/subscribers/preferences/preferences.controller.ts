@@ -38,7 +38,7 @@ export class PreferencesController {
   @ApiOperation({
     summary: "Change a subscriber's preferences",
     description:
-      'With workflowId: that workflow\'s channels (400 for a critical workflow). Without: the global channels and schedule; ' +
+      "With workflowId: that workflow's channels (400 for a critical workflow). Without: the global channels and schedule; " +
       "a global channel change also clears that channel's per-workflow choices. Answers with the preferences (nonCritical).",
   })
   @SubscriberIdParam()

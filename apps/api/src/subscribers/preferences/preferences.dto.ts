@@ -103,7 +103,7 @@ export class PatchSubscriberPreferencesRequestDto {
   channels?: PreferenceChannelsBodyDto;
 
   @ApiPropertyOptional({
-    description: 'Workflow `_id`, trigger identifier or slug: change that workflow\'s preferences. Left out: the global ones',
+    description: "Workflow `_id`, trigger identifier or slug: change that workflow's preferences. Left out: the global ones",
     example: 'welcome',
   })
   @IsOptional()

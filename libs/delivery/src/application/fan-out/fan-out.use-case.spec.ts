@@ -40,10 +40,7 @@ const workflow = workflowOf('delay', 'in_app');
 const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
 
 /** FanOut alone: its stores are in-memory stand-ins, RunStep a stub that answers as told. */
-function fanOut(
-  runStep: (jobId: string, writes?: RunAheadWrites) => Promise<void>,
-  options: { alreadyInserted?: boolean; workflow?: Workflow } = {},
-) {
+function fanOut(runStep: (jobId: string, writes?: RunAheadWrites) => Promise<void>, options: { alreadyInserted?: boolean; workflow?: Workflow } = {}) {
   const added: NewJob[] = [];
   const runs: { jobId: string; attempt: Attempt; known: { job?: Job; subscriber?: Subscriber }; writes?: RunAheadWrites }[] = [];
   const marked: string[] = [];
@@ -110,7 +107,7 @@ describe('FanOut', () => {
     expect(added).toEqual([expect.objectContaining({ queue: STEPS_QUEUE, data: { jobId: expect.any(String) } })]);
   });
 
-  it('hands a step that asks for a retry to the steps queue as attempt 2, after the provider\'s wait', async () => {
+  it("hands a step that asks for a retry to the steps queue as attempt 2, after the provider's wait", async () => {
     const { useCase, added, runs } = fanOut(async () => {
       throw new RetryableJobError('503', 7_000);
     });
@@ -195,7 +192,11 @@ describe('FanOut', () => {
   it('marks a trigger the store refuses as failed, for good, without failing the others of its job', async () => {
     const poisoned = fanOut(async () => undefined);
     const statuses: string[] = [];
-    const triggers = (poisoned.useCase as unknown as { triggers: { findById: (id: string) => Promise<unknown>; markStatus: (id: string, from: string[], to: string) => Promise<boolean> } }).triggers;
+    const triggers = (
+      poisoned.useCase as unknown as {
+        triggers: { findById: (id: string) => Promise<unknown>; markStatus: (id: string, from: string[], to: string) => Promise<boolean> };
+      }
+    ).triggers;
     triggers.findById = async (id: string) => {
       if (id === 'poison') throw new StoreRejectedError('index row size 10016 exceeds btree version 4 maximum 2704', '54000');
       return trigger;

@@ -104,9 +104,10 @@ export class FanOut {
     const tenant = parseTenant(trigger.tenant).tenant;
     if (tenant) {
       const { name, data } = tenant;
-      const stored = name !== undefined || data !== undefined
-        ? (await this.tenants.upsert(scope, tenant.identifier, { name, data }, { newId: trigger.id, now })).tenant
-        : await this.tenants.findByIdentifier(scope, tenant.identifier);
+      const stored =
+        name !== undefined || data !== undefined
+          ? (await this.tenants.upsert(scope, tenant.identifier, { name, data }, { newId: trigger.id, now })).tenant
+          : await this.tenants.findByIdentifier(scope, tenant.identifier);
       context.tenant = stored ? { identifier: stored.identifier, name: stored.name, data: stored.data } : { identifier: tenant.identifier };
     }
     const actor = parseActor(trigger.actor).actor;

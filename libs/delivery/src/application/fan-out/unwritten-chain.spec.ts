@@ -18,7 +18,7 @@ const chainOf = (...types: Job['type'][]): Job[] =>
   );
 
 describe('UnwrittenChain', () => {
-  it('moves jobs by the store\'s compare-and-set rules, applying patches, without touching the jobs it was given', async () => {
+  it("moves jobs by the store's compare-and-set rules, applying patches, without touching the jobs it was given", async () => {
     const given = chainOf('in_app', 'chat');
     const chain = new UnwrittenChain(given, systemClock);
     expect(await chain.transition('job-1', 'running')).toBe(true);

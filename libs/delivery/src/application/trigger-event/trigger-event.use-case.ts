@@ -1,17 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import {
-  CLOCK,
-  CallBatcher,
-  Clock,
-  DomainError,
-  EnvironmentScope,
-  JOB_QUEUE,
-  METRICS,
-  Metrics,
-  UnprocessableError,
-  newId,
-  noopMetrics,
-} from '@app/kernel';
+import { CLOCK, CallBatcher, Clock, DomainError, EnvironmentScope, JOB_QUEUE, METRICS, Metrics, UnprocessableError, newId, noopMetrics } from '@app/kernel';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
@@ -30,12 +18,7 @@ export interface TriggerEventCommand {
   tenant?: unknown;
 }
 
-export type TriggerResultStatus =
-  | 'processed'
-  | 'trigger_not_active'
-  | 'no_tenant_found'
-  | 'no_workflow_steps_defined'
-  | 'no_workflow_active_steps_defined';
+export type TriggerResultStatus = 'processed' | 'trigger_not_active' | 'no_tenant_found' | 'no_workflow_steps_defined' | 'no_workflow_active_steps_defined';
 
 export interface TriggerEventResult {
   acknowledged: true;
@@ -63,7 +46,10 @@ export class InvalidTriggerError extends UnprocessableError {
   constructor(problems: RecipientProblems, body: Record<string, unknown>) {
     const errors: Record<string, { messages: string[]; value: unknown }> = {};
     for (const [path, messages] of Object.entries(problems)) {
-      errors[path] = { messages, value: path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body) ?? 'No Value Recorded' };
+      errors[path] = {
+        messages,
+        value: path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body) ?? 'No Value Recorded',
+      };
     }
     super('invalid_trigger', 'Validation Error', { errors });
   }

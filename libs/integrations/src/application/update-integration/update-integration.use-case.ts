@@ -94,7 +94,13 @@ export class UpdateIntegration {
       credentials: changes.credentials ? mergeCredentials(existing.credentials, changes.credentials) : existing.credentials,
       conditions: changes.conditions ? normalizeConditions(changes.conditions) : existing.conditions,
       configurations: changes.configurations ? mergeConfigurations(existing.configurations, changes.configurations) : existing.configurations,
-      fallbacks: changes.fallbacks ? validateFallbacks(changes.fallbacks, { identifier: changes.identifier ?? existing.identifier, channel: existing.channel }, await this.integrations.list(scope)) : existing.fallbacks,
+      fallbacks: changes.fallbacks
+        ? validateFallbacks(
+            changes.fallbacks,
+            { identifier: changes.identifier ?? existing.identifier, channel: existing.channel },
+            await this.integrations.list(scope),
+          )
+        : existing.fallbacks,
       // Strictly later than what was read, so the compare-and-set always sees the change.
       updatedAt: new Date(Math.max(now.getTime(), existing.updatedAt.getTime() + 1)),
     };

@@ -39,10 +39,7 @@ export class GetSubscriberPreferences {
   async execute({ scope, subscriberId, criticality = 'nonCritical' }: GetSubscriberPreferencesQuery): Promise<SubscriberPreferencesView> {
     const subscriber = await this.subscribers.findBySubscriberId(scope, subscriberId);
     if (!subscriber) throw new PreferencesSubscriberNotFoundError(subscriberId);
-    const [workflows, preferences] = await Promise.all([
-      this.workflows.listActive(scope),
-      this.preferences.listForSubscriber(scope, subscriber.id),
-    ]);
+    const [workflows, preferences] = await Promise.all([this.workflows.listActive(scope), this.preferences.listForSubscriber(scope, subscriber.id)]);
     const activeWorkflows = workflows.map(toPreferenceWorkflowInfo);
     const listed = activeWorkflows.filter((w) => criticality === 'all' || w.critical === (criticality === 'critical'));
     return buildPreferencesView({ activeWorkflows, listed, preferences });

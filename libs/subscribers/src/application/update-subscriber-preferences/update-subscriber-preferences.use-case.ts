@@ -61,7 +61,12 @@ export class UpdateSubscriberPreferences {
     const after = await this.getPreferences.execute({ scope, subscriberId: command.subscriberId });
     await this.events.publish(scope, {
       type: 'preference.updated',
-      object: { subscriberId: command.subscriberId, _subscriberId: subscriber.id, ...(command.workflowId !== undefined ? { workflowId: command.workflowId } : {}), preferences: toJson(after) },
+      object: {
+        subscriberId: command.subscriberId,
+        _subscriberId: subscriber.id,
+        ...(command.workflowId !== undefined ? { workflowId: command.workflowId } : {}),
+        preferences: toJson(after),
+      },
       previousObject: { subscriberId: command.subscriberId, _subscriberId: subscriber.id, preferences: toJson(before) },
       occurredAt: at,
     });

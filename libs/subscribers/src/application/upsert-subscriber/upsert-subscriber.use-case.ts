@@ -49,10 +49,6 @@ export class UpsertSubscribers {
       merged.set(subscriberId, { ...(merged.get(subscriberId) ?? {}), ...definedChanges(changes) });
     }
     const now = this.clock.now();
-    return Promise.all(
-      [...merged].map(([subscriberId, changes]) =>
-        this.subscribers.upsert(scope, { id: newId(now.getTime()), subscriberId, changes, now }),
-      ),
-    );
+    return Promise.all([...merged].map(([subscriberId, changes]) => this.subscribers.upsert(scope, { id: newId(now.getTime()), subscriberId, changes, now })));
   }
 }

@@ -26,6 +26,11 @@ export class DeleteWorkflow {
     if (!workflow || !(await this.workflows.softDelete(scope, workflow.id, deletedBy, now))) {
       throw new WorkflowNotFoundError(workflowId);
     }
-    await this.events.publish(scope, { type: 'workflow.deleted', key: workflow.id, object: workflowEventObject({ ...workflow, deletedAt: now, deletedBy }), occurredAt: now });
+    await this.events.publish(scope, {
+      type: 'workflow.deleted',
+      key: workflow.id,
+      object: workflowEventObject({ ...workflow, deletedAt: now, deletedBy }),
+      occurredAt: now,
+    });
   }
 }

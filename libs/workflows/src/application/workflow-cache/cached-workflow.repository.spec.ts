@@ -28,7 +28,7 @@ describe('CachedWorkflowRepository', () => {
   beforeEach(() => jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') }));
   afterEach(() => jest.useRealTimers());
 
-  it('caches the pipeline\'s lookups per environment for its TTL; a change made elsewhere shows once it has passed', async () => {
+  it("caches the pipeline's lookups per environment for its TTL; a change made elsewhere shows once it has passed", async () => {
     const { store, reads, change } = counting();
     const cached = new CachedWorkflowRepository(store, 2_000);
     await cached.findByTriggerIdentifier(scope, 'welcome');
@@ -44,7 +44,7 @@ describe('CachedWorkflowRepository', () => {
     expect((await cached.findByIdIncludingDeleted(scope, 'wf-1'))?.revision).toBe(2);
   });
 
-  it('leaves the API\'s reads to the store, so a read-change-write sees the stored revision', async () => {
+  it("leaves the API's reads to the store, so a read-change-write sees the stored revision", async () => {
     const { store, reads } = counting();
     const cached = new CachedWorkflowRepository(store);
     await cached.findByIdOrIdentifier(scope, 'welcome');
