@@ -1,29 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { CHANNELS, Channel, ConditionOperator, IDENTIFIER_MAX_LENGTH } from '@app/kernel';
+import { CHANNELS, CONDITION_OPERATORS, Channel, ConditionOperator, IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { IsIdentifier } from '../http/identifier';
 
 const NAME_MAX = 256;
 const CREDENTIAL_MAX = 64 * 1024;
 
-const OPERATORS: ConditionOperator[] = [
-  'EQUAL',
-  'NOT_EQUAL',
-  'LARGER',
-  'SMALLER',
-  'LARGER_EQUAL',
-  'SMALLER_EQUAL',
-  'IN',
-  'NOT_IN',
-  'IS_DEFINED',
-  'ALL_IN',
-  'ANY_IN',
-  'BETWEEN',
-  'NOT_BETWEEN',
-  'LIKE',
-  'NOT_LIKE',
-];
 const CONDITION_SOURCES = ['tenant', 'subscriber', 'payload'];
 const FIELD_TYPES = ['BOOLEAN', 'TEXT', 'DATE', 'NUMBER', 'STATEMENT', 'LIST', 'MULTI_LIST', 'GROUP'];
 
@@ -317,8 +300,8 @@ export class ConditionPartDto {
   @IsString()
   value: string;
 
-  @ApiProperty({ description: 'Comparison operator', enum: OPERATORS, example: 'EQUAL' })
-  @IsIn(OPERATORS)
+  @ApiProperty({ description: 'Comparison operator', enum: CONDITION_OPERATORS, example: 'EQUAL' })
+  @IsIn(CONDITION_OPERATORS)
   operator: ConditionOperator;
 
   @ApiProperty({

@@ -19,6 +19,7 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
+import { CONDITION_OPERATORS } from '@app/kernel';
 import { DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
 import { PageQueryDto } from '../http/page-query.dto';
 
@@ -26,23 +27,6 @@ const NAME_MAX = 256;
 const TEXT_MAX = 100_000;
 const MAX_STEPS = 100;
 const MAX_EMAIL_BLOCKS = 500;
-const CONDITION_OPERATORS = [
-  'EQUAL',
-  'NOT_EQUAL',
-  'LARGER',
-  'SMALLER',
-  'LARGER_EQUAL',
-  'SMALLER_EQUAL',
-  'IN',
-  'NOT_IN',
-  'IS_DEFINED',
-  'ALL_IN',
-  'ANY_IN',
-  'BETWEEN',
-  'NOT_BETWEEN',
-  'LIKE',
-  'NOT_LIKE',
-] as const;
 const CONDITION_SOURCES = ['payload', 'subscriber', 'tenant', 'actor'] as const;
 const BUILDER_FIELD_TYPES = ['BOOLEAN', 'TEXT', 'DATE', 'NUMBER', 'STATEMENT', 'LIST', 'MULTI_LIST', 'GROUP'] as const;
 const METADATA_TYPES = [...new Set([...DIGEST_TYPES, ...DELAY_TYPES])];
