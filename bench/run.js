@@ -4,7 +4,7 @@
 // machine is noisy: compare ratios, not absolute numbers. stdout carries one JSON line per
 // benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
 //
-// Knobs (environment): BENCH_ONLY=http,deliveries,fanout,neighbour,inbox  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
+// Knobs (environment): BENCH_ONLY=http,deliveries,fanout,neighbour,inbox,scale  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
 // BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SUBSCRIBERS=10000
 // BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
@@ -34,9 +34,10 @@ const {
 } = require('./support');
 const { benchNoisyNeighbour } = require('./noisy-neighbour');
 const { benchInboxSockets } = require('./inbox-sockets');
+const { benchScaleReads } = require('./scale-reads');
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
-const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout,neighbour,inbox').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout,neighbour,inbox,scale').split(',').map((s) => s.trim()));
 const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 10);
 const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -48,7 +49,14 @@ const WORKER_CONCURRENCY = 100;
 const SUBSCRIBER_SET = 10;
 const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
 
-const AIMS = { trigger_vs_bare: 0.5, deliveries_vs_noop: 0.5, fanout_deliveries_per_s: 2000, fanout_peak_rss_mb: 512, neighbour_p99_vs_quiet: 2 };
+const AIMS = {
+  trigger_vs_bare: 0.5,
+  deliveries_vs_noop: 0.5,
+  fanout_deliveries_per_s: 2000,
+  fanout_peak_rss_mb: 512,
+  neighbour_p99_vs_quiet: 2,
+  scale_read_p99_ms: 50,
+};
 const summary = {};
 const sandboxes = [];
 
@@ -364,6 +372,14 @@ async function benchInbox() {
   summary.inbox_sockets = line;
 }
 
+// ---------------------------------------------------------------- 6. reads at scale
+
+async function benchScale() {
+  const line = await benchScaleReads({ newSandbox, apiFor });
+  result(line);
+  summary.scale_reads = line;
+}
+
 // ---------------------------------------------------------------- main
 
 function printSummary() {
@@ -382,6 +398,10 @@ function printSummary() {
     if ('stalled_vs_quiet' in summary.noisy_neighbour)
       aims.neighbour_stalled_p99_le_2x_quiet = summary.noisy_neighbour.stalled_vs_quiet <= AIMS.neighbour_p99_vs_quiet;
   }
+  if (summary.scale_reads) {
+    for (const route of ['subscribers_by_email', 'subscribers_by_name', 'messages_by_subscriber', 'notifications_by_transaction'])
+      aims[`scale_${route}_p99_lt_50_ms`] = summary.scale_reads.routes[route].p99_ms < AIMS.scale_read_p99_ms;
+  }
   result({ bench: 'summary', date: new Date().toISOString(), node: process.version, cpus: require('node:os').cpus().length, aims_met: aims });
 }
 
@@ -397,6 +417,7 @@ async function main() {
     ['fanout', benchTopicFanout],
     ['neighbour', benchNeighbour],
     ['inbox', benchInbox],
+    ['scale', benchScale],
   ];
   for (const [name, phase] of phases) {
     if (!ONLY.has(name)) continue;

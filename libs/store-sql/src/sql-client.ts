@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Pool, types } from 'pg';
 import { StoreRejectedError } from '@app/kernel';
 import { DataDirLock } from './data-dir-lock';
@@ -109,6 +110,9 @@ class PgliteClient implements SqlClient {
   }
 }
 
+/** Trigram indexes serve the subscriber searches (substring matches); see migration 17. */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
 export async function createSqlClient(options: SqlClientOptions): Promise<SqlClient> {
   if (options.url) {
     const pool = new Pool({
@@ -124,14 +128,14 @@ export async function createSqlClient(options: SqlClientOptions): Promise<SqlCli
     return new PostgresClient(pool);
   }
   if (!options.dataDir) {
-    const db = new PGlite();
+    const db = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await db.waitReady;
     return new PgliteClient(db);
   }
   // Two processes on one PGlite directory lose each other's writes: the second is refused before it reads anything.
   const lock = DataDirLock.acquire(options.dataDir);
   try {
-    const db = new PGlite(options.dataDir);
+    const db = new PGlite(options.dataDir, { extensions: PGLITE_EXTENSIONS });
     await db.waitReady;
     return new PgliteClient(db, lock);
   } catch (error) {

@@ -46,6 +46,13 @@ export async function cursorListPage<T>(sql: SqlClient, query: CursorListQuery, 
   const inclusive = request.includeCursor ? '=' : '';
   const paging = request.before !== undefined;
 
+  // The capped count runs beside the page (its own connection on PostgreSQL): a search pays the slower of the two, not both.
+  const counted = sql.query<{ count: number }>(
+    `SELECT COUNT(*)::int AS count FROM (SELECT 1 FROM ${table} WHERE ${filterSql} LIMIT ${TOTAL_COUNT_CAP + 1}) AS capped`,
+    filterParams,
+  );
+  counted.catch(() => undefined); // awaited below; a page failure must not leave it unhandled
+
   const page = withParams();
   let where = filterSql;
   if (request.after !== undefined) where += ` AND ${position} ${forward}${inclusive} ${at(page.param, request.after)}`;
@@ -73,13 +80,11 @@ export async function cursorListPage<T>(sql: SqlClient, query: CursorListQuery, 
     next = last && (await exists(forward, last)) ? last : null;
   } else {
     next = more && last ? last : null;
-    previous = first && (await exists(backward, first)) ? first : null;
+    // A first page (no cursor) starts the sorted set: nothing comes before it.
+    previous = request.after !== undefined && first && (await exists(backward, first)) ? first : null;
   }
 
-  const [{ count }] = await sql.query<{ count: number }>(
-    `SELECT COUNT(*)::int AS count FROM (SELECT 1 FROM ${table} WHERE ${filterSql} LIMIT ${TOTAL_COUNT_CAP + 1}) AS capped`,
-    filterParams,
-  );
+  const [{ count }] = await counted;
   return {
     items: pageRows.map(toItem),
     next,
