@@ -16,6 +16,7 @@ import { inboxMigration } from './0014_inbox';
 import { deliveryEventsMigration } from './0015_delivery_events';
 import { outboundWebhooksMigration } from './0016_outbound_webhooks';
 import { topicSubscriptionPreferencesMigration } from './0017_topic_subscription_preferences';
+import { subscriberClearedFieldsMigration } from './0018_subscriber_cleared_fields';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: Migration[] = [
   deliveryEventsMigration,
   outboundWebhooksMigration,
   topicSubscriptionPreferencesMigration,
+  subscriberClearedFieldsMigration,
 ];

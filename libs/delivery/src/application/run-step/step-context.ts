@@ -25,8 +25,9 @@ export interface StepContext<W extends RunAheadWrites = StepWrites> {
 
 /** What templates and filters see of a subscriber. */
 export function subscriberVariables(subscriber: Subscriber): Record<string, unknown> {
-  const { id, organizationId: _o, environmentId: _e, channels: _c, ...fields } = subscriber;
-  return { ...fields, _id: id };
+  const { id, organizationId: _o, environmentId: _e, channels: _c, cleared, ...fields } = subscriber;
+  // A field the caller set to null reads as null, as in Novu's stored subscriber.
+  return { ...Object.fromEntries((cleared ?? []).map((field) => [field, null])), ...fields, _id: id };
 }
 
 /** The variables a step's templates and its filter values are rendered with (Novu's names). */
