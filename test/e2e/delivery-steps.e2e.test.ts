@@ -548,6 +548,13 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const [message] = await e.messagesOf({ transactionId });
       expect(message).toMatchObject({ channel: 'email', status: 'sent', providerId: 'sendgrid', subject: 'Order A-1 for Ada', email: 'ada@example.com' });
       expect(message).not.toHaveProperty('errorText');
+      // As Novu: a step written in blocks keeps them, rendered, as the message content; the attachments' files stay out of the message.
+      expect(message.content).toEqual([
+        { type: 'text', content: '<p>Tom &amp; Jerry &lt;3 <b>bold</b></p><li>Widget: 1,234.50</li>' },
+        { type: 'button', content: 'Track', url: 'https://example.com/track/A-1' },
+      ]);
+      expect(message.payload).toMatchObject({ order: 'A-1' });
+      expect(message.payload).not.toHaveProperty('attachments');
     });
 
     it("an override's sender wins over the step's and the integration's; a conditional integration serves the subscribers it matches", async () => {
@@ -570,6 +577,10 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       });
       expect((await sentFor(toVip.transactionId)).from).toEqual({ email: 'vip@example.com', name: 'Template Name' });
       expect((await sentFor(toRegular.transactionId)).from).toEqual({ email: 'override@example.com', name: 'Override Name' });
+      // Content written as a string stays a string: the HTML sent.
+      const message = await waitFor(async () => (await e.messagesOf({ transactionId: toVip.transactionId })).find((m) => m.status === 'sent'));
+      expect(typeof message.content).toBe('string');
+      expect(message.content).toContain('Hello');
     });
 
     it('writes a warning message and cancels the job for a subscriber without an email address', async () => {
@@ -583,6 +594,27 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       expect(detailsOf(notification.jobs[0])).toContain('Subscriber missing email address');
       const [message] = await e.messagesOf({ transactionId });
       expect(message).toMatchObject({ channel: 'email', status: 'warning', errorText: 'Subscriber does not have an email address' });
+    });
+  });
+
+  describe('sms', () => {
+    it('keeps the rendered text of an SMS to a subscriber without a phone, with the reason, and cancels the job', async () => {
+      const e = await environment();
+      await e.integration({ providerId: 'twilio', channel: 'sms', credentials: { accountSid: 'AC1', token: 'secret', from: '+15550000000' } });
+      const wf = await e.createWorkflow([{ template: { type: 'sms', content: 'Hello {{subscriber.lastName}}, welcome to {{payload.organizationName}}' } }]);
+      const subscriberId = await e.subscriber({ lastName: 'Smith' });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { organizationName: 'Umbrella Corp' } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs[0].status).toBe('canceled');
+      expect(detailsOf(notification.jobs[0])).toContain('Subscriber missing phone number');
+      const [message] = await e.messagesOf({ transactionId });
+      expect(message).toMatchObject({
+        channel: 'sms',
+        status: 'warning',
+        content: 'Hello Smith, welcome to Umbrella Corp',
+        errorId: 'no_subscriber_phone',
+        errorText: 'Subscriber does not have active phone',
+      });
     });
   });
 

@@ -126,3 +126,13 @@ export function messageEventObject(message: Message, externalSubscriberId?: stri
     updatedAt: message.updatedAt.toISOString(),
   };
 }
+
+/**
+ * The trigger payload as a message keeps it: without `attachments`, whose file bodies belong to the
+ * email that carried them (Novu's messages have none either).
+ */
+export function messagePayload(payload: Record<string, unknown>): Record<string, unknown> {
+  if (!('attachments' in payload)) return payload;
+  const { attachments: _attachments, ...rest } = payload;
+  return rest;
+}

@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '@app/kernel';
 import { ExecutionDetailSource, ExecutionDetailStatus, createExecutionDetail } from '../../../domain/execution-detail';
-import { Message, MessageCta } from '../../../domain/message';
+import { Message, MessageCta, messagePayload } from '../../../domain/message';
 import { StepContext } from '../step-context';
 import { RunAheadWrites } from '../step-writes';
 
 /** What a channel step rendered, as the message keeps it. */
 export interface RenderedMessage {
-  content: string;
+  /** Text or HTML; an email written in editor blocks keeps its rendered blocks. */
+  content: Message['content'];
   subject?: string;
   title?: string;
   cta?: MessageCta;
@@ -58,7 +59,7 @@ export class StepRecorder {
       seen: false,
       archived: false,
       deliveredAt: draft.status === 'sent' ? [now] : [],
-      payload: job.payload,
+      payload: messagePayload(job.payload),
       overrides: job.overrides,
       tags: workflow.tags,
       createdAt: now,
