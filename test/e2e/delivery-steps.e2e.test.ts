@@ -531,6 +531,8 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
         overrides: { email: { replyTo: 'support@example.com', bcc: ['audit@example.com'], to: ['copy@example.com'] } },
       });
       const body = await sentFor(transactionId);
+      const [sentNotification] = await e.settled(transactionId);
+      expect(sentNotification.jobs[0]).toMatchObject({ status: 'completed', providerId: 'sendgrid' });
       expect(body).toMatchObject({
         personalizations: [{ to: [{ email: 'ada@example.com' }, { email: 'copy@example.com' }], bcc: [{ email: 'audit@example.com' }] }],
         // the step's sender name wins over the integration's; the integration's address is used
@@ -581,6 +583,20 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const message = await waitFor(async () => (await e.messagesOf({ transactionId: toVip.transactionId })).find((m) => m.status === 'sent'));
       expect(typeof message.content).toBe('string');
       expect(message.content).toContain('Hello');
+    });
+
+    it("names the message's provider on the email job, sent or failed", async () => {
+      const e = await environment();
+      await e.integration(
+        sendgridIntegration(uniqueName('sg-bad'), { credentials: { apiKey: 'SG.wrong', from: 'a@example.com', senderName: 'A', baseUrl: sendgrid.origin } }),
+      );
+      const wf = await e.createWorkflow([{ template: { type: 'email', subject: 'Hello', content: 'Body' } }]);
+      const subscriberId = await e.subscriber({ email: 'x@example.com' });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await e.settled(transactionId);
+      const [message] = await e.messagesOf({ transactionId });
+      expect(notification.jobs[0]).toMatchObject({ status: 'failed', providerId: 'sendgrid' });
+      expect(message).toMatchObject({ status: 'error', providerId: 'sendgrid' });
     });
 
     it('writes a warning message and cancels the job for a subscriber without an email address', async () => {

@@ -32,6 +32,8 @@ interface Failure {
   source?: ExecutionDetailSource;
   raw?: unknown;
   recorded?: boolean;
+  /** The provider the step went through, kept on the job as on its message. */
+  providerId?: string;
 }
 
 /**
@@ -125,7 +127,7 @@ export class RunStep {
         );
         return this.chain.handOn(writes, job);
       case 'failed':
-        return this.fail(context, { reason: outcome.reason, recorded: true });
+        return this.fail(context, { reason: outcome.reason, recorded: true, providerId: outcome.providerId });
       case 'failover':
         // A fresh queue job: the fallback integration gets retries of its own.
         await writes.transition(job.id, 'queued', { attempts: 0 });
@@ -142,7 +144,7 @@ export class RunStep {
   /** `at.step` is undefined when the workflow step is gone. */
   private async fail(at: { writes: RunAheadWrites; job: Job; step?: WorkflowStep }, failure: Failure): Promise<void> {
     const { writes, job } = at;
-    await writes.transition(job.id, 'failed', { error: { message: failure.reason } });
+    await writes.transition(job.id, 'failed', { error: { message: failure.reason }, ...(failure.providerId ? { providerId: failure.providerId } : {}) });
     if (!failure.recorded) await this.recorder.detail(at, 'Failed', failure.reason, { raw: failure.raw, source: failure.source ?? 'Internal' });
     if (failureStopsChain(job, at.step)) return this.chain.cancelRest(writes, job, { detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED });
     return this.chain.handOn(writes, job);
