@@ -135,7 +135,8 @@ export class RunStep {
       case 'ended':
         return this.chain.handOn(writes, job, outcome.digestEvents);
       case 'merged':
-        return this.chain.cancelRest(writes, job);
+        // As Novu: the rest of a merged digest's chain is `merged` too, not canceled.
+        return this.chain.cancelRest(writes, job, { status: 'merged' });
       case 'waiting':
         return;
     }
@@ -157,7 +158,7 @@ export class RunStep {
    */
   private async resumeChain(job: Job): Promise<void> {
     const writes = this.storeWrites;
-    if (job.status === 'merged') return this.chain.cancelRest(writes, job);
+    if (job.status === 'merged') return this.chain.cancelRest(writes, job, { status: 'merged' });
     if (job.status === 'failed') {
       const workflow = await this.workflows.findByIdIncludingDeleted({ organizationId: job.organizationId, environmentId: job.environmentId }, job.workflowId);
       const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);
