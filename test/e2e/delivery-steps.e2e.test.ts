@@ -461,6 +461,33 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const [notification] = await e.settled(transactionId);
       const stored = await t.app.get<MessageRepository>(MESSAGE_REPOSITORY).findByJobId(notification.jobs[0]._id);
       expect(stored[0]?.avatar).toBe(avatar);
+      // As Novu: the in-app message names its actor (_actorId, the actor subscriber's internal id) and shows a user actor's avatar.
+      const actor = (await e.api.get(`/v2/subscribers/${actorId}`).expect(200)).body.data;
+      expect(message).toMatchObject({ _actorId: actor._id, actor: { type: 'user', data: avatar } });
+    });
+
+    it("takes the in-app avatar from the step's actor option: a system icon, a custom URL, or none", async () => {
+      const e = await environment();
+      const url = 'https://example.com/custom.png';
+      const wf = await e.createWorkflow([
+        inApp('icon', { template: { type: 'in_app', content: 'icon', actor: { type: 'system_icon', data: 'warning' } } }),
+        inApp('custom', { template: { type: 'in_app', content: 'custom', actor: { type: 'system_custom', data: url } } }),
+        inApp('none', { template: { type: 'in_app', content: 'none', actor: { type: 'none', data: null } } }),
+      ]);
+      expect(wf.steps[0].template.actor).toEqual({ type: 'system_icon', data: 'warning' });
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, actor: uniqueName('actor') });
+      await e.settled(transactionId);
+      const messages = await e.messagesOf({ transactionId });
+      const byContent = Object.fromEntries(messages.map((m) => [m.content, m]));
+      expect(byContent.icon.actor).toEqual({ type: 'system_icon', data: 'warning' });
+      expect(byContent.custom.actor).toEqual({ type: 'system_custom', data: url });
+      expect(byContent.none).not.toHaveProperty('actor');
+      expect(byContent.none._actorId).toEqual(expect.any(String));
+      await e.api
+        .post('/v1/workflows')
+        .send({ name: uniqueName('bad-actor'), steps: [{ template: { type: 'in_app', content: 'x', actor: { type: 'robot' } } }] })
+        .expect(422);
     });
   });
 

@@ -57,6 +57,7 @@ function toStepDraft(dto: StepVariantRequestDto): Omit<StepDraft, 'variants'> {
     title: t.title,
     senderName: t.senderName,
     avatar: t.avatar,
+    actor: t.actor ? { type: t.actor.type, data: t.actor.data ?? null } : undefined,
     cta: t.cta
       ? defined({
           type: t.cta.type,

@@ -17,6 +17,7 @@ import { deliveryEventsMigration } from './0015_delivery_events';
 import { outboundWebhooksMigration } from './0016_outbound_webhooks';
 import { topicSubscriptionPreferencesMigration } from './0017_topic_subscription_preferences';
 import { subscriberClearedFieldsMigration } from './0018_subscriber_cleared_fields';
+import { messageActorMigration } from './0019_message_actor';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: Migration[] = [
   outboundWebhooksMigration,
   topicSubscriptionPreferencesMigration,
   subscriberClearedFieldsMigration,
+  messageActorMigration,
 ];

@@ -57,6 +57,8 @@ export interface StepTemplate {
   senderName?: string;
   cta?: MessageCta;
   avatar?: string;
+  /** Novu's in-app avatar option: the trigger's actor (`user`), a system icon, a custom URL, or `none`. */
+  actor?: StepActor;
 }
 
 export interface TimedDigestConfig {
@@ -79,6 +81,12 @@ export interface DigestMetadata {
   backoffUnit?: TimeUnit;
   updateMode?: boolean;
   timed?: TimedDigestConfig;
+}
+
+export const ACTOR_TYPES = ['none', 'user', 'system_icon', 'system_custom'] as const;
+export interface StepActor {
+  type: (typeof ACTOR_TYPES)[number];
+  data: string | null;
 }
 
 export interface DelayMetadata {
