@@ -492,6 +492,30 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
   });
 
   describe('template rendering', () => {
+    it("fills payload fields the trigger leaves out with the step variables' defaultValue", async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([
+        {
+          template: {
+            type: 'in_app',
+            content: 'Hello {{myUser.lastName}}, welcome to {{organizationName}}',
+            variables: [
+              { name: 'myUser.lastName', required: false, type: 'String', defaultValue: 'John Doe' },
+              { name: 'organizationName', required: false, type: 'String', defaultValue: 'Novu Corp' },
+            ],
+          },
+        },
+      ]);
+      expect(wf.steps[0].template.variables[0]).toEqual({ name: 'myUser.lastName', required: false, type: 'String', defaultValue: 'John Doe' });
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { organizationName: 'Umbrella Corp' } });
+      const [message] = await waitFor(async () => {
+        const m = await e.messagesOf({ transactionId });
+        return m.length === 1 && m;
+      });
+      expect(message.content).toBe('Hello John Doe, welcome to Umbrella Corp');
+    });
+
     it('renders Novu-style root payload variables', async () => {
       const e = await environment();
       const wf = await e.createWorkflow([inApp('Hi {{name}}, {{payload.name}}, {{subscriber.firstName}}')]);

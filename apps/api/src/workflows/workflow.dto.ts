@@ -210,6 +210,28 @@ export class StepActorDto {
   data?: string | null;
 }
 
+export class TemplateVariableDto {
+  @ApiProperty({ description: 'Payload path, dotted for nested fields', example: 'user.lastName' })
+  @IsString()
+  @MaxLength(256)
+  name: string;
+
+  @ApiPropertyOptional({ description: 'Variable type (Novu: String, Array, Boolean)', example: 'String' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  type?: string;
+
+  @ApiPropertyOptional({ description: 'Whether the trigger must give it (informational)' })
+  @IsOptional()
+  @IsBoolean()
+  required?: boolean;
+
+  @ApiPropertyOptional({ description: 'Used when the trigger payload leaves the field out', example: 'John Doe' })
+  @IsOptional()
+  defaultValue?: unknown;
+}
+
 export class StepTemplateDto {
   @ApiPropertyOptional({ description: 'Id of an existing template (kept on update)' })
   @IsOptional()
@@ -289,6 +311,14 @@ export class StepTemplateDto {
   @IsString()
   @MaxLength(4096)
   avatar?: string;
+
+  @ApiPropertyOptional({ description: 'Payload variables of the step; their defaultValue fills fields the trigger leaves out', type: [TemplateVariableDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => TemplateVariableDto)
+  variables?: TemplateVariableDto[];
 
   @ApiPropertyOptional({ description: "In-app avatar (Novu's actor option): the trigger's actor, a system icon, a custom URL, or none", type: StepActorDto })
   @IsOptional()
