@@ -375,6 +375,16 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(untouched.every((j) => j.status === 'pending')).toBe(true);
       expect(isTerminalJobStatus('canceled')).toBe(true);
     });
+
+    it('ends the rest of a merged digest chain as merged', async () => {
+      const n = notification(newScope());
+      const chain = jobChain(n, ['digest', 'in_app', 'email']);
+      await write([], chain);
+      await jobs.transition(chain[0].id, 'merged');
+      expect((await jobs.cancelChildren(n.id, chain[0].id, undefined, 'merged')).sort()).toEqual([chain[1].id, chain[2].id].sort());
+      expect((await jobs.findById(chain[2].id))!.status).toBe('merged');
+      expect(isTerminalJobStatus('merged')).toBe(true);
+    });
   });
 
   describe('ExecutionDetailRepository', () => {

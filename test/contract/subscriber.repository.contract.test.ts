@@ -40,6 +40,14 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
     expect(second.subscriber.createdAt.getTime()).toBe(first.subscriber.createdAt.getTime());
     expect(second.subscriber.updatedAt.getTime()).toBeGreaterThan(first.subscriber.updatedAt.getTime());
 
+    // A field set to null is marked as such until a value is set again.
+    expect(second.subscriber.cleared).toEqual(['firstName']);
+    const third = await upsert(env, 'ada', { firstName: 'Ada', phone: null, data: null });
+    expect(third.subscriber.cleared).toEqual(['data', 'phone']);
+    expect((await repository.findBySubscriberId(env, 'ada'))!.cleared).toEqual(['data', 'phone']);
+    const born = await upsert(env, 'eve', { email: null });
+    expect(born.subscriber.cleared).toEqual(['email']);
+
     const unchanged = await upsert(env, 'ada', {});
     expect(unchanged).toMatchObject({ created: false, subscriber: { id: first.subscriber.id, lastName: 'Lovelace' } });
   });
@@ -68,6 +76,9 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
     expect(await repository.insert(subscriber)).toBe(true);
     expect(await repository.insert({ ...subscriber, id: newId() })).toBe(false);
     expect(await repository.findBySubscriberId(env, 'once')).toMatchObject({ id: subscriber.id, email: 'once@example.com' });
+    expect((await repository.findBySubscriberId(env, 'once'))!.cleared).toBeUndefined();
+    await repository.insert({ ...subscriber, id: newId(), subscriberId: 'nulled', cleared: ['phone'] });
+    expect((await repository.findBySubscriberId(env, 'nulled'))!.cleared).toEqual(['phone']);
   });
 
   it('update changes an existing subscriber only', async () => {
@@ -76,6 +87,8 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
     const updated = await repository.update(env, 'bob', { phone: null, locale: 'en-US' }, tick());
     expect(updated).toMatchObject({ firstName: 'Bob', locale: 'en-US' });
     expect(updated!.phone).toBeUndefined();
+    expect(updated!.cleared).toEqual(['phone']);
+    expect((await repository.update(env, 'bob', { phone: '+200' }, tick()))!.cleared).toBeUndefined();
     expect(await repository.update(env, 'nobody', { firstName: 'X' }, tick())).toBeNull();
   });
 

@@ -1,5 +1,5 @@
 import { EnvironmentScope, newId } from '@app/kernel';
-import { Topic, TopicRepository, TopicSearch, TopicSubscriptionSearch } from '@app/subscribers';
+import { SubscriberSubscriptionSearch, Topic, TopicRepository, TopicSearch, TopicSubscriptionSearch } from '@app/subscribers';
 import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
 
 /** The TopicRepository contract; every store adapter must pass it. */
@@ -128,6 +128,52 @@ function topicRepositoryContract(open: () => Promise<{ repository: TopicReposito
     await repository.removeSubscriber(env, 'a');
     expect((await repository.topicKeysOfSubscribers(env, ['a'])).get('a')).toEqual([]);
     expect((await repository.listMemberIds(env, 'one', null, 10)).subscriberIds).toEqual(['b']);
+  });
+
+  it("lists one subscriber's memberships over topics, by cursor and exact topic key", async () => {
+    const env = scope();
+    for (const key of ['k-one', 'k-two', 'k-three']) {
+      const { topic: t } = await repository.upsert(topic(env, key));
+      await repository.addSubscriptions(t, [member('a'), member('b')], tick(), ids());
+    }
+    const of = (subscriberId: string, overrides: Partial<SubscriberSubscriptionSearch> = {}) =>
+      repository.listSubscriptionsOfSubscriber(env, subscriberId, { ...cursor, orderDirection: 'ASC', ...overrides });
+    const first = await of('a', { limit: 2 });
+    expect(first.items.map((s) => s.topicKey)).toEqual(['k-one', 'k-two']);
+    expect(first).toMatchObject({ previous: null, totalCount: 3 });
+    const second = await of('a', { limit: 2, after: first.next! });
+    expect(second.items.map((s) => s.topicKey)).toEqual(['k-three']);
+    expect(second.previous).toBe(second.items[0].id);
+    expect((await of('a', { topicKey: 'k-two' })).items.map((s) => s.subscriberId)).toEqual(['a']);
+    expect((await of('a', { topicKey: 'k-t' })).items).toEqual([]);
+    await repository.delete(env, 'k-one');
+    expect((await of('a')).items.map((s) => s.topicKey)).toEqual(['k-two', 'k-three']);
+    expect((await of('nobody')).items).toEqual([]);
+    expect((await repository.findByKeys(env, ['k-two', 'k-three', 'k-one', 'k-two'])).map((t) => t.key).sort()).toEqual(['k-three', 'k-two']);
+    expect(await repository.findByKeys(scope(), ['k-two'])).toEqual([]);
+  });
+
+  it("changes a membership's name and preferences, a field left out staying", async () => {
+    const env = scope();
+    const { topic: t } = await repository.upsert(topic(env, 'prefs'));
+    const [created] = await repository.addSubscriptions(t, [member('a')], tick(), ids());
+    expect(created.name).toBeUndefined();
+    expect(created.preferences).toBeUndefined();
+    const preferences = [
+      { workflowId: 'w-1', enabled: false },
+      { workflowId: 'w-2', enabled: true, condition: { '==': [{ var: 'payload.tier' }, 'gold'] } },
+    ];
+    const named = await repository.updateSubscription(env, 'prefs', 'a', { name: 'Mine', preferences }, tick());
+    expect(named).toMatchObject({ id: created.id, name: 'Mine', preferences });
+    const renamed = await repository.updateSubscription(env, 'prefs', 'a', { name: 'Ours' }, tick());
+    expect(renamed).toMatchObject({ name: 'Ours', preferences });
+    const cleared = await repository.updateSubscription(env, 'prefs', 'a', { preferences: [] }, tick());
+    expect(cleared!.preferences).toBeUndefined();
+    expect(cleared!.name).toBe('Ours');
+    expect((await repository.listSubscriptions(env, 'prefs', subscriptions())).items[0].name).toBe('Ours');
+    expect(await repository.updateSubscription(env, 'prefs', 'b', { name: 'X' }, tick())).toBeNull();
+    expect(await repository.updateSubscription(env, 'other', 'a', { name: 'X' }, tick())).toBeNull();
+    expect(await repository.updateSubscription(scope(), 'prefs', 'a', { name: 'X' }, tick())).toBeNull();
   });
 
   it('searches by key and name substrings, cursor-paginated', async () => {

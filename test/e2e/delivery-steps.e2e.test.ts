@@ -236,6 +236,9 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const [thirdNotification] = await e.settled(third.transactionId);
       const statuses = [secondNotification.jobs[0].status, thirdNotification.jobs[0].status].sort();
       expect(statuses).toEqual(['completed', 'merged']);
+      // As Novu: the merged event's later jobs are `merged` too, not canceled.
+      const merged = [secondNotification, thirdNotification].find((n) => n.jobs[0].status === 'merged');
+      expect(merged.jobs.map((j: any) => j.status)).toEqual(['merged', 'merged']);
       const messages = await waitFor(async () => {
         const m = await e.messagesOf({ subscriberId });
         return m.length === 2 && m;
@@ -458,10 +461,61 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const [notification] = await e.settled(transactionId);
       const stored = await t.app.get<MessageRepository>(MESSAGE_REPOSITORY).findByJobId(notification.jobs[0]._id);
       expect(stored[0]?.avatar).toBe(avatar);
+      // As Novu: the in-app message names its actor (_actorId, the actor subscriber's internal id) and shows a user actor's avatar.
+      const actor = (await e.api.get(`/v2/subscribers/${actorId}`).expect(200)).body.data;
+      expect(message).toMatchObject({ _actorId: actor._id, actor: { type: 'user', data: avatar } });
+    });
+
+    it("takes the in-app avatar from the step's actor option: a system icon, a custom URL, or none", async () => {
+      const e = await environment();
+      const url = 'https://example.com/custom.png';
+      const wf = await e.createWorkflow([
+        inApp('icon', { template: { type: 'in_app', content: 'icon', actor: { type: 'system_icon', data: 'warning' } } }),
+        inApp('custom', { template: { type: 'in_app', content: 'custom', actor: { type: 'system_custom', data: url } } }),
+        inApp('none', { template: { type: 'in_app', content: 'none', actor: { type: 'none', data: null } } }),
+      ]);
+      expect(wf.steps[0].template.actor).toEqual({ type: 'system_icon', data: 'warning' });
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, actor: uniqueName('actor') });
+      await e.settled(transactionId);
+      const messages = await e.messagesOf({ transactionId });
+      const byContent = Object.fromEntries(messages.map((m) => [m.content, m]));
+      expect(byContent.icon.actor).toEqual({ type: 'system_icon', data: 'warning' });
+      expect(byContent.custom.actor).toEqual({ type: 'system_custom', data: url });
+      expect(byContent.none).not.toHaveProperty('actor');
+      expect(byContent.none._actorId).toEqual(expect.any(String));
+      await e.api
+        .post('/v1/workflows')
+        .send({ name: uniqueName('bad-actor'), steps: [{ template: { type: 'in_app', content: 'x', actor: { type: 'robot' } } }] })
+        .expect(422);
     });
   });
 
   describe('template rendering', () => {
+    it("fills payload fields the trigger leaves out with the step variables' defaultValue", async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([
+        {
+          template: {
+            type: 'in_app',
+            content: 'Hello {{myUser.lastName}}, welcome to {{organizationName}}',
+            variables: [
+              { name: 'myUser.lastName', required: false, type: 'String', defaultValue: 'John Doe' },
+              { name: 'organizationName', required: false, type: 'String', defaultValue: 'Novu Corp' },
+            ],
+          },
+        },
+      ]);
+      expect(wf.steps[0].template.variables[0]).toEqual({ name: 'myUser.lastName', required: false, type: 'String', defaultValue: 'John Doe' });
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { organizationName: 'Umbrella Corp' } });
+      const [message] = await waitFor(async () => {
+        const m = await e.messagesOf({ transactionId });
+        return m.length === 1 && m;
+      });
+      expect(message.content).toBe('Hello John Doe, welcome to Umbrella Corp');
+    });
+
     it('renders Novu-style root payload variables', async () => {
       const e = await environment();
       const wf = await e.createWorkflow([inApp('Hi {{name}}, {{payload.name}}, {{subscriber.firstName}}')]);
@@ -531,6 +585,8 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
         overrides: { email: { replyTo: 'support@example.com', bcc: ['audit@example.com'], to: ['copy@example.com'] } },
       });
       const body = await sentFor(transactionId);
+      const [sentNotification] = await e.settled(transactionId);
+      expect(sentNotification.jobs[0]).toMatchObject({ status: 'completed', providerId: 'sendgrid' });
       expect(body).toMatchObject({
         personalizations: [{ to: [{ email: 'ada@example.com' }, { email: 'copy@example.com' }], bcc: [{ email: 'audit@example.com' }] }],
         // the step's sender name wins over the integration's; the integration's address is used
@@ -548,6 +604,13 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const [message] = await e.messagesOf({ transactionId });
       expect(message).toMatchObject({ channel: 'email', status: 'sent', providerId: 'sendgrid', subject: 'Order A-1 for Ada', email: 'ada@example.com' });
       expect(message).not.toHaveProperty('errorText');
+      // As Novu: a step written in blocks keeps them, rendered, as the message content; the attachments' files stay out of the message.
+      expect(message.content).toEqual([
+        { type: 'text', content: '<p>Tom &amp; Jerry &lt;3 <b>bold</b></p><li>Widget: 1,234.50</li>' },
+        { type: 'button', content: 'Track', url: 'https://example.com/track/A-1' },
+      ]);
+      expect(message.payload).toMatchObject({ order: 'A-1' });
+      expect(message.payload).not.toHaveProperty('attachments');
     });
 
     it("an override's sender wins over the step's and the integration's; a conditional integration serves the subscribers it matches", async () => {
@@ -570,6 +633,24 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       });
       expect((await sentFor(toVip.transactionId)).from).toEqual({ email: 'vip@example.com', name: 'Template Name' });
       expect((await sentFor(toRegular.transactionId)).from).toEqual({ email: 'override@example.com', name: 'Override Name' });
+      // Content written as a string stays a string: the HTML sent.
+      const message = await waitFor(async () => (await e.messagesOf({ transactionId: toVip.transactionId })).find((m) => m.status === 'sent'));
+      expect(typeof message.content).toBe('string');
+      expect(message.content).toContain('Hello');
+    });
+
+    it("names the message's provider on the email job, sent or failed", async () => {
+      const e = await environment();
+      await e.integration(
+        sendgridIntegration(uniqueName('sg-bad'), { credentials: { apiKey: 'SG.wrong', from: 'a@example.com', senderName: 'A', baseUrl: sendgrid.origin } }),
+      );
+      const wf = await e.createWorkflow([{ template: { type: 'email', subject: 'Hello', content: 'Body' } }]);
+      const subscriberId = await e.subscriber({ email: 'x@example.com' });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const [notification] = await e.settled(transactionId);
+      const [message] = await e.messagesOf({ transactionId });
+      expect(notification.jobs[0]).toMatchObject({ status: 'failed', providerId: 'sendgrid' });
+      expect(message).toMatchObject({ status: 'error', providerId: 'sendgrid' });
     });
 
     it('writes a warning message and cancels the job for a subscriber without an email address', async () => {
@@ -583,6 +664,27 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       expect(detailsOf(notification.jobs[0])).toContain('Subscriber missing email address');
       const [message] = await e.messagesOf({ transactionId });
       expect(message).toMatchObject({ channel: 'email', status: 'warning', errorText: 'Subscriber does not have an email address' });
+    });
+  });
+
+  describe('sms', () => {
+    it('keeps the rendered text of an SMS to a subscriber without a phone, with the reason, and cancels the job', async () => {
+      const e = await environment();
+      await e.integration({ providerId: 'twilio', channel: 'sms', credentials: { accountSid: 'AC1', token: 'secret', from: '+15550000000' } });
+      const wf = await e.createWorkflow([{ template: { type: 'sms', content: 'Hello {{subscriber.lastName}}, welcome to {{payload.organizationName}}' } }]);
+      const subscriberId = await e.subscriber({ lastName: 'Smith' });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { organizationName: 'Umbrella Corp' } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs[0].status).toBe('canceled');
+      expect(detailsOf(notification.jobs[0])).toContain('Subscriber missing phone number');
+      const [message] = await e.messagesOf({ transactionId });
+      expect(message).toMatchObject({
+        channel: 'sms',
+        status: 'warning',
+        content: 'Hello Smith, welcome to Umbrella Corp',
+        errorId: 'no_subscriber_phone',
+        errorText: 'Subscriber does not have active phone',
+      });
     });
   });
 

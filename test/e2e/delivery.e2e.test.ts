@@ -237,6 +237,14 @@ describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
     const all = await messagesOf({ subscriberId });
     expect(all.data).toHaveLength(1);
     expect(page.data[0].content).toBe('50 events');
+    // The 49 merged events: every job of theirs is `merged` (Novu's status), none canceled.
+    const feed = await waitFor(async () => {
+      const res = await t.api().get('/v1/notifications').query({ subscriberIds: subscriberId, limit: '100' }).expect(200);
+      return res.body.data.length === 50 && res.body.data;
+    });
+    const statuses = feed.map((n: any) => n.jobs.map((j: any) => j.status).join(',')).sort();
+    expect(statuses.filter((s: string) => s === 'merged,merged')).toHaveLength(49);
+    expect(statuses.filter((s: string) => s.includes('canceled'))).toHaveLength(0);
   });
 
   it('respects preferences and step filters, and a critical workflow ignores opt-outs', async () => {

@@ -215,12 +215,14 @@ describe.each(STORES)('integrations (%s)', (store) => {
     expect(await get(b._id)).toMatchObject({ primary: false, priority: 1 });
     // Activating recomputes the priority; the primary flag stays as it was.
     expect(await put(c._id, { active: true })).toMatchObject({ active: true, primary: false, priority: 2 });
-    // With no primary on top, the next active one becomes primary.
+    // Only the first active integration of a channel becomes primary: with others active, a new one goes on top without it.
     const d = await mk(sendgrid());
-    expect(d).toMatchObject({ primary: true, priority: 3 });
+    expect(d).toMatchObject({ primary: false, priority: 3 });
     // Conditions on a primary remove its primary flag.
+    const first = await mk({ ...sendgrid(), channel: 'email' });
+    expect(first).toMatchObject({ primary: false, priority: 4 });
     const conditions = [{ value: 'AND', children: [{ field: 'identifier', value: 'acme', operator: 'EQUAL', on: 'tenant' }] }];
-    expect(await put(d._id, { conditions })).toMatchObject({ primary: false, priority: 3 });
+    expect(await put(d._id, { conditions })).toMatchObject({ primary: false });
 
     // Other channels: never primary, priority 0.
     const chat = await mk({ providerId: 'slack', channel: 'chat', active: true });
@@ -234,6 +236,91 @@ describe.each(STORES)('integrations (%s)', (store) => {
       primary: true,
       priority: 1,
     });
+  });
+
+  it('keeps one primary per channel and priorities unique and contiguous through creates, activations, deactivations and deletes', async () => {
+    const { apiKey } = await t.createEnvironment('Ranking');
+    const api = t.api(apiKey);
+    const mk = async (body: object) => (await api.post('/v1/integrations').send(body).expect(201)).body.data;
+    const put = async (id: string, body: object) => (await api.put(`/v1/integrations/${id}`).send(body).expect(200)).body.data;
+    const ranking = async (channel: string) =>
+      (await api.get('/v1/integrations').expect(200)).body.data
+        .filter((i: any) => i.channel === channel && i.active)
+        .sort((a: any, b: any) => b.priority - a.priority)
+        .map((i: any) => [i.identifier, i.priority, i.primary]);
+    const twilio = (identifier: string, active = true) => ({
+      providerId: 'twilio',
+      channel: 'sms',
+      identifier,
+      active,
+      credentials: { accountSid: 'AC1', token: 'tok-12345', from: '+15550001' },
+    });
+
+    await mk(sendgrid({ identifier: 'e-1' }));
+    const e2 = await mk(sendgrid({ identifier: 'e-2', active: false }));
+    const e3 = await mk(sendgrid({ identifier: 'e-3', active: false }));
+    // Activating slots each in under the primary; no two share a priority.
+    expect(await put(e2._id, { active: true })).toMatchObject({ primary: false, priority: 1 });
+    expect(await put(e3._id, { active: true })).toMatchObject({ primary: false, priority: 2 });
+    expect(await ranking('email')).toEqual([
+      ['e-1', 3, true],
+      ['e-3', 2, false],
+      ['e-2', 1, false],
+    ]);
+    // Deleting and deactivating close the gaps.
+    await api.delete(`/v1/integrations/${e3._id}`).expect(200);
+    expect(await ranking('email')).toEqual([
+      ['e-1', 2, true],
+      ['e-2', 1, false],
+    ]);
+
+    // SMS: a newly activated integration does not take the primary from an active one.
+    const s1 = await mk(twilio('s-1'));
+    expect(s1).toMatchObject({ primary: true, priority: 1 });
+    const s2 = await mk(twilio('s-2', false));
+    expect(await put(s2._id, { active: true })).toMatchObject({ primary: false, priority: 1 });
+    await put(s1._id, { active: false });
+    expect(await ranking('sms')).toEqual([['s-2', 1, false]]);
+    // With another active one (not primary), a new active integration is not made primary either.
+    expect(await mk(twilio('s-3'))).toMatchObject({ primary: false, priority: 2 });
+    expect(await ranking('sms')).toEqual([
+      ['s-3', 2, false],
+      ['s-2', 1, false],
+    ]);
+  });
+
+  it("accepts Novu's condition shapes: children alone (AND implied), and values left out", async () => {
+    const children = [{ field: 'identifier', value: 'test', operator: 'EQUAL', on: 'tenant' }];
+    const res = await create({
+      providerId: 'sendgrid',
+      channel: 'email',
+      identifier: 'conditions-children',
+      active: false,
+      check: false,
+      conditions: [{ children }],
+    }).expect(201);
+    expect(res.body.data.conditions).toEqual([{ isNegated: false, type: 'BOOLEAN', value: 'AND', children }]);
+    const updated = await t
+      .api()
+      .put(`/v1/integrations/${res.body.data._id}`)
+      .send({ conditions: [{ isNegated: false, children }] })
+      .expect(200);
+    expect(updated.body.data.conditions[0].value).toBe('AND');
+    await create({ providerId: 'sendgrid', channel: 'email', conditions: [{ children: 'test' }] }).expect(422);
+  });
+
+  it('answers a PUT with only _environmentId with the integration, unchanged', async () => {
+    const { body } = await create(sendgrid()).expect(201);
+    const res = await t.api().put(`/v1/integrations/${body.data._id}`).send({ _environmentId: body.data._environmentId }).expect(200);
+    expect(res.body.data).toMatchObject({ _id: body.data._id, name: body.data.name, updatedAt: body.data.updatedAt });
+    await t.api().put(`/v1/integrations/${body.data._id}`).send({ _environmentId: '0123456789abcdef01234567' }).expect(400);
+  });
+
+  it('does not ask an inactive integration created with check: false for credentials', async () => {
+    const res = await create({ providerId: 'mailgun', channel: 'email', credentials: { apiKey: '123', secretKey: 'abc' }, active: false, check: false }).expect(
+      201,
+    );
+    expect(res.body.data).toMatchObject({ active: false, primary: false, priority: 0 });
   });
 
   it('soft-deletes and answers the remaining integrations', async () => {

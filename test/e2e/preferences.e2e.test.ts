@@ -1,4 +1,4 @@
-import { GetSubscriberPreferencesDto$inboundSchema } from '@novu/api/models/components';
+import { GetPreferencesResponseDto$inboundSchema, GetSubscriberPreferencesDto$inboundSchema } from '@novu/api/models/components';
 import { STORES, TestApp, startTestApp } from '../support/test-app';
 
 const step = (type: string) => ({ template: { type, content: 'hi', subject: 's' } });
@@ -104,6 +104,44 @@ describe.each(STORES)('subscriber preferences (%s)', (store) => {
     expect(crit.body.message).toBe(`Critical workflow with id: ${critical._id} can not be updated`);
     const unknown = await patch('sub-1', { workflowId: 'no-such-workflow', channels: { email: false } }).expect(404);
     expect(unknown.body).toMatchObject({ statusCode: 404, message: 'Workflow cannot be found', workflowId: 'no-such-workflow' });
+  });
+
+  it("bulk-updates several workflows' channels, checking every workflow before writing any", async () => {
+    await t.api().post('/v2/subscribers').send({ subscriberId: 'bulk-1' }).expect(201);
+    const bulk = (subscriberId: string, preferences: unknown) => t.api().patch(`/v2/subscribers/${subscriberId}/preferences/bulk`).send({ preferences });
+    const res = await bulk('bulk-1', [
+      { workflowId: alpha._id, channels: { email: false, in_app: true } },
+      { workflowId: 'beta', channels: { sms: true } },
+    ]).expect(200);
+    expect(res.body.data).toHaveLength(2);
+    expect(res.body.data[0]).toMatchObject({ level: 'template', channels: { email: false, in_app: true }, workflow: { id: alpha._id, identifier: 'alpha' } });
+    expect(res.body.data[1]).toMatchObject({ channels: { sms: true }, workflow: { identifier: 'beta' } });
+    for (const item of res.body.data) GetPreferencesResponseDto$inboundSchema.parse(item);
+    const after = (await get('bulk-1').expect(200)).body.data.workflows;
+    expect(after.map((w: any) => w.channels)).toEqual([{ email: false, in_app: true }, { sms: true }]);
+
+    // An unknown or critical workflow anywhere in the list: nothing is written.
+    const unknown = await bulk('bulk-1', [
+      { workflowId: 'alpha', channels: { email: true } },
+      { workflowId: 'ghost', channels: {} },
+    ]).expect(404);
+    expect(unknown.body.message).toBe('Workflows with ids: ghost not found');
+    const crit = await bulk('bulk-1', [
+      { workflowId: 'alpha', channels: { email: true } },
+      { workflowId: critical._id, channels: { email: false } },
+    ]).expect(400);
+    expect(crit.body.message).toBe(`Critical workflows with ids: ${critical._id} cannot be updated`);
+    expect((await get('bulk-1').expect(200)).body.data.workflows[0].channels.email).toBe(false);
+
+    await bulk('nobody', [{ workflowId: 'alpha', channels: { email: false } }]).expect(404);
+    await bulk('bulk-1', []).expect(400);
+    const tooMany = await bulk(
+      'bulk-1',
+      Array.from({ length: 101 }, () => ({ workflowId: 'alpha', channels: { email: true } })),
+    ).expect(422);
+    expect(tooMany.body.message).toBe('Validation Error');
+    await bulk('bulk-1', [{ channels: { email: true } }]).expect(422);
+    await bulk('bulk-1', 'alpha').expect(422);
   });
 
   it('stores a validated schedule on the global preferences and keeps it across channel changes', async () => {

@@ -1,4 +1,5 @@
 import { ListSubscribersResponseDto$inboundSchema, SubscriberResponseDto$inboundSchema } from '@novu/api/models/components';
+import { waitFor } from '../support/wait-for';
 import { STORES, TestApp, startTestApp } from '../support/test-app';
 
 describe.each(STORES)('subscribers v2 (%s)', (store) => {
@@ -79,12 +80,49 @@ describe.each(STORES)('subscribers v2 (%s)', (store) => {
         .send({ firstName: 'G.', phone: null, data: { c: 3 } })
         .expect(200);
       expect(res.body.data).toMatchObject({ firstName: 'G.', lastName: 'Hopper', email: 'grace@example.com', data: { c: 3 } });
-      expect(res.body.data).not.toHaveProperty('phone');
+      // As Novu: a field set to null is answered as null (one never set is left out), and stays so.
+      expect(res.body.data.phone).toBeNull();
       const after = await t.api().get('/v2/subscribers/p-1').expect(200);
       expect(after.body.data.data).toEqual({ c: 3 });
-      expect(after.body.data).not.toHaveProperty('phone');
+      expect(after.body.data.phone).toBeNull();
       SubscriberResponseDto$inboundSchema.parse(after.body.data);
       await t.api().patch('/v2/subscribers/p-1').send({ locale: 'en-US', timezone: 'America/New_York' }).expect(200);
+    });
+
+    it('answers fields set to null as null, on create, patch, search and an inline trigger recipient', async () => {
+      const created = await create({ subscriberId: 'n-1', firstName: 'Ann', email: null, locale: null, timezone: null, data: null }).expect(201);
+      expect(created.body.data).toMatchObject({ firstName: 'Ann', email: null, locale: null, timezone: null, data: null });
+      expect(created.body.data).not.toHaveProperty('lastName');
+      SubscriberResponseDto$inboundSchema.parse(created.body.data);
+      const strict = await t.api().post('/v2/subscribers?failIfExists=true').send({ subscriberId: 'n-2', phone: null }).expect(201);
+      expect(strict.body.data.phone).toBeNull();
+      const patched = await t.api().patch('/v2/subscribers/n-1').send({ firstName: null, lastName: null, avatar: null, email: 'ann@example.com' }).expect(200);
+      expect(patched.body.data).toMatchObject({ firstName: null, lastName: null, avatar: null, email: 'ann@example.com', locale: null });
+      const listed = await t.api().get('/v2/subscribers?subscriberId=n-1').expect(200);
+      expect(listed.body.data[0]).toMatchObject({ firstName: null, email: 'ann@example.com' });
+
+      await t
+        .api()
+        .post('/v1/workflows')
+        .send({ name: 'Null inline', active: true, steps: [{ template: { type: 'in_app', content: 'hi' } }] })
+        .expect(201);
+      const full = { subscriberId: 'n-3', firstName: 'Test', lastName: 'Name', email: 't@example.com', phone: '+1234567890', locale: 'en-US', data: { a: 1 } };
+      await t
+        .api()
+        .post('/v1/events/trigger')
+        .send({ name: 'null-inline', to: [full] })
+        .expect(201);
+      await waitFor(async () => (await t.api().get('/v2/subscribers/n-3')).body.data?.firstName === 'Test');
+      const cleared = { subscriberId: 'n-3', firstName: null, lastName: null, email: null, phone: null, locale: null, data: null };
+      await t
+        .api()
+        .post('/v1/events/trigger')
+        .send({ name: 'null-inline', to: [cleared] })
+        .expect(201);
+      await waitFor(async () => (await t.api().get('/v2/subscribers/n-3')).body.data?.firstName === null);
+      const inline = (await t.api().get('/v2/subscribers/n-3').expect(200)).body.data;
+      expect(inline).toMatchObject({ firstName: null, lastName: null, email: null, phone: null, locale: null, data: null });
+      expect(inline).not.toHaveProperty('avatar');
     });
 
     it('patch validates and answers 404 for unknown subscribers', async () => {

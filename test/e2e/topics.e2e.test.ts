@@ -3,6 +3,7 @@ import {
   DeleteTopicSubscriptionsResponseDto$inboundSchema,
   ListTopicSubscriptionsResponseDto$inboundSchema,
   ListTopicsResponseDto$inboundSchema,
+  SubscriptionResponseDto$inboundSchema,
   TopicResponseDto$inboundSchema,
 } from '@novu/api/models/components';
 import { STORES, TestApp, startTestApp } from '../support/test-app';
@@ -159,6 +160,108 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
     const rest = await t.api(env.apiKey).get(`/v2/topics?orderBy=key&orderDirection=ASC&limit=2&after=${byKey.body.next}`).expect(200);
     expect(rest.body.data.map((x: any) => x.key)).toEqual(['beta']);
     expect((await t.api(env.apiKey).get('/v2/topics?orderBy=key').expect(200)).body.data.map((x: any) => x.key)).toEqual(['beta', 'alphabet', 'alpha']);
+  });
+
+  it("lists a subscriber's own subscriptions by cursor, filtered by exact topic key", async () => {
+    const env = await t.createEnvironment('Subscriber subscriptions');
+    const api = t.api(env.apiKey);
+    await api.post('/v2/subscribers').send({ subscriberId: 'reader', email: 'r@example.com' }).expect(201);
+    await api.post('/v2/subscribers').send({ subscriberId: 'loner' }).expect(201);
+    for (const key of ['t-1', 't-2', 't-3']) {
+      await api
+        .post(`/v2/topics/${key}/subscriptions`)
+        .send({ subscriberIds: ['reader'] })
+        .expect(201);
+    }
+    const all = await api.get('/v2/subscribers/reader/subscriptions').expect(200);
+    expect(all.body.data.map((s: any) => s.topic.key)).toEqual(['t-3', 't-2', 't-1']);
+    expect(all.body).toMatchObject({ next: null, previous: null, totalCount: 3, totalCountCapped: false });
+    expect(all.body.data[0]).toMatchObject({ identifier: 'tk_t-3:si_reader', subscriber: { subscriberId: 'reader', email: 'r@example.com' } });
+    ListTopicSubscriptionsResponseDto$inboundSchema.parse(all.body);
+    const first = await api.get('/v2/subscribers/reader/subscriptions?limit=1').expect(200);
+    expect(first.body.previous).toBeNull();
+    const second = await api.get(`/v2/subscribers/reader/subscriptions?limit=1&after=${first.body.next}`).expect(200);
+    const third = await api.get(`/v2/subscribers/reader/subscriptions?limit=1&after=${second.body.next}`).expect(200);
+    expect([first, second, third].map((r) => r.body.data[0].topic.key)).toEqual(['t-3', 't-2', 't-1']);
+    const back = await api.get(`/v2/subscribers/reader/subscriptions?limit=1&before=${third.body.previous}`).expect(200);
+    expect(back.body.data[0]._id).toBe(second.body.data[0]._id);
+    expect(back.body.next).toEqual(expect.any(String));
+    const one = await api.get('/v2/subscribers/reader/subscriptions?key=t-2').expect(200);
+    expect(one.body.data.map((s: any) => s.topic.key)).toEqual(['t-2']);
+    expect((await api.get('/v2/subscribers/loner/subscriptions').expect(200)).body).toMatchObject({ data: [], next: null, previous: null });
+    const missing = await api.get('/v2/subscribers/ghost/subscriptions').expect(404);
+    expect(missing.body.message).toBe('Subscriber not found');
+    await api.get('/v2/subscribers/reader/subscriptions?after=a&before=b').expect(400);
+    await api.get('/v2/subscribers/reader/subscriptions?limit=0').expect(422);
+  });
+
+  it("changes a subscription's name and its own workflow preferences by identifier", async () => {
+    const env = await t.createEnvironment('Subscription preferences');
+    const api = t.api(env.apiKey);
+    const workflow = async (name: string, tags: string[]) =>
+      (
+        await api
+          .post('/v1/workflows')
+          .send({ name, active: true, tags, steps: [{ template: { type: 'in_app', content: 'x' } }] })
+          .expect(201)
+      ).body.data;
+    const one = await workflow('Workflow one', ['tag1']);
+    const two = await workflow('Workflow two', ['tag2', 'important']);
+    await api.post('/v2/subscribers').send({ subscriberId: 'member' }).expect(201);
+    const created = await api
+      .post('/v2/topics/prefs/subscriptions')
+      .send({ subscriberIds: ['member'] })
+      .expect(201);
+    const { identifier } = created.body.data[0];
+    const patch = (body: object, id = identifier, key = 'prefs') => api.patch(`/v2/topics/${key}/subscriptions/${encodeURIComponent(id)}`).send(body);
+
+    const res = await patch({
+      name: 'Mine',
+      preferences: [
+        { filter: { workflowIds: ['workflow-one'], tags: ['important'] }, enabled: false },
+        { workflowId: one._id, condition: { '==': [{ var: 'payload.tier' }, 'gold'] } },
+        'no-such-workflow',
+      ],
+    }).expect(200);
+    expect(res.body.data).toMatchObject({ _id: created.body.data[0]._id, identifier, name: 'Mine', topic: { key: 'prefs' } });
+    expect(res.body.data.preferences).toEqual([
+      {
+        subscriptionId: identifier,
+        workflow: { id: one._id, identifier: 'workflow-one', name: 'Workflow one', critical: false, tags: ['tag1'], severity: 'none' },
+        enabled: true,
+        condition: { '==': [{ var: 'payload.tier' }, 'gold'] },
+      },
+      {
+        subscriptionId: identifier,
+        workflow: { id: two._id, identifier: 'workflow-two', name: 'Workflow two', critical: false, tags: ['tag2', 'important'], severity: 'none' },
+        enabled: false,
+      },
+    ]);
+    SubscriptionResponseDto$inboundSchema.parse(res.body.data);
+
+    // A field left out stays; preferences replace the stored ones.
+    const renamed = await patch({ name: 'Renamed' }).expect(200);
+    expect(renamed.body.data).toMatchObject({ name: 'Renamed', preferences: expect.any(Array) });
+    const empty = await patch({}).expect(200);
+    expect(empty.body.data).toMatchObject({ identifier, name: 'Renamed' });
+    const replaced = await patch({ preferences: [{ filter: { tags: ['tag1'] }, enabled: false }] }).expect(200);
+    expect(replaced.body.data.preferences.map((p: any) => [p.workflow.identifier, p.enabled])).toEqual([['workflow-one', false]]);
+    expect((await patch({ preferences: [] }).expect(200)).body.data).not.toHaveProperty('preferences');
+
+    expect((await patch({ name: 'x' }, 'tk_prefs:si_ghost').expect(404)).body.message).toBe(
+      'Subscription with identifier tk_prefs:si_ghost not found for topic prefs',
+    );
+    await patch({ name: 'x' }, 'not-an-identifier').expect(404);
+    await patch({ name: 'x' }, identifier, 'no-topic').expect(404);
+    for (const body of [
+      { name: 5 },
+      { preferences: 'x' },
+      { preferences: [5] },
+      { preferences: [{ enabled: true }] },
+      { preferences: [{ workflowId: 'a', condition: 'x' }] },
+    ]) {
+      await patch(body).expect(422);
+    }
   });
 
   it('keeps environments apart', async () => {

@@ -110,7 +110,7 @@ class PgliteClient implements SqlClient {
   }
 }
 
-/** Trigram indexes serve the subscriber searches (substring matches); see migration 17. */
+/** Trigram indexes serve the subscriber searches (substring matches); see migration 20. */
 const PGLITE_EXTENSIONS = { pg_trgm };
 
 export async function createSqlClient(options: SqlClientOptions): Promise<SqlClient> {

@@ -8,6 +8,8 @@ import { GetSubscriber } from './application/get-subscriber/get-subscriber.use-c
 import { GetTopic } from './application/get-topic/get-topic.use-case';
 import { ListTopicSubscriptions } from './application/list-topic-subscriptions/list-topic-subscriptions.use-case';
 import { ListTopics } from './application/list-topics/list-topics.use-case';
+import { ListSubscriberSubscriptions } from './application/list-subscriber-subscriptions/list-subscriber-subscriptions.use-case';
+import { UpdateTopicSubscription } from './application/update-topic-subscription/update-topic-subscription.use-case';
 import { RemoveTopicSubscriptions } from './application/remove-topic-subscriptions/remove-topic-subscriptions.use-case';
 import { SearchSubscribers } from './application/search-subscribers/search-subscribers.use-case';
 import { UpdateSubscriber } from './application/update-subscriber/update-subscriber.use-case';
@@ -17,6 +19,7 @@ import { UpsertSubscriber, UpsertSubscribers } from './application/upsert-subscr
 import { UpsertTopic } from './application/upsert-topic/upsert-topic.use-case';
 import { GetSubscriberPreferences } from './application/get-subscriber-preferences/get-subscriber-preferences.use-case';
 import { UpdateSubscriberPreferences } from './application/update-subscriber-preferences/update-subscriber-preferences.use-case';
+import { BulkUpdateSubscriberPreferences } from './application/bulk-update-subscriber-preferences/bulk-update-subscriber-preferences.use-case';
 
 const subscriberUseCases: Provider[] = [
   SearchSubscribers,
@@ -39,10 +42,12 @@ const topicUseCases: Provider[] = [
   AddTopicSubscriptions,
   RemoveTopicSubscriptions,
   ListTopicSubscriptions,
+  ListSubscriberSubscriptions,
+  UpdateTopicSubscription,
 ];
 
 // Add further use cases of this context (preferences…) to this list.
-const preferenceUseCases: Provider[] = [GetSubscriberPreferences, UpdateSubscriberPreferences];
+const preferenceUseCases: Provider[] = [GetSubscriberPreferences, UpdateSubscriberPreferences, BulkUpdateSubscriberPreferences];
 
 const useCases: Provider[] = [...subscriberUseCases, ...topicUseCases, ...preferenceUseCases];
 

@@ -1,4 +1,4 @@
-import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
+import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
 import { Clock, EnvironmentScope, StoreRejectedError, systemClock } from '@app/kernel';
 import { DeliveryTables, JOB_OPTIONAL_FIELDS, inScope } from './memory-delivery-tables';
 import { copy, oldestBefore, orderBy, stored } from './memory-records';
@@ -98,7 +98,7 @@ export class InMemoryJobRepository implements JobRepository {
     return canceled.map(copy);
   }
 
-  async cancelChildren(notificationId: string, afterJobId?: string, at?: Date): Promise<string[]> {
+  async cancelChildren(notificationId: string, afterJobId?: string, at?: Date, status: EndedChildStatus = 'canceled'): Promise<string[]> {
     const ofNotification = [...this.tables.jobs.values()].filter((j) => j.notificationId === notificationId);
     let candidates = ofNotification;
     if (afterJobId !== undefined) {
@@ -113,7 +113,7 @@ export class InMemoryJobRepository implements JobRepository {
       candidates = ofNotification.filter((j) => chain.has(j.id));
     }
     const canceled = candidates.filter((j) => CANCELABLE_JOB_STATUSES.includes(j.status));
-    for (const job of canceled) this.cancel(job, at);
+    for (const job of canceled) this.cancel(job, at, status);
     return canceled.map((j) => j.id);
   }
 
@@ -157,8 +157,8 @@ export class InMemoryJobRepository implements JobRepository {
     return doomed.length;
   }
 
-  private cancel(job: Job, at?: Date): void {
-    job.status = 'canceled';
+  private cancel(job: Job, at?: Date, status: EndedChildStatus = 'canceled'): void {
+    job.status = status;
     job.updatedAt = at ? new Date(at) : this.clock.now();
   }
 }

@@ -7,6 +7,7 @@ import {
   SubscriberRepository,
   SubscriberSearch,
   SubscriberUpsert,
+  clearedAfter,
 } from '@app/subscribers';
 import { containsIgnoringCase, copy, cursorPage, orderBy, sameJson, shaped, stored, uniqueViolation } from './memory-records';
 
@@ -34,6 +35,9 @@ function apply(subscriber: Subscriber, changes: SubscriberChanges, fields: reado
     if (value === null) delete subscriber[field];
     else (subscriber as unknown as Record<string, unknown>)[field] = value;
   }
+  const cleared = clearedAfter(subscriber.cleared, changes);
+  if (cleared.length) subscriber.cleared = cleared;
+  else delete subscriber.cleared;
 }
 
 /** SubscriberRepository in memory: one subscriber per (environment, subscriberId). */
@@ -74,7 +78,8 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
     if (this.find(given.environmentId, given.subscriberId)) return false;
     if (this.rows.has(given.id)) throw uniqueViolation('subscribers');
     // Presence (isOnline, lastOnlineAt) is not written by an insert.
-    const row = shaped({ ...given, channels: given.channels ?? [] }, REQUIRED, CHANGE_FIELDS);
+    const row = shaped({ ...given, channels: given.channels ?? [] }, REQUIRED, [...CHANGE_FIELDS, 'cleared']);
+    if (row.cleared && !row.cleared.length) delete row.cleared;
     this.rows.set(row.id, row);
     return true;
   }

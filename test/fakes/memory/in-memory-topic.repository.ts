@@ -1,5 +1,14 @@
 import { CursorPage, EnvironmentScope } from '@app/kernel';
-import { Topic, TopicMember, TopicRepository, TopicSearch, TopicSubscription, TopicSubscriptionSearch } from '@app/subscribers';
+import {
+  SubscriberSubscriptionSearch,
+  Topic,
+  TopicMember,
+  TopicRepository,
+  TopicSearch,
+  TopicSubscription,
+  TopicSubscriptionChanges,
+  TopicSubscriptionSearch,
+} from '@app/subscribers';
 import { containsIgnoringCase, copy, cursorPage, orderBy, shaped, stored, uniqueViolation } from './memory-records';
 
 const ORDER_VALUES = {
@@ -124,6 +133,47 @@ export class InMemoryTopicRepository implements TopicRepository {
       request: search,
       matches: (s) => topicId !== undefined && s.topicId === topicId && (!search.subscriberId || s.subscriberId === search.subscriberId),
     });
+  }
+
+  async listSubscriptionsOfSubscriber(
+    scope: EnvironmentScope,
+    subscriberId: string,
+    search: SubscriberSubscriptionSearch,
+  ): Promise<CursorPage<TopicSubscription>> {
+    return cursorPage({
+      environmentRows: [...this.memberships.values()].filter((s) => s.environmentId === scope.environmentId),
+      orderValue: ORDER_VALUES[search.orderBy],
+      request: search,
+      matches: (s) => {
+        const topic = this.topics.get(s.topicId);
+        return s.subscriberId === subscriberId && topic !== undefined && (search.topicKey === undefined || topic.key === search.topicKey);
+      },
+    });
+  }
+
+  async findByKeys(scope: EnvironmentScope, keys: string[]): Promise<Topic[]> {
+    const wanted = new Set(keys);
+    return [...this.topics.values()].filter((t) => t.environmentId === scope.environmentId && wanted.has(t.key)).map(copy);
+  }
+
+  async updateSubscription(
+    scope: EnvironmentScope,
+    topicKey: string,
+    subscriberId: string,
+    changes: TopicSubscriptionChanges,
+    now: Date,
+  ): Promise<TopicSubscription | null> {
+    const topic = this.findTopic(scope.environmentId, topicKey);
+    const membership = topic && this.membershipsOf(topic.id).find((s) => s.subscriberId === subscriberId);
+    if (!membership) return null;
+    const given = stored(changes);
+    if (given.name !== undefined) membership.name = given.name;
+    if (given.preferences !== undefined) {
+      if (given.preferences.length) membership.preferences = given.preferences;
+      else delete membership.preferences;
+    }
+    membership.updatedAt = new Date(now);
+    return copy(membership);
   }
 
   async listMemberIds(

@@ -116,6 +116,7 @@ export const toMessage = (m: Message): Message =>
       'cta',
       'avatar',
       'actorSubscriberId',
+      'actor',
       'lastSeenDate',
       'lastReadDate',
       'snoozedUntil',

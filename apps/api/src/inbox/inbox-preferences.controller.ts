@@ -2,11 +2,12 @@ import { Body, Controller, Get, Param, Patch, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { SubscriberSession } from '@app/inbox';
 import { ChannelFlags } from '@app/kernel';
-import { GetSubscriberPreferences, SubscriberPreferencesView, UpdateSubscriberPreferences, WorkflowPreferencesView } from '@app/subscribers';
+import { BulkUpdateSubscriberPreferences, GetSubscriberPreferences, SubscriberPreferencesView, UpdateSubscriberPreferences } from '@app/subscribers';
 import { ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { PublicRoute } from '../http/api-key.guard';
 import { BulkPreferencesRequestDto, InboxChannelsDto, InboxPreferenceDto } from './inbox.dto';
 import { CurrentSubscriber, SubscriberTokenGuard } from './subscriber-token.guard';
+import { toInboxWorkflowPreference } from '../subscribers/preferences/preferences.mapper';
 
 const CHANNEL_KEYS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 
@@ -19,15 +20,7 @@ function globalPreference(view: SubscriberPreferencesView): InboxPreferenceDto {
   return { level: 'global', enabled: view.global.enabled, channels: view.global.channels, ...(view.global.schedule ? { schedule: view.global.schedule } : {}) };
 }
 
-function workflowPreference(preference: WorkflowPreferencesView): InboxPreferenceDto {
-  const { workflow } = preference;
-  return {
-    level: 'template',
-    enabled: preference.enabled,
-    channels: preference.channels,
-    workflow: { id: workflow.id, identifier: workflow.identifier, name: workflow.name, critical: workflow.critical, tags: [], severity: 'none' },
-  };
-}
+const workflowPreference = toInboxWorkflowPreference;
 
 function findWorkflow(view: SubscriberPreferencesView, reference: string): InboxPreferenceDto {
   const found = view.workflows.find((w) => w.workflow.id === reference || w.workflow.identifier === reference || w.workflow.slug === reference);
@@ -45,6 +38,7 @@ export class InboxPreferencesController {
   constructor(
     private readonly getPreferences: GetSubscriberPreferences,
     private readonly updatePreferences: UpdateSubscriberPreferences,
+    private readonly bulkUpdate: BulkUpdateSubscriberPreferences,
   ) {}
 
   @Get()
@@ -75,17 +69,12 @@ export class InboxPreferencesController {
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'A workflow does not exist' })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A workflow is critical' })
   async bulk(@CurrentSubscriber() session: SubscriberSession, @Body() body: BulkPreferencesRequestDto): Promise<InboxPreferenceDto[]> {
-    const answers: InboxPreferenceDto[] = [];
-    for (const entry of body.preferences) {
-      const view = await this.updatePreferences.execute({
-        scope: session,
-        subscriberId: session.subscriberId,
-        workflowId: entry.workflowId,
-        channels: channelsOf(entry),
-      });
-      answers.push(findWorkflow(view, entry.workflowId));
-    }
-    return answers;
+    const changed = await this.bulkUpdate.execute({
+      scope: session,
+      subscriberId: session.subscriberId,
+      preferences: body.preferences.map((entry) => ({ workflowId: entry.workflowId, channels: channelsOf(entry) })),
+    });
+    return changed.map(workflowPreference);
   }
 
   @Patch(':workflowId')

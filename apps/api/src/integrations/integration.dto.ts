@@ -325,9 +325,10 @@ export class ConditionDto {
   @IsIn(FIELD_TYPES)
   type?: string;
 
-  @ApiProperty({ description: 'How the children combine', enum: ['AND', 'OR'], example: 'AND' })
+  @ApiPropertyOptional({ description: 'How the children combine (left out: AND, as Novu)', enum: ['AND', 'OR'], default: 'AND' })
+  @IsOptional()
   @IsIn(['AND', 'OR'])
-  value: 'AND' | 'OR';
+  value: 'AND' | 'OR' = 'AND';
 
   @ApiProperty({ description: 'The comparisons', type: [ConditionPartDto] })
   @IsArray()

@@ -103,6 +103,13 @@ export class EmailBlockResponseDto {
 }
 
 @ApiExtraModels(EmailBlockResponseDto)
+export class MessageActorDto {
+  @ApiProperty({ description: 'user, system_icon or system_custom', enum: ['user', 'system_icon', 'system_custom'] })
+  type: string;
+  @ApiProperty({ description: "The actor's avatar (user), the icon name or the URL", type: String, nullable: true })
+  data: string | null;
+}
+
 export class MessageResponseDto {
   @ApiProperty({ description: 'Message id' })
   _id: string;
@@ -184,6 +191,10 @@ export class MessageResponseDto {
   payload: Record<string, unknown>;
   @ApiProperty({ description: 'Overrides of the trigger', type: 'object', additionalProperties: true })
   overrides: Record<string, unknown>;
+  @ApiPropertyOptional({ description: "Internal id of the trigger's actor (a subscriber)" })
+  _actorId?: string;
+  @ApiPropertyOptional({ description: 'In-app avatar: `user` (the actor, its avatar as data), `system_icon` or `system_custom`', type: MessageActorDto })
+  actor?: MessageActorDto;
 }
 
 export class MessagesResponseDto {

@@ -65,6 +65,9 @@ export function toMessageResponse(message: Message, subscriber?: Subscriber): Me
     ...defined({ errorId: message.errorId, errorText: message.errorText }),
     payload: message.payload,
     overrides: message.overrides,
+    ...(message.actorSubscriberId !== undefined ? { _actorId: message.actorSubscriberId } : {}),
+    // Novu shows a user actor's avatar as its data.
+    ...(message.actor ? { actor: { type: message.actor.type, data: message.actor.type === 'user' ? (message.avatar ?? null) : message.actor.data } } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import type { CursorPage } from '@app/kernel';
 
 export const ORDER_BY_VALUES = ['_id', 'updatedAt', 'createdAt'] as const;
 
@@ -64,4 +65,9 @@ export function cursorRequest<F extends string>(query: CursorQueryFields<F>) {
     orderBy: query.orderBy,
     includeCursor: query.includeCursor === 'true',
   };
+}
+
+/** A cursor page in Novu's wire shape: `{data, next, previous, totalCount, totalCountCapped}`. */
+export function toCursorPageResponse<T, R>(page: CursorPage<T>, map: (item: T) => R) {
+  return { data: page.items.map(map), next: page.next, previous: page.previous, totalCount: page.totalCount, totalCountCapped: page.totalCountCapped };
 }

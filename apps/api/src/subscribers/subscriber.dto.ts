@@ -39,22 +39,22 @@ export class SubscriberResponseDto {
   _id: string;
   @ApiProperty({ description: "The caller's own identifier of the subscriber", example: 'user-123' })
   subscriberId: string;
-  @ApiPropertyOptional({ description: 'First name' })
-  firstName?: string;
-  @ApiPropertyOptional({ description: 'Last name' })
-  lastName?: string;
-  @ApiPropertyOptional({ description: 'Email address' })
-  email?: string;
-  @ApiPropertyOptional({ description: 'Phone number' })
-  phone?: string;
-  @ApiPropertyOptional({ description: 'Avatar URL' })
-  avatar?: string;
-  @ApiPropertyOptional({ description: 'Locale, e.g. en-US' })
-  locale?: string;
-  @ApiPropertyOptional({ description: 'IANA time zone, e.g. Europe/Paris' })
-  timezone?: string;
-  @ApiPropertyOptional({ description: 'Custom data', type: 'object', additionalProperties: true })
-  data?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'First name (null when set to null)', nullable: true })
+  firstName?: string | null;
+  @ApiPropertyOptional({ description: 'Last name (null when set to null)', nullable: true })
+  lastName?: string | null;
+  @ApiPropertyOptional({ description: 'Email address (null when set to null)', nullable: true })
+  email?: string | null;
+  @ApiPropertyOptional({ description: 'Phone number (null when set to null)', nullable: true })
+  phone?: string | null;
+  @ApiPropertyOptional({ description: 'Avatar URL (null when set to null)', nullable: true })
+  avatar?: string | null;
+  @ApiPropertyOptional({ description: 'Locale, e.g. en-US (null when set to null)', nullable: true })
+  locale?: string | null;
+  @ApiPropertyOptional({ description: 'IANA time zone, e.g. Europe/Paris (null when set to null)', nullable: true })
+  timezone?: string | null;
+  @ApiPropertyOptional({ description: 'Custom data (null when set to null)', type: 'object', additionalProperties: true, nullable: true })
+  data?: Record<string, unknown> | null;
   @ApiProperty({ description: 'Chat and push credentials per provider integration', type: [ChannelSettingsDto] })
   channels: ChannelSettingsDto[];
   @ApiProperty({ description: 'Keys of the topics the subscriber belongs to', type: [String] })

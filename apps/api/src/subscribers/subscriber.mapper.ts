@@ -10,7 +10,7 @@ function toChannelSettings(channel: SubscriberChannel): ChannelSettingsDto {
   };
 }
 
-/** Domain → Novu's SubscriberResponseDto; unset optional fields are left out, never null. */
+/** Domain → Novu's SubscriberResponseDto: a field never set is left out, one the caller set to null is null (as Novu). */
 export function toSubscriberResponse({ subscriber: s, topics }: SubscriberDetails): SubscriberResponseDto {
   const optional = {
     firstName: s.firstName,
@@ -25,6 +25,7 @@ export function toSubscriberResponse({ subscriber: s, topics }: SubscriberDetail
   return {
     _id: s.id,
     subscriberId: s.subscriberId,
+    ...Object.fromEntries((s.cleared ?? []).map((field) => [field, null])),
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
     channels: s.channels.map(toChannelSettings),
     topics,

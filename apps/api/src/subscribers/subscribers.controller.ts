@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
-import { CreateSubscriber, DeleteSubscriber, GetSubscriber, SearchSubscribers, UpdateSubscriber } from '@app/subscribers';
+import { CreateSubscriber, DeleteSubscriber, GetSubscriber, ListSubscriberSubscriptions, SearchSubscribers, UpdateSubscriber } from '@app/subscribers';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { cursorRequest } from './cursor-query.dto';
+import { cursorRequest, toCursorPageResponse } from './cursor-query.dto';
 import {
   CreateSubscriberQueryDto,
   CreateSubscriberRequestDto,
@@ -16,6 +16,8 @@ import {
   SubscriberResponseDto,
 } from './subscriber.dto';
 import { toSubscriberChanges, toSubscriberResponse } from './subscriber.mapper';
+import { ListSubscriberSubscriptionsQueryDto, ListTopicSubscriptionsResponseDto } from '../topics/topic.dto';
+import { toTopicSubscriptionResponse } from '../topics/topic.mapper';
 
 const SubscriberIdParam = () => ApiParam({ name: 'subscriberId', description: "The caller's own identifier of the subscriber", example: 'user-123' });
 const IdempotencyKeyHeader = () =>
@@ -32,6 +34,7 @@ export class SubscribersController {
     private readonly getSubscriber: GetSubscriber,
     private readonly updateSubscriber: UpdateSubscriber,
     private readonly deleteSubscriber: DeleteSubscriber,
+    private readonly listSubscriptions: ListSubscriberSubscriptions,
   ) {}
 
   @Get()
@@ -50,13 +53,7 @@ export class SubscribersController {
         subscriberId: nonEmpty(query.subscriberId),
       },
     });
-    return {
-      data: page.items.map(toSubscriberResponse),
-      next: page.next,
-      previous: page.previous,
-      totalCount: page.totalCount,
-      totalCountCapped: page.totalCountCapped,
-    };
+    return toCursorPageResponse(page, toSubscriberResponse);
   }
 
   @Post()
@@ -101,6 +98,27 @@ export class SubscribersController {
     @Body() body: PatchSubscriberRequestDto,
   ): Promise<SubscriberResponseDto> {
     return toSubscriberResponse(await this.updateSubscriber.execute({ scope, subscriberId, changes: toSubscriberChanges(body) }));
+  }
+
+  @Get(':subscriberId/subscriptions')
+  @RawResponse()
+  @ApiOperation({ summary: "The subscriber's topic subscriptions, cursor-paginated (filter: exact topic key)" })
+  @SubscriberIdParam()
+  @ApiOkResponse({ type: ListTopicSubscriptionsResponseDto, description: 'One page of subscriptions' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No subscriber with that subscriberId ("Subscriber not found")' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Both `after` and `before` given' })
+  async subscriptions(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('subscriberId') subscriberId: string,
+    @Query() query: ListSubscriberSubscriptionsQueryDto,
+  ): Promise<ListTopicSubscriptionsResponseDto> {
+    const page = await this.listSubscriptions.execute({
+      scope,
+      subscriberId,
+      ...cursorRequest(query),
+      ...(query.key ? { topicKey: query.key } : {}),
+    });
+    return toCursorPageResponse(page, toTopicSubscriptionResponse);
   }
 
   @Delete(':subscriberId')

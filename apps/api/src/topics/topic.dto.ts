@@ -1,6 +1,6 @@
 import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { TOPIC_KEY_PATTERN, TOPIC_ORDER_FIELDS } from '@app/subscribers';
 import { CursorQueryDto, cursorQueryDto } from '../subscribers/cursor-query.dto';
 import { IsIdentifier } from '../http/identifier';
@@ -42,11 +42,43 @@ export class SubscriptionSubscriberDto {
   email?: string;
 }
 
+export class SubscriptionWorkflowDto {
+  @ApiProperty({ description: 'Internal id of the workflow' })
+  id: string;
+  @ApiProperty({ description: 'Trigger identifier' })
+  identifier: string;
+  @ApiProperty({ description: 'Workflow name' })
+  name: string;
+  @ApiProperty({ description: 'Whether the workflow is critical' })
+  critical: boolean;
+  @ApiProperty({ description: 'Workflow tags', type: [String] })
+  tags: string[];
+  @ApiPropertyOptional({ description: 'Custom data of the workflow', type: 'object', additionalProperties: true })
+  data?: Record<string, unknown>;
+  @ApiProperty({ description: 'Severity (this service has none: always "none")', example: 'none' })
+  severity: string;
+}
+
+export class SubscriptionPreferenceDto {
+  @ApiProperty({ description: 'Identifier of the subscription the preference belongs to' })
+  subscriptionId: string;
+  @ApiPropertyOptional({ description: 'The workflow the preference is for', type: SubscriptionWorkflowDto })
+  workflow?: SubscriptionWorkflowDto;
+  @ApiProperty({ description: 'Whether the workflow is on for this subscription (when no condition is given)' })
+  enabled: boolean;
+  @ApiPropertyOptional({ description: 'JSON Logic condition on `{payload}`', type: 'object', additionalProperties: true })
+  condition?: Record<string, unknown>;
+}
+
 export class SubscriptionResponseDto {
   @ApiProperty({ description: 'Internal id of the subscription' })
   _id: string;
   @ApiProperty({ description: 'Identifier of the subscription, derived from topic key and subscriberId', example: 'tk_news:si_user-1' })
   identifier: string;
+  @ApiPropertyOptional({ description: 'Name of the subscription' })
+  name?: string;
+  @ApiPropertyOptional({ description: "The subscription's own per-workflow preferences, when it has any", type: [SubscriptionPreferenceDto] })
+  preferences?: SubscriptionPreferenceDto[];
   @ApiProperty({ description: 'The topic', type: TopicSummaryDto })
   topic: TopicSummaryDto;
   @ApiProperty({ description: 'The subscriber (null if it vanished meanwhile)', type: SubscriptionSubscriberDto, nullable: true })
@@ -176,6 +208,58 @@ export class TopicSubscriptionsRequestDto {
   @ArrayMaxSize(100)
   @IsIdentifier({ each: true })
   subscriberIds: string[];
+}
+
+/** An entry of Novu's subscription `preferences`: a workflow id, `{workflowId, …}` or `{filter: {workflowIds, tags}, …}`. */
+function isSubscriptionPreference(value: unknown): boolean {
+  const isId = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= IDENTIFIER_MAX_LENGTH;
+  if (typeof value === 'string') return isId(value);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entry = value as Record<string, unknown>;
+  if (entry.enabled !== undefined && typeof entry.enabled !== 'boolean') return false;
+  if (entry.condition !== undefined && (!entry.condition || typeof entry.condition !== 'object' || Array.isArray(entry.condition))) return false;
+  if (entry.workflowId !== undefined) return isId(entry.workflowId);
+  const filter = entry.filter as Record<string, unknown> | undefined;
+  if (!filter || typeof filter !== 'object' || Array.isArray(filter)) return false;
+  const ids = (list: unknown) => list === undefined || (Array.isArray(list) && list.length <= 100 && list.every(isId));
+  return ids(filter.workflowIds) && ids(filter.tags);
+}
+
+export class UpdateTopicSubscriptionRequestDto {
+  @ApiPropertyOptional({ description: 'Name of the subscription', example: 'My subscription' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The subscription's preferences, replacing the stored ones: each a workflow id or trigger identifier, `{workflowId, enabled?, condition?}` " +
+      'or `{filter: {workflowIds?, tags?}, enabled?, condition?}` (tags name active workflows). `condition` is JSON Logic on `{payload}`; ' +
+      'workflows that are not found are left out',
+    type: 'array',
+    items: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] },
+    example: [{ filter: { workflowIds: ['welcome'], tags: ['billing'] }, enabled: false }],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateBy({
+    name: 'isSubscriptionPreference',
+    validator: {
+      validate: (value: unknown) => Array.isArray(value) && value.every(isSubscriptionPreference),
+      defaultMessage: () =>
+        'each preference must be a workflow id, {workflowId, enabled?, condition?} or {filter: {workflowIds?, tags?}, enabled?, condition?}',
+    },
+  })
+  preferences?: unknown[];
+}
+
+export class ListSubscriberSubscriptionsQueryDto extends CursorQueryDto {
+  @ApiPropertyOptional({ description: 'Only the subscription to the topic of this key' })
+  @IsOptional()
+  @IsString()
+  key?: string;
 }
 
 export class DeleteTopicResponseDto {

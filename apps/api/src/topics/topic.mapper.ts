@@ -1,5 +1,20 @@
-import { Subscriber, Topic, TopicSubscriptionDetails, TopicSubscriptionsResult, subscriptionIdentifier } from '@app/subscribers';
-import { SubscriptionResponseDto, SubscriptionSubscriberDto, SubscriptionsResultDto, TopicResponseDto, TopicSubscriptionResponseDto } from './topic.dto';
+import {
+  Subscriber,
+  SubscriptionPreferenceRequest,
+  Topic,
+  TopicSubscriptionDetails,
+  TopicSubscriptionWithWorkflows,
+  TopicSubscriptionsResult,
+  subscriptionIdentifier,
+} from '@app/subscribers';
+import {
+  SubscriptionPreferenceDto,
+  SubscriptionResponseDto,
+  SubscriptionSubscriberDto,
+  SubscriptionsResultDto,
+  TopicResponseDto,
+  TopicSubscriptionResponseDto,
+} from './topic.dto';
 
 export function toTopicResponse(topic: Topic): TopicResponseDto {
   return {
@@ -21,6 +36,7 @@ export function toSubscriptionResponse({ subscription, topic, subscriber }: Topi
   return {
     _id: subscription.id,
     identifier: subscriptionIdentifier(subscription.topicKey, subscription.subscriberId),
+    ...(subscription.name !== undefined ? { name: subscription.name } : {}),
     topic: { _id: topic.id, key: topic.key, ...(topic.name !== undefined ? { name: topic.name } : {}) },
     subscriber: toSubscriptionSubscriber(subscriber),
     createdAt: subscription.createdAt.toISOString(),
@@ -44,4 +60,49 @@ export function toSubscriptionsResult(result: TopicSubscriptionsResult): Subscri
     meta: { totalCount: result.requested, successful: result.subscriptions.length, failed: result.errors.length },
     ...(result.errors.length ? { errors: result.errors } : {}),
   };
+}
+
+/** The body's preference entries in the use case's terms (the DTO has checked their shapes). */
+export function toSubscriptionPreferenceRequests(preferences: unknown[]): SubscriptionPreferenceRequest[] {
+  return preferences.map((entry) => {
+    if (typeof entry === 'string') return { workflowIds: [entry] };
+    const { workflowId, filter, enabled, condition } = entry as {
+      workflowId?: string;
+      filter?: { workflowIds?: string[]; tags?: string[] };
+      enabled?: boolean;
+      condition?: Record<string, unknown>;
+    };
+    return {
+      ...(workflowId !== undefined ? { workflowIds: [workflowId] } : { workflowIds: filter?.workflowIds, tags: filter?.tags }),
+      ...(enabled !== undefined ? { enabled } : {}),
+      ...(condition !== undefined ? { condition } : {}),
+    };
+  });
+}
+
+export function toUpdatedSubscriptionResponse(details: TopicSubscriptionWithWorkflows): SubscriptionResponseDto {
+  const { subscription, workflows } = details;
+  const identifier = subscriptionIdentifier(subscription.topicKey, subscription.subscriberId);
+  const preferences = (subscription.preferences ?? []).map((preference): SubscriptionPreferenceDto => {
+    const workflow = workflows.get(preference.workflowId);
+    return {
+      subscriptionId: identifier,
+      ...(workflow
+        ? {
+            workflow: {
+              id: workflow.id,
+              identifier: workflow.trigger.identifier,
+              name: workflow.name,
+              critical: workflow.critical,
+              tags: workflow.tags,
+              ...(workflow.data ? { data: workflow.data } : {}),
+              severity: 'none',
+            },
+          }
+        : {}),
+      enabled: preference.enabled,
+      ...(preference.condition ? { condition: preference.condition } : {}),
+    };
+  });
+  return { ...toSubscriptionResponse(details), ...(preferences.length ? { preferences } : {}) };
 }

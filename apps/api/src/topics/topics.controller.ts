@@ -21,12 +21,13 @@ import {
   ListTopics,
   RemoveTopicSubscriptions,
   UpdateTopic,
+  UpdateTopicSubscription,
   UpsertTopic,
 } from '@app/subscribers';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { cursorRequest } from '../subscribers/cursor-query.dto';
+import { cursorRequest, toCursorPageResponse } from '../subscribers/cursor-query.dto';
 import {
   CreateUpdateTopicRequestDto,
   DeleteTopicResponseDto,
@@ -38,9 +39,17 @@ import {
   TopicResponseDto,
   TopicSubscriptionsRequestDto,
   UpdateTopicRequestDto,
+  UpdateTopicSubscriptionRequestDto,
+  SubscriptionResponseDto,
   UpsertTopicQueryDto,
 } from './topic.dto';
-import { toSubscriptionsResult, toTopicResponse, toTopicSubscriptionResponse } from './topic.mapper';
+import {
+  toSubscriptionPreferenceRequests,
+  toSubscriptionsResult,
+  toTopicResponse,
+  toTopicSubscriptionResponse,
+  toUpdatedSubscriptionResponse,
+} from './topic.mapper';
 
 const TopicKeyParam = () => ApiParam({ name: 'topicKey', description: 'Key of the topic', example: 'product-updates' });
 const IdempotencyKeyHeader = () =>
@@ -62,6 +71,7 @@ export class TopicsController {
     private readonly addSubscriptions: AddTopicSubscriptions,
     private readonly removeSubscriptions: RemoveTopicSubscriptions,
     private readonly listSubscriptions: ListTopicSubscriptions,
+    private readonly updateSubscription: UpdateTopicSubscription,
   ) {}
 
   @Post()
@@ -88,13 +98,7 @@ export class TopicsController {
   @BothCursors()
   async list(@CurrentScope() scope: AuthenticatedScope, @Query() query: ListTopicsQueryDto): Promise<ListTopicsResponseDto> {
     const page = await this.listTopics.execute({ scope, ...cursorRequest(query), filter: { key: nonEmpty(query.key), name: nonEmpty(query.name) } });
-    return {
-      data: page.items.map(toTopicResponse),
-      next: page.next,
-      previous: page.previous,
-      totalCount: page.totalCount,
-      totalCountCapped: page.totalCountCapped,
-    };
+    return toCursorPageResponse(page, toTopicResponse);
   }
 
   @Get(':topicKey')
@@ -168,12 +172,34 @@ export class TopicsController {
     @Query() query: ListTopicSubscriptionsQueryDto,
   ): Promise<ListTopicSubscriptionsResponseDto> {
     const page = await this.listSubscriptions.execute({ scope, topicKey, ...cursorRequest(query), subscriberId: nonEmpty(query.subscriberId) });
-    return {
-      data: page.items.map(toTopicSubscriptionResponse),
-      next: page.next,
-      previous: page.previous,
-      totalCount: page.totalCount,
-      totalCountCapped: page.totalCountCapped,
-    };
+    return toCursorPageResponse(page, toTopicSubscriptionResponse);
+  }
+
+  @Patch(':topicKey/subscriptions/:identifier')
+  @ApiOperation({
+    summary: "Change a subscription's name and its own per-workflow preferences",
+    description:
+      'The identifier is the one the subscription was listed with (`tk_<topicKey>:si_<subscriberId>`). `preferences` replaces the stored ones ' +
+      '([] removes them); a field left out stays.',
+  })
+  @TopicKeyParam()
+  @ApiParam({ name: 'identifier', description: 'Identifier of the subscription', example: 'tk_news:si_user-1' })
+  @IdempotencyKeyHeader()
+  @ApiDataResponse(SubscriptionResponseDto, { description: 'The subscription after the change' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No topic with that key, or no such subscription of it' })
+  async updateSubscriptionOf(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('topicKey') topicKey: string,
+    @Param('identifier') identifier: string,
+    @Body() body: UpdateTopicSubscriptionRequestDto,
+  ): Promise<SubscriptionResponseDto> {
+    const updated = await this.updateSubscription.execute({
+      scope,
+      topicKey,
+      identifier,
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.preferences ? { preferences: toSubscriptionPreferenceRequests(body.preferences) } : {}),
+    });
+    return toUpdatedSubscriptionResponse(updated);
   }
 }

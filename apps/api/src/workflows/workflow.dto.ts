@@ -20,7 +20,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { CONDITION_OPERATORS } from '@app/kernel';
-import { DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
+import { ACTOR_TYPES, DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
 import { PageQueryDto } from '../http/page-query.dto';
 
 const NAME_MAX = 256;
@@ -198,6 +198,40 @@ export class MessageCtaDto {
   action?: CtaActionDto;
 }
 
+export class StepActorDto {
+  @ApiProperty({ description: "`user`: the trigger's actor; `system_icon`: an icon name; `system_custom`: an image URL; `none`: no avatar", enum: ACTOR_TYPES })
+  @IsIn(ACTOR_TYPES)
+  type: (typeof ACTOR_TYPES)[number];
+
+  @ApiPropertyOptional({ description: 'The icon name or URL (null for user and none)', type: String, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  data?: string | null;
+}
+
+export class TemplateVariableDto {
+  @ApiProperty({ description: 'Payload path, dotted for nested fields', example: 'user.lastName' })
+  @IsString()
+  @MaxLength(256)
+  name: string;
+
+  @ApiPropertyOptional({ description: 'Variable type (Novu: String, Array, Boolean)', example: 'String' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  type?: string;
+
+  @ApiPropertyOptional({ description: 'Whether the trigger must give it (informational)' })
+  @IsOptional()
+  @IsBoolean()
+  required?: boolean;
+
+  @ApiPropertyOptional({ description: 'Used when the trigger payload leaves the field out', example: 'John Doe' })
+  @IsOptional()
+  defaultValue?: unknown;
+}
+
 export class StepTemplateDto {
   @ApiPropertyOptional({ description: 'Id of an existing template (kept on update)' })
   @IsOptional()
@@ -277,6 +311,20 @@ export class StepTemplateDto {
   @IsString()
   @MaxLength(4096)
   avatar?: string;
+
+  @ApiPropertyOptional({ description: 'Payload variables of the step; their defaultValue fills fields the trigger leaves out', type: [TemplateVariableDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => TemplateVariableDto)
+  variables?: TemplateVariableDto[];
+
+  @ApiPropertyOptional({ description: "In-app avatar (Novu's actor option): the trigger's actor, a system icon, a custom URL, or none", type: StepActorDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => StepActorDto)
+  actor?: StepActorDto;
 }
 
 export class TimedConfigDto {

@@ -57,6 +57,8 @@ function toStepDraft(dto: StepVariantRequestDto): Omit<StepDraft, 'variants'> {
     title: t.title,
     senderName: t.senderName,
     avatar: t.avatar,
+    actor: t.actor ? { type: t.actor.type, data: t.actor.data ?? null } : undefined,
+    variables: t.variables?.map((v) => defined({ name: v.name, type: v.type, required: v.required, defaultValue: v.defaultValue })),
     cta: t.cta
       ? defined({
           type: t.cta.type,

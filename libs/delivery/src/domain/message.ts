@@ -54,6 +54,8 @@ export interface Message {
   cta?: MessageCta;
   avatar?: string;
   actorSubscriberId?: string;
+  /** Novu's in-app `actor`: whose avatar the message shows (`user`: the trigger's actor) or a system icon / URL. */
+  actor?: MessageActor;
   read: boolean;
   seen: boolean;
   archived: boolean;
@@ -125,4 +127,19 @@ export function messageEventObject(message: Message, externalSubscriberId?: stri
     createdAt: message.createdAt.toISOString(),
     updatedAt: message.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The trigger payload as a message keeps it: without `attachments`, whose file bodies belong to the
+ * email that carried them (Novu's messages have none either).
+ */
+export interface MessageActor {
+  type: 'user' | 'system_icon' | 'system_custom';
+  data: string | null;
+}
+
+export function messagePayload(payload: Record<string, unknown>): Record<string, unknown> {
+  if (!('attachments' in payload)) return payload;
+  const { attachments: _attachments, ...rest } = payload;
+  return rest;
 }

@@ -2,6 +2,9 @@ import { EnvironmentScope } from '@app/kernel';
 import { Job } from '../domain/job';
 
 /** What a transition may change beside the status; `null` clears an optional field. */
+/** What cancelChildren leaves the jobs as: canceled, or `merged` (the rest of a chain whose digest merged into another, as Novu). */
+export type EndedChildStatus = 'canceled' | 'merged';
+
 export type JobPatch = {
   [
     K in
@@ -35,7 +38,7 @@ export interface JobRepository {
    * Cancels the not-yet-running jobs of a notification: all of them, or with `afterJobId` only
    * those that follow it in the chain. Returns their ids.
    */
-  cancelChildren(notificationId: string, afterJobId?: string, at?: Date): Promise<string[]>;
+  cancelChildren(notificationId: string, afterJobId?: string, at?: Date, status?: EndedChildStatus): Promise<string[]>;
   /**
    * Recovery (any environment): jobs that should have moved by `before` but did not — `queued` or
    * `running` and untouched since, or `delayed` and due since — oldest first.

@@ -37,6 +37,8 @@ export interface RenderedEmail {
   html: string;
   /** The plain-text part, derived from the HTML. */
   text: string;
+  /** Editor blocks, each with its content and url rendered (what Novu keeps as the message content); absent for HTML content. */
+  blocks?: EmailBlockSource[];
 }
 
 /** Renders step content; throws TemplateRenderError (domain) on any parse, render or limit failure. */

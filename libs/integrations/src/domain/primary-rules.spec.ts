@@ -32,9 +32,9 @@ describe('primary rules', () => {
       expect(placement).toEqual({ primary: false, priority: 1, changes: [{ id: 'a', primary: true, priority: 2 }] });
     });
 
-    it('puts a new one on top, as primary, when the highest active one is not primary', () => {
+    it('puts a new one on top, not primary, when others are active but none is primary (only the first active one becomes primary)', () => {
       const placement = placeOnCreate({ channel: 'email', active: true, hasConditions: false }, [ranked('a', 2), ranked('b', 1)]);
-      expect(placement).toEqual({ primary: true, priority: 3, changes: [] });
+      expect(placement).toEqual({ primary: false, priority: 3, changes: [] });
     });
 
     it('never ranks inactive integrations or channels without a primary', () => {
@@ -89,6 +89,11 @@ describe('primary rules', () => {
     it('closes the gap a deactivated integration leaves', () => {
       // c (priority 2) was deactivated out of a, b(primary), c.
       expect(renumberPriorities([ranked('a', 1), ranked('b', 3, true)])).toEqual([{ id: 'b', primary: true, priority: 2 }]);
+    });
+
+    it('keeps one primary: a second one (old data) loses the flag', () => {
+      expect(renumberPriorities([ranked('a', 2, true), ranked('b', 1, true)])).toEqual([{ id: 'b', primary: false, priority: 1 }]);
+      expect(renumberPriorities([ranked('a', 2, true), ranked('b', 2)])).toEqual([{ id: 'b', primary: false, priority: 1 }]);
     });
 
     it('breaks ties newest first and changes nothing when already in order', () => {

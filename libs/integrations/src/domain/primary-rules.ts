@@ -40,16 +40,17 @@ function highestPriority(integrations: RankedIntegration[]): RankedIntegration |
 }
 
 /**
- * A newly active integration slots in under a primary that sits on top (taking its priority and
- * bumping it one up), or else goes on top itself. Only a create may make it primary: then the
- * first active integration of the channel becomes primary.
+ * A newly active integration slots in under the primary (taking its priority and bumping it one
+ * up), or else goes on top. Only a create may make it primary, and only the first active
+ * integration of the channel: one active already, primary or not, keeps the new one from it.
+ * The caller renumbers the channel afterwards (`renumberPriorities`).
  */
 function placeActive(activeOthers: RankedIntegration[], mayBecomePrimary: boolean): Placement {
   const top = highestPriority(activeOthers);
   if (top?.primary) {
     return { primary: false, priority: top.priority, changes: [{ id: top.id, primary: true, priority: top.priority + 1 }] };
   }
-  return { primary: mayBecomePrimary, priority: top ? top.priority + 1 : 1, changes: [] };
+  return { primary: mayBecomePrimary && activeOthers.length === 0, priority: top ? top.priority + 1 : 1, changes: [] };
 }
 
 /**
@@ -80,8 +81,11 @@ export function primaryAfterConditions(primary: boolean, conditionCount: number)
 }
 
 /**
- * Priorities n…1 over the active integrations of one channel: the primary first, then by current
- * priority, then newest first. Answers only the integrations whose priority changes.
+ * The one invariant of a channel's active integrations, restored after every create, activation,
+ * deactivation, deletion and conditions change: priorities n…1, unique and contiguous, with at
+ * most one primary, on top. Order: the primary first, then by current priority, then newest
+ * first; a second primary (never made by these rules, but possible in old data) loses the flag.
+ * Answers only the integrations that change.
  */
 export function renumberPriorities(active: RankedIntegration[]): PriorityChange[] {
   const ordered = [...active].sort(
@@ -92,7 +96,7 @@ export function renumberPriorities(active: RankedIntegration[]): PriorityChange[
       (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
   );
   return ordered
-    .map((integration, index) => ({ integration, priority: ordered.length - index }))
-    .filter(({ integration, priority }) => integration.priority !== priority)
-    .map(({ integration, priority }) => ({ id: integration.id, primary: integration.primary, priority }));
+    .map((integration, index) => ({ integration, priority: ordered.length - index, primary: integration.primary && index === 0 }))
+    .filter(({ integration, priority, primary }) => integration.priority !== priority || integration.primary !== primary)
+    .map(({ integration, priority, primary }) => ({ id: integration.id, primary, priority }));
 }

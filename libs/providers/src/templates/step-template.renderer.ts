@@ -65,13 +65,19 @@ export class StepTemplateRenderer implements TemplateRenderer {
       if (template.contentType !== 'customHtml')
         html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), [{ type: 'text', content: html }]);
     } else {
-      const blocks = (template.content ?? []).map((block) => ({
-        type: block.type,
+      const rendered = (template.content ?? []).map((block) => ({
+        ...block,
         content: this.render(block.content ?? '', variables, { html: true }),
         ...(block.url ? { url: this.render(block.url, variables, { html: true }) } : {}),
+      }));
+      const blocks = rendered.map((block) => ({
+        type: block.type,
+        content: block.content,
+        ...(block.url ? { url: block.url } : {}),
         ...(block.styles?.textAlign ? { textAlign: block.styles.textAlign } : {}),
       }));
       html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), blocks);
+      return { subject, html, text: emailText(html), blocks: rendered };
     }
     return { subject, html, text: emailText(html) };
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
-import { CANCELABLE_JOB_STATUSES, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
+import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, present, setPresent } from './sql-rows';
@@ -224,13 +224,13 @@ export class SqlJobRepository implements JobRepository {
     return rows.map(toJob);
   }
 
-  async cancelChildren(notificationId: string, afterJobId?: string, at?: Date): Promise<string[]> {
+  async cancelChildren(notificationId: string, afterJobId?: string, at?: Date, status: EndedChildStatus = 'canceled'): Promise<string[]> {
     const rows =
       afterJobId === undefined
         ? await this.sql.query(
-            `UPDATE jobs SET status = 'canceled', updated_at = COALESCE($3::timestamptz, now())
+            `UPDATE jobs SET status = $4, updated_at = COALESCE($3::timestamptz, now())
              WHERE notification_id = $1 AND status = ANY($2::text[]) RETURNING id`,
-            [notificationId, CANCELABLE_JOB_STATUSES, at ?? null],
+            [notificationId, CANCELABLE_JOB_STATUSES, at ?? null, status],
           )
         : await this.sql.query(
             // the jobs after afterJobId: follow parent_id links down the chain
@@ -239,9 +239,9 @@ export class SqlJobRepository implements JobRepository {
                UNION
                SELECT j.id FROM jobs j JOIN chain c ON j.parent_id = c.id WHERE j.notification_id = $1
              )
-             UPDATE jobs SET status = 'canceled', updated_at = COALESCE($4::timestamptz, now())
+             UPDATE jobs SET status = $5, updated_at = COALESCE($4::timestamptz, now())
              WHERE id IN (SELECT id FROM chain) AND status = ANY($3::text[]) RETURNING id`,
-            [notificationId, afterJobId, CANCELABLE_JOB_STATUSES, at ?? null],
+            [notificationId, afterJobId, CANCELABLE_JOB_STATUSES, at ?? null, status],
           );
     return rows.map((r) => r.id);
   }

@@ -15,7 +15,10 @@ import { retentionMigration } from './0013_retention';
 import { inboxMigration } from './0014_inbox';
 import { deliveryEventsMigration } from './0015_delivery_events';
 import { outboundWebhooksMigration } from './0016_outbound_webhooks';
-import { subscriberSearchMigration } from './0017_subscriber_search';
+import { topicSubscriptionPreferencesMigration } from './0017_topic_subscription_preferences';
+import { subscriberClearedFieldsMigration } from './0018_subscriber_cleared_fields';
+import { messageActorMigration } from './0019_message_actor';
+import { subscriberSearchMigration } from './0020_subscriber_search';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -35,5 +38,8 @@ export const MIGRATIONS: Migration[] = [
   inboxMigration,
   deliveryEventsMigration,
   outboundWebhooksMigration,
+  topicSubscriptionPreferencesMigration,
+  subscriberClearedFieldsMigration,
+  messageActorMigration,
   subscriberSearchMigration,
 ];

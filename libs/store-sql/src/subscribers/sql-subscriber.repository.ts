@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, CursorPage, EnvironmentScope } from '@app/kernel';
-import { Subscriber, SubscriberChanges, SubscriberChannel, SubscriberRepository, SubscriberSearch, SubscriberUpsert } from '@app/subscribers';
+import { Subscriber, SubscriberChanges, SubscriberChannel, SubscriberRepository, SubscriberSearch, SubscriberUpsert, clearedBy } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
 
@@ -33,6 +33,7 @@ export function toSubscriber(row: any): Subscriber {
   for (const [field, column] of Object.entries(COLUMNS)) {
     if (present(row[column])) (subscriber as any)[field] = row[column];
   }
+  if (row.cleared_fields?.length) subscriber.cleared = row.cleared_fields;
   if (present(row.is_online)) subscriber.isOnline = row.is_online;
   if (present(row.last_online_at)) subscriber.lastOnlineAt = row.last_online_at;
   return subscriber;
@@ -41,6 +42,10 @@ export function toSubscriber(row: any): Subscriber {
 /** `data` travels as JSON text into a jsonb parameter; null clears it. */
 const columnValue = (field: string, value: unknown) => (field === 'data' && value !== null ? JSON.stringify(value) : value);
 const placeholder = (field: string, n: number) => (field === 'data' ? `$${n}::jsonb` : `$${n}`);
+
+/** The cleared-fields mark after a change: fields it sets ($changed) lose it, the ones it nulls ($nulled) gain it. */
+const nextCleared = (current: string, nulled: string, changed: string) =>
+  `ARRAY(SELECT DISTINCT f FROM unnest(${current} || ${nulled}::text[]) AS f WHERE f = ANY(${nulled}::text[]) OR NOT f = ANY(${changed}::text[]) ORDER BY f)`;
 
 @Injectable()
 export class SqlSubscriberRepository implements SubscriberRepository {
@@ -77,11 +82,11 @@ export class SqlSubscriberRepository implements SubscriberRepository {
 
   async insert(s: Subscriber): Promise<boolean> {
     const fields = Object.keys(COLUMNS).filter((f) => present((s as any)[f])) as (keyof typeof COLUMNS)[];
-    const params: unknown[] = [s.id, s.organizationId, s.environmentId, s.subscriberId, JSON.stringify(s.channels), s.createdAt, s.updatedAt];
+    const params: unknown[] = [s.id, s.organizationId, s.environmentId, s.subscriberId, JSON.stringify(s.channels), s.createdAt, s.updatedAt, s.cleared ?? []];
     const values = fields.map((f) => placeholder(f, params.push(columnValue(f, (s as any)[f]))));
     const rows = await this.sql.query(
-      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7${values.map((v) => `, ${v}`).join('')})
+      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at, cleared_fields${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::text[]${values.map((v) => `, ${v}`).join('')})
        ON CONFLICT (environment_id, subscriber_id) DO NOTHING RETURNING id`,
       params,
     );
@@ -95,15 +100,19 @@ export class SqlSubscriberRepository implements SubscriberRepository {
       const existing = await this.findBySubscriberId(scope, upsert.subscriberId);
       if (existing) return { subscriber: existing, created: false };
     }
-    const params: unknown[] = [upsert.id, scope.organizationId, scope.environmentId, upsert.subscriberId, upsert.now];
+    const params: unknown[] = [upsert.id, scope.organizationId, scope.environmentId, upsert.subscriberId, upsert.now, clearedBy(upsert.changes)];
     const values = fields.map((f) => placeholder(f, params.push(columnValue(f, upsert.changes[f]))));
     // With nothing to change the no-op assignment still locks and returns the existing row.
     const assignments = fields.length
-      ? [...fields.map((f) => `${COLUMNS[f]} = EXCLUDED.${COLUMNS[f]}`), 'updated_at = EXCLUDED.updated_at']
+      ? [
+          ...fields.map((f) => `${COLUMNS[f]} = EXCLUDED.${COLUMNS[f]}`),
+          `cleared_fields = ${nextCleared('subscribers.cleared_fields', '$6', `$${params.push(fields)}`)}`,
+          'updated_at = EXCLUDED.updated_at',
+        ]
       : ['subscriber_id = EXCLUDED.subscriber_id'];
     const [row] = await this.sql.query(
-      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
-       VALUES ($1, $2, $3, $4, '[]'::jsonb, $5, $5${values.map((v) => `, ${v}`).join('')})
+      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at, cleared_fields${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
+       VALUES ($1, $2, $3, $4, '[]'::jsonb, $5, $5, $6::text[]${values.map((v) => `, ${v}`).join('')})
        ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET ${assignments.join(', ')}
        RETURNING *, (xmax = 0) AS inserted`,
       params,
@@ -113,10 +122,10 @@ export class SqlSubscriberRepository implements SubscriberRepository {
 
   async update(scope: EnvironmentScope, subscriberId: string, changes: SubscriberChanges, now: Date): Promise<Subscriber | null> {
     const fields = this.changedFields(changes);
-    const params: unknown[] = [scope.environmentId, subscriberId, now];
+    const params: unknown[] = [scope.environmentId, subscriberId, now, clearedBy(changes), fields];
     const assignments = fields.map((f) => `${COLUMNS[f]} = ${placeholder(f, params.push(columnValue(f, changes[f])))}`);
     const [row] = await this.sql.query(
-      `UPDATE subscribers SET ${[...assignments, 'updated_at = $3'].join(', ')}
+      `UPDATE subscribers SET ${[...assignments, `cleared_fields = ${nextCleared('cleared_fields', '$4', '$5')}`, 'updated_at = $3'].join(', ')}
        WHERE environment_id = $1 AND subscriber_id = $2 RETURNING *`,
       params,
     );

@@ -1,6 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CursorPage, EnvironmentScope } from '@app/kernel';
-import { Topic, TopicMember, TopicRepository, TopicSearch, TopicSubscription, TopicSubscriptionSearch } from '@app/subscribers';
+import {
+  SubscriberSubscriptionSearch,
+  Topic,
+  TopicMember,
+  TopicRepository,
+  TopicSearch,
+  TopicSubscription,
+  TopicSubscriptionChanges,
+  TopicSubscriptionSearch,
+} from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { containsPattern, cursorListPage } from '../subscribers/sql-cursor-page';
 
@@ -28,6 +37,8 @@ export function toTopicSubscription(row: any): TopicSubscription {
     topicKey: row.topic_key,
     subscriberInternalId: row.subscriber_internal_id,
     subscriberId: row.subscriber_id,
+    ...(row.name !== null && row.name !== undefined ? { name: row.name } : {}),
+    ...(row.preferences !== null && row.preferences !== undefined ? { preferences: row.preferences } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -148,6 +159,49 @@ export class SqlTopicRepository implements TopicRepository {
       },
       toTopicSubscription,
     );
+  }
+
+  listSubscriptionsOfSubscriber(scope: EnvironmentScope, subscriberId: string, search: SubscriberSubscriptionSearch): Promise<CursorPage<TopicSubscription>> {
+    return cursorListPage(
+      this.sql,
+      {
+        table: 'topic_subscriptions',
+        scope,
+        orderColumn: ORDER_COLUMNS[search.orderBy],
+        request: search,
+        where: (param) => [
+          `subscriber_id = ${param(subscriberId)}`,
+          // Only memberships of topics that exist now, as listSubscriptions finds them.
+          `topic_id IN (SELECT id FROM topics WHERE environment_id = $1${search.topicKey !== undefined ? ` AND key = ${param(search.topicKey)}` : ''})`,
+        ],
+      },
+      toTopicSubscription,
+    );
+  }
+
+  async findByKeys(scope: EnvironmentScope, keys: string[]): Promise<Topic[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.sql.query('SELECT * FROM topics WHERE environment_id = $1 AND key = ANY($2::text[])', [scope.environmentId, [...new Set(keys)]]);
+    return rows.map(toTopic);
+  }
+
+  async updateSubscription(
+    scope: EnvironmentScope,
+    topicKey: string,
+    subscriberId: string,
+    changes: TopicSubscriptionChanges,
+    now: Date,
+  ): Promise<TopicSubscription | null> {
+    const preferences = changes.preferences === undefined ? null : JSON.stringify(changes.preferences.length ? changes.preferences : null);
+    const [row] = await this.sql.query(
+      `UPDATE topic_subscriptions SET
+         name = CASE WHEN $4::boolean THEN $5 ELSE name END,
+         preferences = CASE WHEN $6::boolean THEN $7::jsonb ELSE preferences END,
+         updated_at = $8
+       WHERE topic_id = ${topicIdOf('$1', '$2')} AND subscriber_id = $3 RETURNING *`,
+      [scope.environmentId, topicKey, subscriberId, changes.name !== undefined, changes.name ?? null, changes.preferences !== undefined, preferences, now],
+    );
+    return row ? toTopicSubscription(row) : null;
   }
 
   async listMemberIds(

@@ -65,3 +65,9 @@ export class InvalidTopicKeyError extends UnprocessableError {
     super('invalid_topic_key', `Topic key "${topicKey}" may only contain letters, digits, underscores, colons, periods and hyphens`);
   }
 }
+
+export class TopicSubscriptionNotFoundError extends NotFoundError {
+  constructor(identifier: string, topicKey: string) {
+    super('subscription_not_found', `Subscription with identifier ${identifier} not found for topic ${topicKey}`);
+  }
+}

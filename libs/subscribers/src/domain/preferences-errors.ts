@@ -25,3 +25,22 @@ export class WorkflowScheduleNotSupportedError extends InvalidRequestError {
     super('schedule_requires_global_preferences', 'A schedule applies to global preferences only; send it without workflowId');
   }
 }
+
+/** Bulk update: Novu's wording, every unknown workflow named. */
+export class WorkflowsNotFoundError extends NotFoundError {
+  constructor(workflowIds: string[]) {
+    super('workflow_not_found', `Workflows with ids: ${workflowIds.join(', ')} not found`, { workflowIds });
+  }
+}
+
+export class CriticalWorkflowsPreferencesError extends InvalidRequestError {
+  constructor(workflowIds: string[]) {
+    super('critical_workflow_preferences', `Critical workflows with ids: ${workflowIds.join(', ')} cannot be updated`);
+  }
+}
+
+export class EmptyBulkPreferencesError extends InvalidRequestError {
+  constructor() {
+    super('no_preferences', 'No preferences provided for bulk update');
+  }
+}

@@ -33,3 +33,15 @@ export interface SubscriberSearchFilter {
   /** Exact match. */
   subscriberId?: string;
 }
+
+/** The fields a change sets to null. */
+export function clearedBy(changes: SubscriberChanges): (SubscriberProfileField | 'data')[] {
+  return ([...SUBSCRIBER_PROFILE_FIELDS, 'data'] as const).filter((field) => changes[field] === null);
+}
+
+/** The cleared fields after a change: the ones it sets lose the mark, the ones it nulls gain it (sorted). */
+export function clearedAfter(before: readonly string[] | undefined, changes: SubscriberChanges): (SubscriberProfileField | 'data')[] {
+  const set = ([...SUBSCRIBER_PROFILE_FIELDS, 'data'] as const).filter((field) => changes[field] !== undefined);
+  const kept = (before ?? []).filter((field) => !(set as readonly string[]).includes(field));
+  return [...new Set([...kept, ...clearedBy(changes)])].sort() as (SubscriberProfileField | 'data')[];
+}

@@ -17,6 +17,10 @@ export interface SubscriberChannel {
   credentials: ChannelCredentials;
 }
 
+import type { SubscriberProfileField } from './subscriber-changes';
+
+export type ClearableField = SubscriberProfileField | 'data';
+
 /** A recipient, known by the caller's own `subscriberId`, unique per environment. */
 export interface Subscriber {
   id: string;
@@ -31,6 +35,8 @@ export interface Subscriber {
   locale?: string;
   timezone?: string;
   data?: Record<string, unknown>;
+  /** Fields the caller set to null (Novu answers them as `null`; a field never set is left out). */
+  cleared?: ClearableField[];
   channels: SubscriberChannel[];
   isOnline?: boolean;
   lastOnlineAt?: Date;

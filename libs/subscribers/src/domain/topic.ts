@@ -20,8 +20,26 @@ export interface TopicSubscription {
   subscriberInternalId: string;
   /** The caller's own subscriberId. */
   subscriberId: string;
+  /** Novu's name of the subscription. */
+  name?: string;
+  /** The subscription's own per-workflow choices (Novu's subscription preferences); absent when none were set. */
+  preferences?: TopicSubscriptionPreference[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** One workflow's choice on a subscription: on or off, or a JSON Logic `condition` on the payload. */
+export interface TopicSubscriptionPreference {
+  /** The workflow's internal id. */
+  workflowId: string;
+  enabled: boolean;
+  condition?: Record<string, unknown>;
+}
+
+/** The subscriberId a default identifier (`tk_<key>:si_<subscriberId>`) names within its topic; null when it names none. */
+export function subscriberIdOfIdentifier(topicKey: string, identifier: string): string | null {
+  const prefix = `tk_${topicKey}:si_`;
+  return identifier.startsWith(prefix) && identifier.length > prefix.length ? identifier.slice(prefix.length) : null;
 }
 
 /** Topic keys travel in URL paths and trigger recipients, so they stay within a safe alphabet. */

@@ -1,5 +1,5 @@
 import { CursorPage, CursorRequest, EnvironmentScope } from '@app/kernel';
-import { Topic, TopicOrderField, TopicSearchFilter, TopicSubscription } from '../domain/topic';
+import { Topic, TopicOrderField, TopicSearchFilter, TopicSubscription, TopicSubscriptionPreference } from '../domain/topic';
 
 export interface TopicSearch extends CursorRequest {
   orderBy: TopicOrderField;
@@ -10,6 +10,19 @@ export interface TopicSubscriptionSearch extends CursorRequest {
   orderBy: Exclude<TopicOrderField, 'key'>;
   /** Exact subscriberId. */
   subscriberId?: string;
+}
+
+export interface SubscriberSubscriptionSearch extends CursorRequest {
+  orderBy: Exclude<TopicOrderField, 'key'>;
+  /** Exact topic key. */
+  topicKey?: string;
+}
+
+/** What a subscription update may change; a field left out stays. */
+export interface TopicSubscriptionChanges {
+  name?: string;
+  /** Replaces the stored preferences; [] removes them. */
+  preferences?: TopicSubscriptionPreference[];
 }
 
 /** The subscriber a new membership is for. */
@@ -42,6 +55,18 @@ export interface TopicRepository {
   /** Removes memberships of those subscriberIds; returns the removed ones. */
   removeSubscriptions(scope: EnvironmentScope, topicKey: string, subscriberIds: string[]): Promise<TopicSubscription[]>;
   listSubscriptions(scope: EnvironmentScope, topicKey: string, search: TopicSubscriptionSearch): Promise<CursorPage<TopicSubscription>>;
+  /** The memberships of one subscriber (by subscriberId), over all topics of the environment. */
+  listSubscriptionsOfSubscriber(scope: EnvironmentScope, subscriberId: string, search: SubscriberSubscriptionSearch): Promise<CursorPage<TopicSubscription>>;
+  /** The topics of those keys that exist, in any order. */
+  findByKeys(scope: EnvironmentScope, keys: string[]): Promise<Topic[]>;
+  /** Changes one membership; null when the subscriber is not a member of that topic. */
+  updateSubscription(
+    scope: EnvironmentScope,
+    topicKey: string,
+    subscriberId: string,
+    changes: TopicSubscriptionChanges,
+    now: Date,
+  ): Promise<TopicSubscription | null>;
   /**
    * Fan-out: subscriberIds of a topic's members in a stable order, `limit` at a time after the
    * cursor; `next` is the cursor of the following batch, null after the last.

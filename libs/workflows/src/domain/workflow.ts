@@ -57,6 +57,10 @@ export interface StepTemplate {
   senderName?: string;
   cta?: MessageCta;
   avatar?: string;
+  /** Novu's in-app avatar option: the trigger's actor (`user`), a system icon, a custom URL, or `none`. */
+  actor?: StepActor;
+  /** Payload variables the step declares; a `defaultValue` fills a payload field the trigger left out. */
+  variables?: TemplateVariable[];
 }
 
 export interface TimedDigestConfig {
@@ -79,6 +83,20 @@ export interface DigestMetadata {
   backoffUnit?: TimeUnit;
   updateMode?: boolean;
   timed?: TimedDigestConfig;
+}
+
+export interface TemplateVariable {
+  /** A payload path, dotted for nested fields (`user.lastName`). */
+  name: string;
+  type?: string;
+  required?: boolean;
+  defaultValue?: unknown;
+}
+
+export const ACTOR_TYPES = ['none', 'user', 'system_icon', 'system_custom'] as const;
+export interface StepActor {
+  type: (typeof ACTOR_TYPES)[number];
+  data: string | null;
 }
 
 export interface DelayMetadata {
@@ -204,4 +222,29 @@ export function workflowEventObject(workflow: Workflow): Record<string, unknown>
     updatedAt: workflow.updatedAt.toISOString(),
     ...(workflow.deletedAt ? { deletedAt: workflow.deletedAt.toISOString() } : {}),
   };
+}
+
+/**
+ * The payload with the defaults of every step's `variables` filled in where the trigger left the
+ * field out (Novu merges them into the trigger's payload); the payload itself is not changed.
+ */
+export function payloadWithDefaults(payload: Record<string, unknown>, workflow: Pick<Workflow, 'steps'>): Record<string, unknown> {
+  const defaults = workflow.steps.flatMap((step) => (step.template.variables ?? []).filter((v) => v.defaultValue !== undefined));
+  if (!defaults.length) return payload;
+  const result = structuredClone(payload);
+  for (const variable of defaults) setIfAbsent(result, variable.name.split('.'), variable.defaultValue);
+  return result;
+}
+
+/** Sets the value at the path unless something is there; a path through a non-object leaves it alone. */
+function setIfAbsent(root: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = root;
+  for (const key of path.slice(0, -1)) {
+    if (node[key] === undefined) node[key] = {};
+    const next = node[key];
+    if (!next || typeof next !== 'object' || Array.isArray(next)) return;
+    node = next as Record<string, unknown>;
+  }
+  const last = path[path.length - 1];
+  if (node[last] === undefined) node[last] = structuredClone(value);
 }

@@ -1,11 +1,17 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiHeader, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
-import { GetSubscriberPreferences, Schedule, UpdateSubscriberPreferences } from '@app/subscribers';
+import { BulkUpdateSubscriberPreferences, GetSubscriberPreferences, Schedule, UpdateSubscriberPreferences } from '@app/subscribers';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../../docs/api-responses';
 import { CurrentScope } from '../../http/api-key.guard';
-import { PatchSubscriberPreferencesRequestDto, PreferencesQueryDto, SubscriberPreferencesResponseDto } from './preferences.dto';
-import { toPreferencesResponse } from './preferences.mapper';
+import { InboxPreferenceDto } from '../../inbox/inbox.dto';
+import {
+  BulkUpdatePreferencesRequestDto,
+  PatchSubscriberPreferencesRequestDto,
+  PreferencesQueryDto,
+  SubscriberPreferencesResponseDto,
+} from './preferences.dto';
+import { toInboxWorkflowPreference, toPreferencesResponse } from './preferences.mapper';
 
 const SubscriberIdParam = () => ApiParam({ name: 'subscriberId', description: 'Your own identifier of the subscriber', example: 'user-123' });
 
@@ -16,6 +22,7 @@ export class PreferencesController {
   constructor(
     private readonly getPreferences: GetSubscriberPreferences,
     private readonly updatePreferences: UpdateSubscriberPreferences,
+    private readonly bulkUpdatePreferences: BulkUpdateSubscriberPreferences,
   ) {}
 
   @Get(':subscriberId/preferences')
@@ -32,6 +39,31 @@ export class PreferencesController {
     @Query() query: PreferencesQueryDto,
   ): Promise<SubscriberPreferencesResponseDto> {
     return toPreferencesResponse(await this.getPreferences.execute({ scope, subscriberId, criticality: query.criticality }));
+  }
+
+  @Patch(':subscriberId/preferences/bulk')
+  @ApiOperation({
+    summary: "Change several workflows' preferences at once",
+    description:
+      'Every workflow is checked first (404 naming the unknown ones, 400 for critical ones), then each is changed; ' +
+      "entries naming the same workflow count once, the last winning. Answers each changed workflow's preference in Novu's Inbox shape.",
+  })
+  @SubscriberIdParam()
+  @ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' })
+  @ApiDataResponse(InboxPreferenceDto, { isArray: true, description: "The changed workflows' preferences" })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such subscriber, or unknown workflows ("Workflows with ids: … not found")' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A workflow is critical, or no preferences were given' })
+  async bulkUpdate(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('subscriberId') subscriberId: string,
+    @Body() body: BulkUpdatePreferencesRequestDto,
+  ): Promise<InboxPreferenceDto[]> {
+    const changed = await this.bulkUpdatePreferences.execute({
+      scope,
+      subscriberId,
+      preferences: body.preferences.map((entry) => ({ workflowId: entry.workflowId, channels: { ...entry.channels } })),
+    });
+    return changed.map(toInboxWorkflowPreference);
   }
 
   @Patch(':subscriberId/preferences')

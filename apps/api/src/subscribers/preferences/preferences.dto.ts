@@ -124,6 +124,34 @@ export class PatchSubscriberPreferencesRequestDto {
   context?: Record<string, unknown>;
 }
 
+export class BulkPreferenceItemDto {
+  @ApiProperty({ description: 'Workflow `_id`, trigger identifier or slug', example: 'welcome' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  workflowId: string;
+
+  @ApiProperty({ description: 'Channels to turn on or off for that workflow; channels left out keep their value', type: PreferenceChannelsBodyDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PreferenceChannelsBodyDto)
+  channels: PreferenceChannelsBodyDto = {};
+}
+
+export class BulkUpdatePreferencesRequestDto {
+  @ApiProperty({ description: 'One entry per workflow, at most 100', type: [BulkPreferenceItemDto], maxItems: 100 })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => BulkPreferenceItemDto)
+  preferences: BulkPreferenceItemDto[];
+
+  @ApiPropertyOptional({ description: "Novu's context filter; accepted and ignored", type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  context?: Record<string, unknown>;
+}
+
 // ---- responses ----
 
 export class PreferenceChannelsResponseDto extends PreferenceChannelsBodyDto {}

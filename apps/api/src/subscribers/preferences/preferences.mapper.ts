@@ -1,4 +1,5 @@
-import { SubscriberPreferencesView } from '@app/subscribers';
+import { SubscriberPreferencesView, WorkflowPreferencesView } from '@app/subscribers';
+import type { InboxPreferenceDto } from '../../inbox/inbox.dto';
 import { SubscriberPreferencesResponseDto } from './preferences.dto';
 
 export function toPreferencesResponse(view: SubscriberPreferencesView): SubscriberPreferencesResponseDto {
@@ -15,5 +16,16 @@ export function toPreferencesResponse(view: SubscriberPreferencesView): Subscrib
       workflow: { slug: w.workflow.slug, identifier: w.workflow.identifier, name: w.workflow.name, updatedAt: w.workflow.updatedAt.toISOString() },
       ...(w.updatedAt ? { updatedAt: w.updatedAt.toISOString() } : {}),
     })),
+  };
+}
+
+/** Novu's Inbox preference shape (`level: template`), which its v2 bulk update also answers with. */
+export function toInboxWorkflowPreference(preference: WorkflowPreferencesView): InboxPreferenceDto {
+  const { workflow } = preference;
+  return {
+    level: 'template',
+    enabled: preference.enabled,
+    channels: preference.channels,
+    workflow: { id: workflow.id, identifier: workflow.identifier, name: workflow.name, critical: workflow.critical, tags: [], severity: 'none' },
   };
 }

@@ -2,7 +2,7 @@ import { Clock, NewJob } from '@app/kernel';
 import { ExecutionDetail } from '../../domain/execution-detail';
 import { CANCELABLE_JOB_STATUSES, Job, JobStatus, canTransitionJob } from '../../domain/job';
 import { Message } from '../../domain/message';
-import { JobPatch } from '../../ports/job.repository.port';
+import { EndedChildStatus, JobPatch } from '../../ports/job.repository.port';
 import { StepJobData } from '../queues';
 import { RunAheadWrites } from '../run-step/step-writes';
 
@@ -52,13 +52,13 @@ export class UnwrittenChain implements RunAheadWrites {
     return { ...next };
   }
 
-  async cancelChildren(notificationId: string, afterJobId?: string): Promise<string[]> {
+  async cancelChildren(notificationId: string, afterJobId?: string, status: EndedChildStatus = 'canceled'): Promise<string[]> {
     const after = afterJobId === undefined ? -1 : this.jobs.findIndex((job) => job.id === afterJobId);
     if (afterJobId !== undefined && after === -1) return [];
     const canceled: string[] = [];
     for (const job of this.jobs.slice(after + 1)) {
       if (job.notificationId !== notificationId || !CANCELABLE_JOB_STATUSES.includes(job.status)) continue;
-      this.apply(job, 'canceled', {});
+      this.apply(job, status, {});
       canceled.push(job.id);
     }
     return canceled;

@@ -32,6 +32,8 @@ interface Failure {
   source?: ExecutionDetailSource;
   raw?: unknown;
   recorded?: boolean;
+  /** The provider the step went through, kept on the job as on its message. */
+  providerId?: string;
 }
 
 /**
@@ -125,7 +127,7 @@ export class RunStep {
         );
         return this.chain.handOn(writes, job);
       case 'failed':
-        return this.fail(context, { reason: outcome.reason, recorded: true });
+        return this.fail(context, { reason: outcome.reason, recorded: true, providerId: outcome.providerId });
       case 'failover':
         // A fresh queue job: the fallback integration gets retries of its own.
         await writes.transition(job.id, 'queued', { attempts: 0 });
@@ -133,7 +135,8 @@ export class RunStep {
       case 'ended':
         return this.chain.handOn(writes, job, outcome.digestEvents);
       case 'merged':
-        return this.chain.cancelRest(writes, job);
+        // As Novu: the rest of a merged digest's chain is `merged` too, not canceled.
+        return this.chain.cancelRest(writes, job, { status: 'merged' });
       case 'waiting':
         return;
     }
@@ -142,7 +145,7 @@ export class RunStep {
   /** `at.step` is undefined when the workflow step is gone. */
   private async fail(at: { writes: RunAheadWrites; job: Job; step?: WorkflowStep }, failure: Failure): Promise<void> {
     const { writes, job } = at;
-    await writes.transition(job.id, 'failed', { error: { message: failure.reason } });
+    await writes.transition(job.id, 'failed', { error: { message: failure.reason }, ...(failure.providerId ? { providerId: failure.providerId } : {}) });
     if (!failure.recorded) await this.recorder.detail(at, 'Failed', failure.reason, { raw: failure.raw, source: failure.source ?? 'Internal' });
     if (failureStopsChain(job, at.step)) return this.chain.cancelRest(writes, job, { detail: DETAIL.STEP_CANCELED_PREVIOUS_FAILED });
     return this.chain.handOn(writes, job);
@@ -155,7 +158,7 @@ export class RunStep {
    */
   private async resumeChain(job: Job): Promise<void> {
     const writes = this.storeWrites;
-    if (job.status === 'merged') return this.chain.cancelRest(writes, job);
+    if (job.status === 'merged') return this.chain.cancelRest(writes, job, { status: 'merged' });
     if (job.status === 'failed') {
       const workflow = await this.workflows.findByIdIncludingDeleted({ organizationId: job.organizationId, environmentId: job.environmentId }, job.workflowId);
       const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);

@@ -3,6 +3,7 @@ import { Job } from '../../domain/job';
 import { isChannelStep } from '../../domain/step-type';
 import { stepJob } from '../queues';
 import { StepRecorder } from './channels/step-recorder';
+import { EndedChildStatus } from '../../ports/job.repository.port';
 import { RunAheadWrites } from './step-writes';
 
 /** A failed channel step lets the chain go on unless its step says shouldStopOnFail; any other failed step stops it. */
@@ -29,8 +30,8 @@ export class StepChain {
    * Cancels the not-yet-running jobs after `job` in its chain; `detail`, when given, is recorded
    * (a warning) on each of them.
    */
-  async cancelRest(writes: RunAheadWrites, job: Job, options: { detail?: string } = {}): Promise<void> {
-    const canceled = await writes.cancelChildren(job.notificationId, job.id);
+  async cancelRest(writes: RunAheadWrites, job: Job, options: { detail?: string; status?: EndedChildStatus } = {}): Promise<void> {
+    const canceled = await writes.cancelChildren(job.notificationId, job.id, options.status);
     if (options.detail === undefined) return;
     for (const id of canceled) await this.recorder.detail({ writes, job: { ...job, id } }, 'Warning', options.detail);
   }

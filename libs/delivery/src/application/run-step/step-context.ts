@@ -1,6 +1,6 @@
 import { EnvironmentScope } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
-import { Workflow, WorkflowStep } from '@app/workflows';
+import { Workflow, WorkflowStep, payloadWithDefaults } from '@app/workflows';
 import { Attempt } from '../../domain/attempt';
 import { Job } from '../../domain/job';
 import { TemplateVariables } from '../../ports/template-renderer.port';
@@ -25,15 +25,21 @@ export interface StepContext<W extends RunAheadWrites = StepWrites> {
 
 /** What templates and filters see of a subscriber. */
 export function subscriberVariables(subscriber: Subscriber): Record<string, unknown> {
-  const { id, organizationId: _o, environmentId: _e, channels: _c, ...fields } = subscriber;
-  return { ...fields, _id: id };
+  const { id, organizationId: _o, environmentId: _e, channels: _c, cleared, ...fields } = subscriber;
+  // A field the caller set to null reads as null, as in Novu's stored subscriber.
+  return { ...Object.fromEntries((cleared ?? []).map((field) => [field, null])), ...fields, _id: id };
 }
 
 /** The variables a step's templates and its filter values are rendered with (Novu's names). */
-export function stepVariables({ job, subscriber, actor }: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor'>): TemplateVariables {
+export function stepVariables({
+  job,
+  subscriber,
+  actor,
+  workflow,
+}: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow'>): TemplateVariables {
   const events = job.digest?.events ?? [];
   return {
-    payload: job.payload,
+    payload: payloadWithDefaults(job.payload, workflow),
     subscriber: subscriberVariables(subscriber),
     actor: actor ? subscriberVariables(actor) : undefined,
     tenant: job.tenant,

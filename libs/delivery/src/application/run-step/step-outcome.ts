@@ -5,7 +5,7 @@ export type StepOutcome =
   /** Nothing to deliver to (no address, no channel): the job is canceled, the chain goes on. */
   | { kind: 'skipped'; providerId?: string }
   /** Failed for good, already recorded: the chain goes on or stops as the step says. */
-  | { kind: 'failed'; reason: string }
+  | { kind: 'failed'; reason: string; providerId?: string }
   /**
    * An integration used up its retries and a fallback integration is next: the step runs again
    * as a fresh queue job, so the fallback gets a whole retry budget of its own.

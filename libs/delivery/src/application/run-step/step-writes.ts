@@ -5,7 +5,7 @@ import { Job, JobStatus } from '../../domain/job';
 import { Message } from '../../domain/message';
 import { DIGEST_BUCKET_REPOSITORY, DigestBucketRepository, DigestEvent, OpenDigest } from '../../ports/digest-bucket.repository.port';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
-import { JOB_REPOSITORY, JobPatch, JobRepository } from '../../ports/job.repository.port';
+import { EndedChildStatus, JOB_REPOSITORY, JobPatch, JobRepository } from '../../ports/job.repository.port';
 import { MESSAGE_REPOSITORY, MessageDeliveryUpdate, MessageRepository } from '../../ports/message.repository.port';
 import { IN_APP_DELIVERY_LISTENER, InAppDeliveryListener } from '../../ports/in-app-delivery-listener.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
@@ -26,7 +26,7 @@ export interface RunAheadWrites {
   /** JobRepository.queueNext. */
   queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null>;
   /** JobRepository.cancelChildren. */
-  cancelChildren(notificationId: string, afterJobId?: string): Promise<string[]>;
+  cancelChildren(notificationId: string, afterJobId?: string, status?: EndedChildStatus): Promise<string[]>;
   /** Adds a job to the steps queue (held until the chain is written, when there is one to write). */
   enqueue(job: NewJob<StepJobData>): Promise<void>;
 }
@@ -88,8 +88,8 @@ export class StoreStepWrites implements StepWrites {
     return this.jobs.queueNext(parentId, digestEvents);
   }
 
-  cancelChildren(notificationId: string, afterJobId?: string): Promise<string[]> {
-    return this.jobs.cancelChildren(notificationId, afterJobId);
+  cancelChildren(notificationId: string, afterJobId?: string, status?: EndedChildStatus): Promise<string[]> {
+    return this.jobs.cancelChildren(notificationId, afterJobId, undefined, status);
   }
 
   enqueue(job: NewJob<StepJobData>): Promise<void> {

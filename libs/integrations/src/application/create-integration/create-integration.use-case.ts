@@ -12,6 +12,7 @@ import { generateIdentifier } from '../../domain/identifier';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
 import { assertCredentialsForActive, normalizeConditions, resolveProvider, toRanked, validateFallbacks } from '../../domain/integration-validation';
 import { channelHasPrimary, placeOnCreate } from '../../domain/primary-rules';
+import { renumberChannel } from '../renumber-channel';
 import { INTEGRATION_CHECKER, IntegrationChecker } from '../../ports/integration-checker.port';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
 
@@ -84,7 +85,10 @@ export class CreateIntegration {
     const placement = placeOnCreate({ channel: draft.channel, active, hasConditions: conditions.length > 0 }, activeOthers.map(toRanked));
     const integration = await this.insert({ ...draft, primary: placement.primary, priority: placement.priority }, command.identifier === undefined);
     await this.integrations.setPriorities(scope, placement.changes);
-    return integration;
+    if (!channelHasPrimary(integration.channel) || !integration.active) return integration;
+    const renumbered = await renumberChannel(this.integrations, scope, integration.channel);
+    const own = renumbered.find((change) => change.id === integration.id);
+    return own ? { ...integration, primary: own.primary, priority: own.priority } : integration;
   }
 
   private async insert(integration: Integration, identifierGenerated: boolean): Promise<Integration> {

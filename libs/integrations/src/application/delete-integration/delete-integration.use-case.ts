@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, isId } from '@app/kernel';
 import { IntegrationNotFoundError } from '../../domain/errors';
 import { Integration } from '../../domain/integration';
-import { toRanked } from '../../domain/integration-validation';
-import { channelHasPrimary, renumberPriorities } from '../../domain/primary-rules';
+import { channelHasPrimary } from '../../domain/primary-rules';
+import { renumberChannel } from '../renumber-channel';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
 
 export interface DeleteIntegrationCommand {
@@ -27,10 +27,7 @@ export class DeleteIntegration {
     if (!existing || !(await this.integrations.softDelete(scope, id, { deletedAt: this.clock.now(), deletedBy }))) {
       throw new IntegrationNotFoundError(id);
     }
-    if (existing.active && channelHasPrimary(existing.channel)) {
-      const active = await this.integrations.findActive(scope, { channel: existing.channel });
-      await this.integrations.setPriorities(scope, renumberPriorities(active.map(toRanked)));
-    }
+    if (existing.active && channelHasPrimary(existing.channel)) await renumberChannel(this.integrations, scope, existing.channel);
     return this.integrations.list(scope);
   }
 }

@@ -12,14 +12,8 @@ import {
 } from '../../domain/errors';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
 import { assertCredentialsForActive, normalizeConditions, toRanked, validateFallbacks } from '../../domain/integration-validation';
-import {
-  PriorityChange,
-  channelHasPrimary,
-  placeOnActivation,
-  placeOnDeactivation,
-  primaryAfterConditions,
-  renumberPriorities,
-} from '../../domain/primary-rules';
+import { PriorityChange, channelHasPrimary, placeOnActivation, placeOnDeactivation, primaryAfterConditions } from '../../domain/primary-rules';
+import { renumberChannel } from '../renumber-channel';
 import { findProvider } from '../../domain/provider-catalogue';
 import { INTEGRATION_CHECKER, IntegrationChecker } from '../../ports/integration-checker.port';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
@@ -64,7 +58,11 @@ export class UpdateIntegration {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const existing = await this.integrations.findById(scope, id);
       if (!existing) throw new IntegrationNotFoundError(id);
-      if (Object.values(changes).every((value) => value === undefined)) throw new NoPropertiesToUpdateError();
+      if (Object.values(changes).every((value) => value === undefined)) {
+        // As Novu: the environment alone is a change of nothing (it can only name the key's own), answered with the integration.
+        if (command.environmentId !== undefined) return existing;
+        throw new NoPropertiesToUpdateError();
+      }
 
       const { next, priorityChanges, renumber } = await this.apply(existing, command);
       const result = await this.integrations.replace(scope, next, existing.updatedAt);
@@ -72,11 +70,9 @@ export class UpdateIntegration {
       if (result === 'identifier_taken') throw new IntegrationIdentifierTakenError(next.identifier);
 
       await this.integrations.setPriorities(scope, priorityChanges);
-      if (renumber) {
-        const active = await this.integrations.findActive(scope, { channel: next.channel });
-        await this.integrations.setPriorities(scope, renumberPriorities(active.map(toRanked)));
-      }
-      return next;
+      if (!renumber) return next;
+      const own = (await renumberChannel(this.integrations, scope, next.channel)).find((change) => change.id === next.id);
+      return own ? { ...next, primary: own.primary, priority: own.priority } : next;
     }
     throw new IntegrationUpdateConflictError(id);
   }
@@ -123,6 +119,7 @@ export class UpdateIntegration {
         next.primary = placement.primary;
         next.priority = placement.priority;
         priorityChanges = placement.changes;
+        renumber = true;
       } else if (!next.active && existing.active) {
         const placement = placeOnDeactivation();
         next.primary = placement.primary;

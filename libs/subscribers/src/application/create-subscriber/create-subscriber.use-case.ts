@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, newId } from '@app/kernel';
 import { SubscriberAlreadyExistsError } from '../../domain/errors';
 import { Subscriber } from '../../domain/subscriber';
-import { SubscriberChanges, definedChanges } from '../../domain/subscriber-changes';
+import { SubscriberChanges, clearedBy, definedChanges } from '../../domain/subscriber-changes';
 import { SUBSCRIBER_REPOSITORY, SubscriberRepository } from '../../ports/subscriber.repository.port';
 import { TOPIC_REPOSITORY, TopicRepository } from '../../ports/topic.repository.port';
 import { SubscriberDetails, oneWithTopics } from '../subscriber-details';
@@ -41,6 +41,7 @@ export class CreateSubscriber {
       environmentId: scope.environmentId,
       subscriberId,
       ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== null)),
+      ...(clearedBy(changes).length ? { cleared: clearedBy(changes) } : {}),
       channels: [],
       createdAt: now,
       updatedAt: now,

@@ -87,7 +87,8 @@ export class EmailSender {
       context,
       'email',
       [{ chain: failoverChain(integration, active), targets: () => [{ address, fields: { email: address }, build }] }],
-      { content: rendered.html, subject: rendered.subject },
+      // As Novu: an email written in editor blocks keeps them (rendered) as its content; HTML is what is sent.
+      { content: rendered.blocks ? rendered.blocks.map((block) => ({ ...block })) : rendered.html, subject: rendered.subject },
     );
   }
 }

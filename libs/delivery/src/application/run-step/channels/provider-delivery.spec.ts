@@ -196,7 +196,11 @@ describe('ProviderDelivery', () => {
     const twilio = scripted('twilio', new ProviderError('invalid_request', 'bad number'));
     const sns = scripted('sns', new ProviderError('invalid_recipient', 'opted out'));
     const { delivery, context, unit } = setup([twilio.provider, sns.provider]);
-    await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'failed', reason: 'opted out' });
+    await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({
+      kind: 'failed',
+      reason: 'opted out',
+      providerId: 'sns',
+    });
   });
 
   it('masks the integration secrets wherever a vendor answer repeats them', async () => {

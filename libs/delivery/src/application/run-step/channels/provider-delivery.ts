@@ -64,7 +64,7 @@ type AttemptResult = (
 
 type UnitResult =
   | { kind: 'delivered'; providerId: string }
-  | { kind: 'failed'; reason: string }
+  | { kind: 'failed'; reason: string; providerId?: string }
   | { kind: 'retry'; retryAfterMs?: number }
   | { kind: 'failover'; from: Integration; to: Integration };
 
@@ -105,7 +105,7 @@ export class ProviderDelivery {
     const delivered = results.find((result): result is Extract<UnitResult, { kind: 'delivered' }> => result.kind === 'delivered');
     if (delivered) return { kind: 'completed', providerId: delivered.providerId };
     const failed = results.find((result): result is Extract<UnitResult, { kind: 'failed' }> => result.kind === 'failed');
-    return { kind: 'failed', reason: failed?.reason ?? DETAIL.PROVIDER_ERROR };
+    return { kind: 'failed', reason: failed?.reason ?? DETAIL.PROVIDER_ERROR, ...(failed?.providerId ? { providerId: failed.providerId } : {}) };
   }
 
   private async deliverUnit<C extends DeliveryChannel>(
@@ -115,6 +115,7 @@ export class ProviderDelivery {
     rendered: RenderedMessage,
   ): Promise<UnitResult> {
     let reason: string = DETAIL.PROVIDER_ERROR;
+    let tried: Integration | undefined;
     for (let hop = 0; hop < unit.chain.length; hop++) {
       const integration = unit.chain[hop];
       const targets = unit.targets(integration);
@@ -126,6 +127,7 @@ export class ProviderDelivery {
         });
         continue;
       }
+      tried = integration;
       const results: AttemptResult[] = [];
       for (const target of targets) results.push(await this.attempt(context, channel, integration, target, rendered));
 
@@ -147,7 +149,8 @@ export class ProviderDelivery {
       // Retries used up here: the fallback gets a fresh run with a whole retry budget.
       if (finals.some((final) => final.exhausted)) return { kind: 'failover', from: integration, to: next };
     }
-    return { kind: 'failed', reason };
+    // The job names the provider of its last message, as the message does.
+    return { kind: 'failed', reason, ...(tried ? { providerId: tried.providerId } : {}) };
   }
 
   private async attempt<C extends DeliveryChannel>(

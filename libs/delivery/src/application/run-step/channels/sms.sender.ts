@@ -32,7 +32,8 @@ export class SmsSender {
         this.support.recorder.message(context, {
           id: job.id,
           providerId: integration.providerId,
-          rendered: { content: '' },
+          // As Novu: the message keeps what would have been sent.
+          rendered: { content },
           status: 'warning',
           errorText: 'Subscriber does not have active phone',
           errorId: MESSAGE_ERROR_IDS.missingPhone,

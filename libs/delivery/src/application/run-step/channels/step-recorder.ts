@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '@app/kernel';
 import { ExecutionDetailSource, ExecutionDetailStatus, createExecutionDetail } from '../../../domain/execution-detail';
-import { Message, MessageCta } from '../../../domain/message';
+import { Message, MessageActor, MessageCta, messagePayload } from '../../../domain/message';
+import type { StepActor } from '@app/workflows';
 import { StepContext } from '../step-context';
 import { RunAheadWrites } from '../step-writes';
 
 /** What a channel step rendered, as the message keeps it. */
 export interface RenderedMessage {
-  content: string;
+  /** Text or HTML; an email written in editor blocks keeps its rendered blocks. */
+  content: Message['content'];
   subject?: string;
   title?: string;
   cta?: MessageCta;
@@ -54,11 +56,12 @@ export class StepRecorder {
       cta: draft.rendered.cta,
       avatar: actor?.avatar,
       actorSubscriberId: actor?.id,
+      ...messageActor(job.type, step.template.actor, actor !== undefined),
       read: false,
       seen: false,
       archived: false,
       deliveredAt: draft.status === 'sent' ? [now] : [],
-      payload: job.payload,
+      payload: messagePayload(job.payload),
       overrides: job.overrides,
       tags: workflow.tags,
       createdAt: now,
@@ -85,4 +88,14 @@ export class StepRecorder {
   now(): Date {
     return this.clock.now();
   }
+}
+
+/**
+ * An in-app message's `actor`, as Novu: the step's avatar option unless it is `none`; with no option,
+ * a trigger's actor shows as `user` (its avatar).
+ */
+function messageActor(channel: string, option: StepActor | undefined, hasActor: boolean): { actor?: MessageActor } {
+  if (channel !== 'in_app') return {};
+  if (option) return option.type === 'none' ? {} : { actor: { type: option.type, data: option.data } };
+  return hasActor ? { actor: { type: 'user', data: null } } : {};
 }

@@ -7,7 +7,7 @@ import type { Migration } from './migration';
 // with a notice rather than failing the start. The extension goes where the server allows it
 // (public first), and the indexes name its schema, so stores in other schemas of the database share it.
 export const subscriberSearchMigration: Migration = {
-  version: 17,
+  version: 20,
   name: 'subscriber_search',
   sql: `
 DO $$
