@@ -15,6 +15,7 @@ import { retentionMigration } from './0013_retention';
 import { inboxMigration } from './0014_inbox';
 import { deliveryEventsMigration } from './0015_delivery_events';
 import { outboundWebhooksMigration } from './0016_outbound_webhooks';
+import { triggerBroadcastMigration } from './0017_trigger_broadcast';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: Migration[] = [
   inboxMigration,
   deliveryEventsMigration,
   outboundWebhooksMigration,
+  triggerBroadcastMigration,
 ];
