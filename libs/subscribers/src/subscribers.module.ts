@@ -8,6 +8,9 @@ import { GetSubscriber } from './application/get-subscriber/get-subscriber.use-c
 import { GetTopic } from './application/get-topic/get-topic.use-case';
 import { ListTopicSubscriptions } from './application/list-topic-subscriptions/list-topic-subscriptions.use-case';
 import { ListTopics } from './application/list-topics/list-topics.use-case';
+import { ListTopicsPage } from './application/list-topics-page/list-topics-page.use-case';
+import { GetTopicMembers } from './application/get-topic-members/get-topic-members.use-case';
+import { GetTopicSubscription } from './application/get-topic-subscription/get-topic-subscription.use-case';
 import { RemoveTopicSubscriptions } from './application/remove-topic-subscriptions/remove-topic-subscriptions.use-case';
 import { SearchSubscribers } from './application/search-subscribers/search-subscribers.use-case';
 import { UpdateSubscriber } from './application/update-subscriber/update-subscriber.use-case';
@@ -39,6 +42,9 @@ const topicUseCases: Provider[] = [
   AddTopicSubscriptions,
   RemoveTopicSubscriptions,
   ListTopicSubscriptions,
+  ListTopicsPage,
+  GetTopicMembers,
+  GetTopicSubscription,
 ];
 
 // Add further use cases of this context (preferences…) to this list.
