@@ -18,6 +18,13 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     expect(await repository.findById('000000000000000000000000')).toBeNull();
   });
 
+  it('keeps the broadcast mark of a trigger to every subscriber', async () => {
+    const scope = newScope();
+    const record = triggerRecord(scope, { to: [], broadcast: true });
+    await repository.insertIfAbsent(record);
+    expect(await repository.findById(record.id)).toEqual(record);
+  });
+
   it('leaves optional fields out', async () => {
     const scope = newScope();
     const record = triggerRecord(scope);
@@ -26,6 +33,7 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     expect(found).not.toHaveProperty('actor');
     expect(found).not.toHaveProperty('tenant');
     expect(found).not.toHaveProperty('fanOutJobId');
+    expect(found).not.toHaveProperty('broadcast');
   });
 
   it('refuses a repeated transactionId in the environment, even from concurrent callers, but not in another one', async () => {

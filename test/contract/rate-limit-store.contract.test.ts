@@ -30,6 +30,16 @@ function rateLimitStoreContract(open: () => Promise<{ store: RateLimitStore; clo
     expect(hits.map((hit) => hit.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
   });
 
+  it('counts a hit of several at once (a bulk trigger), alone and among concurrent hits', async () => {
+    const key = uniqueName('bulk');
+    expect((await store.hit(key, 60_000, 10)).count).toBe(10);
+    expect((await store.hit(key, 60_000)).count).toBe(11);
+    const hits = await Promise.all([store.hit(key, 60_000, 5), store.hit(key, 60_000), store.hit(key, 60_000, 3)]);
+    const counts = hits.map((hit) => hit.count);
+    expect(Math.max(...counts)).toBe(20);
+    expect(new Set(counts).size).toBe(3);
+  });
+
   it('starts counting again when the window has ended', async () => {
     const key = uniqueName('window');
     await store.hit(key, 300);

@@ -162,6 +162,28 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
     expect((await repository.findBySubscriberId(one, 'shared'))?.firstName).toBe('One');
   });
 
+  it('listBatch walks every subscriber of the environment once, a batch at a time, in id order', async () => {
+    const env = scope();
+    const other = scope();
+    for (const id of ['b1', 'b2', 'b3', 'b4', 'b5']) await upsert(env, id);
+    await upsert(other, 'elsewhere');
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const batch: { subscribers: Subscriber[]; next: string | null } = await repository.listBatch(env, cursor, 2);
+      sizes.push(batch.subscribers.length);
+      seen.push(...ids(batch.subscribers));
+      cursor = batch.next;
+    } while (cursor);
+    expect(seen).toEqual(['b1', 'b2', 'b3', 'b4', 'b5']);
+    expect(sizes).toEqual([2, 2, 1]);
+    const exact = await repository.listBatch(env, null, 5);
+    expect(exact.next).toBeNull();
+    expect(exact.subscribers[0]).toMatchObject({ subscriberId: 'b1', environmentId: env.environmentId, channels: [] });
+    expect(await repository.listBatch(scope(), null, 10)).toEqual({ subscribers: [], next: null });
+  });
+
   describe('search', () => {
     const env = scope();
     beforeAll(async () => {

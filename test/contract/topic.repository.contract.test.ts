@@ -49,6 +49,19 @@ function topicRepositoryContract(open: () => Promise<{ repository: TopicReposito
     expect(keys(await repository.search(env, search({ orderBy: 'key', orderDirection: 'DESC', limit: 2 })))).toEqual(['b-topic', 'a_topic']);
   });
 
+  it('lists page by page, oldest first, or the one topic of an exact key, with the total', async () => {
+    const env = scope();
+    for (const key of ['p-c', 'p-a', 'p-b']) await repository.upsert(topic(env, key));
+    const first = await repository.list(env, { page: 0, limit: 2 }, {});
+    expect(first.items.map((t) => t.key)).toEqual(['p-c', 'p-a']);
+    expect(first.totalCount).toBe(3);
+    expect((await repository.list(env, { page: 1, limit: 2 }, {})).items.map((t) => t.key)).toEqual(['p-b']);
+    expect(await repository.list(env, { page: 5, limit: 2 }, {})).toEqual({ items: [], totalCount: 3 });
+    expect(await repository.list(env, { page: 0, limit: 10 }, { key: 'p-a' })).toMatchObject({ items: [{ key: 'p-a' }], totalCount: 1 });
+    expect(await repository.list(env, { page: 0, limit: 10 }, { key: 'p-' })).toEqual({ items: [], totalCount: 0 });
+    expect(await repository.list(scope(), { page: 0, limit: 10 }, {})).toEqual({ items: [], totalCount: 0 });
+  });
+
   it('concurrent upserts of one key make one topic', async () => {
     const env = scope();
     const results = await Promise.all(Array.from({ length: 6 }, () => repository.upsert(topic(env, 'race'))));

@@ -135,11 +135,28 @@ const ROUTES: [method: 'post' | 'put' | 'patch', path: string, body: (r: ReturnT
   ['post', '/v2/topics', ({ value }) => ({ key: value(), name: value() })],
   ['post', '/v2/topics/fz-topic/subscriptions', ({ value }) => ({ subscriberIds: value() })],
   ['post', '/v1/tenants', ({ value }) => ({ identifier: value(), name: value(), data: value() })],
+  [
+    'post',
+    '/v1/events/trigger/bulk',
+    ({ pick, value }) => ({
+      events: pick([[{ name: pick(['fz-wf', value()]), to: pick(['fz', value()]), payload: value(), tenant: value() }, value()], value()]),
+    }),
+  ],
+  ['post', '/v1/events/trigger/broadcast', ({ pick, value }) => ({ name: pick(['fz-wf', value()]), payload: value(), actor: value(), tenant: value() })],
+  ['post', '/v1/topics', ({ value }) => ({ key: value(), name: value() })],
+  ['post', '/v1/topics/fz-topic/subscribers', ({ value }) => ({ subscribers: value() })],
+  ['post', '/v1/topics/fz-topic/subscribers/removal', ({ value }) => ({ subscribers: value() })],
+  ['patch', '/v1/topics/fz-topic', ({ value }) => ({ name: value() })],
+  ['post', '/v1/notification-templates', ({ pick, value }) => ({ name: pick(['nt', value()]), notificationGroupId: value(), steps: value(), tags: value() })],
+  ['put', '/v1/notification-templates/fz-wf/status', ({ value }) => ({ active: value() })],
 ];
 
 const SEGMENTS = ['', 'x', '-1', '1e9', '99999999999999999999', 'NaN', '[]', '%25', '..', '💥', 'a'.repeat(3000), '2026-13-45', '__proto__', 'constructor'];
 const QUERY_KEYS = [
   'page',
+  'pageSize',
+  'key',
+  'notificationId',
   'limit',
   'after',
   'before',
@@ -171,6 +188,14 @@ const READ_PATHS = [
   '/v2/topics/{}/subscriptions',
   '/v1/tenants',
   '/v1/tenants/{}',
+  '/v1/topics',
+  '/v1/topics/{}',
+  '/v1/topics/{}/subscribers/{}',
+  '/v1/notification-templates',
+  '/v1/notification-templates/{}',
+  '/v1/notification-groups/{}',
+  '/v1/execution-details',
+  '/v1/integrations/webhook/provider/{}/status',
 ];
 const DELETE_PATHS = [
   '/v2/subscribers/{}',
@@ -180,6 +205,8 @@ const DELETE_PATHS = [
   '/v1/subscribers/{}/credentials/{}',
   '/v1/messages/transaction/{}',
   '/v1/events/trigger/{}',
+  '/v1/topics/{}',
+  '/v1/notification-templates/{}',
 ];
 
 describe.each(STORES)('fuzzed write routes (%s)', (store) => {

@@ -49,8 +49,13 @@ const BODY_ROUTES: [method: 'post' | 'put' | 'patch', path: string, body: Body][
   ['post', '/v2/topics', (s) => ({ key: s, name: s })],
   ['post', '/v2/topics/hi-topic/subscriptions', (s) => ({ subscriberIds: [s] })],
   ['post', '/v1/tenants', (s) => ({ identifier: s, name: s, data: { s } })],
+  ['post', '/v1/events/trigger/bulk', (s) => ({ events: [{ name: 'hi-wf', to: s }, { name: s, to: 'hi', transactionId: s }, s] })],
+  ['post', '/v1/events/trigger/broadcast', (s) => ({ name: 'hi-wf', transactionId: s, tenant: s, payload: { [s]: s } })],
+  ['post', '/v1/topics', (s) => ({ key: s, name: s })],
+  ['post', '/v1/topics/hi-topic/subscribers', (s) => ({ subscribers: [s] })],
+  ['post', '/v1/notification-templates', (s) => ({ name: s, notificationGroupId: s, steps: [{ template: { type: 'in_app', content: s } }] })],
 ];
-const PATH_ROUTES: [method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: Record<string, unknown>][] = [
+const PATH_ROUTES: [method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: Record<string, unknown>][] = [
   ['get', '/v2/subscribers/{}'],
   ['patch', '/v2/subscribers/{}', { firstName: 'x' }],
   ['delete', '/v2/subscribers/{}'],
@@ -65,6 +70,16 @@ const PATH_ROUTES: [method: 'get' | 'post' | 'patch' | 'delete', path: string, b
   ['delete', '/v1/events/trigger/{}'],
   ['delete', '/v1/messages/transaction/{}'],
   ['get', '/v1/notifications/{}'],
+  ['get', '/v1/topics/{}'],
+  ['patch', '/v1/topics/{}', { name: 'x' }],
+  ['delete', '/v1/topics/{}'],
+  ['post', '/v1/topics/{}/subscribers', { subscribers: ['hi'] }],
+  ['get', '/v1/topics/hi-topic/subscribers/{}'],
+  ['post', '/v1/topics/{}/subscribers/removal', { subscribers: ['hi'] }],
+  ['post', '/v1/integrations/{}/set-primary'],
+  ['get', '/v1/integrations/webhook/provider/{}/status'],
+  ['put', '/v1/notification-templates/{}/status', { active: true }],
+  ['get', '/v1/notification-groups/{}'],
 ];
 const TABLES = ['subscribers', 'topics', 'topic_subscriptions', 'tenants', 'workflows', 'integrations', 'triggers'];
 

@@ -79,6 +79,30 @@ describe.each([
     await trigger(t.api(), identifier).expect(429);
   });
 
+  it('counts each event of a bulk trigger, and one for a broadcast; a bulk over the limit stores none of its events', async () => {
+    const other = await t.createEnvironment(uniqueName('Bulk'));
+    const api = t.api(other.apiKey);
+    const { identifier, scope } = await inAppWorkflow(api);
+    const bulk = await api
+      .post('/v1/events/trigger/bulk')
+      .send({
+        events: [
+          { name: identifier, to: 'a' },
+          { name: identifier, to: 'b' },
+        ],
+      })
+      .expect(201);
+    expect(limitHeaders(bulk)).toMatchObject({ limit: 3, remaining: 1 });
+    const broadcast = await api.post('/v1/events/trigger/broadcast').send({ name: identifier }).expect(201);
+    expect(limitHeaders(broadcast)).toMatchObject({ limit: 3, remaining: 0 });
+    const transactionId = uniqueName('over');
+    await api
+      .post('/v1/events/trigger/bulk')
+      .send({ events: [{ name: identifier, to: 'c', transactionId }] })
+      .expect(429);
+    expect(await t.app.get<TriggerRepository>(TRIGGER_REPOSITORY).findByTransactionId(scope, transactionId)).toBeNull();
+  });
+
   it('counts trigger requests only: other routes, cancel included, carry no rate-limit headers', async () => {
     const res = await t
       .api()

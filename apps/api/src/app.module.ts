@@ -40,6 +40,7 @@ import { OutboundWebhooksHttpModule } from './webhooks/outbound-webhooks.http.mo
 import { ActivityHttpModule } from './activity/activity.http.module';
 import { InboxHttpModule } from './inbox/inbox.http.module';
 import { EnvironmentsHttpModule } from './environments/environments.http.module';
+import { NotSupportedHttpModule } from './unsupported/not-supported.http.module';
 
 export interface AppModuleOptions extends ServiceOptions {
   /** Also run the queue processors in this process (the embedded mode). */
@@ -75,6 +76,8 @@ export class AppModule {
         InboxListenerModule,
         InboxHttpModule,
         EnvironmentsHttpModule,
+        // Last: its routes never shadow a served one (e.g. GET /v1/environments/me before PUT /v1/environments/:id).
+        NotSupportedHttpModule,
         queueModule(options),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
         MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE] }),

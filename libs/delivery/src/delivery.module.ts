@@ -30,6 +30,8 @@ import { TriggerEvent } from './application/trigger-event/trigger-event.use-case
 import { ReceiveVendorEvents } from './application/receive-vendor-events/receive-vendor-events.use-case';
 import { ListSuppressions } from './application/list-suppressions/list-suppressions.use-case';
 import { LiftSuppression } from './application/lift-suppression/lift-suppression.use-case';
+import { GetWebhookSupportStatus } from './application/get-webhook-support-status/get-webhook-support-status.use-case';
+import { GetExecutionDetails } from './application/get-execution-details/get-execution-details.use-case';
 
 const useCases = [
   TriggerEvent,
@@ -46,6 +48,8 @@ const useCases = [
   ReceiveVendorEvents,
   ListSuppressions,
   LiftSuppression,
+  GetWebhookSupportStatus,
+  GetExecutionDetails,
 ];
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */

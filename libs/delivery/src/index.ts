@@ -43,3 +43,5 @@ export * from './ports/vendor-events.port';
 export * from './application/receive-vendor-events/receive-vendor-events.use-case';
 export * from './application/list-suppressions/list-suppressions.use-case';
 export * from './application/lift-suppression/lift-suppression.use-case';
+export * from './application/get-webhook-support-status/get-webhook-support-status.use-case';
+export * from './application/get-execution-details/get-execution-details.use-case';

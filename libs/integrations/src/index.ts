@@ -12,6 +12,8 @@ export * from './ports/integration-checker.port';
 export * from './infrastructure/aes-gcm.credential-cipher';
 export * from './application/create-integration/create-integration.use-case';
 export * from './application/update-integration/update-integration.use-case';
+export * from './application/set-integration-primary/set-integration-primary.use-case';
+export * from './application/get-in-app-status/get-in-app-status.use-case';
 export * from './application/delete-integration/delete-integration.use-case';
 export * from './application/list-integrations/list-integrations.use-case';
 export * from './application/list-active-integrations/list-active-integrations.use-case';

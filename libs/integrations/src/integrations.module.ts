@@ -7,10 +7,21 @@ import { ListActiveIntegrations } from './application/list-active-integrations/l
 import { ListIntegrations } from './application/list-integrations/list-integrations.use-case';
 import { ProvisionEnvironmentIntegrations } from './application/provision-environment-integrations/provision-environment-integrations.use-case';
 import { UpdateIntegration } from './application/update-integration/update-integration.use-case';
+import { SetIntegrationPrimary } from './application/set-integration-primary/set-integration-primary.use-case';
+import { GetInAppStatus } from './application/get-in-app-status/get-in-app-status.use-case';
 import { AesGcmCredentialCipher } from './infrastructure/aes-gcm.credential-cipher';
 import { CREDENTIAL_CIPHER } from './ports/credential-cipher.port';
 
-const useCases = [CreateIntegration, UpdateIntegration, DeleteIntegration, ListIntegrations, ListActiveIntegrations, ProvisionEnvironmentIntegrations];
+const useCases = [
+  CreateIntegration,
+  UpdateIntegration,
+  SetIntegrationPrimary,
+  DeleteIntegration,
+  ListIntegrations,
+  ListActiveIntegrations,
+  GetInAppStatus,
+  ProvisionEnvironmentIntegrations,
+];
 
 /**
  * Use cases of the integrations context. The repository token comes from the global store module

@@ -21,11 +21,12 @@ type WithHitCommand = Redis & { [COMMAND](key: string, hits: number, windowMs: n
  * are added at once, and each request gets its own place in the count.
  */
 export class RedisRateLimitStore implements RateLimitStore {
-  private readonly hits = new CallBatcher<number, RateLimitHit>(async (group, windows) => {
+  private readonly hits = new CallBatcher<{ windowMs: number; cost: number }, RateLimitHit>(async (group, calls) => {
     const key = group.slice(group.indexOf(':') + 1);
-    const [count, resetInMs] = await this.redis[COMMAND](this.prefix + key, windows.length, windows[0]);
-    const first = count - windows.length;
-    return windows.map((_, index) => ({ count: first + index + 1, resetInMs }));
+    const total = calls.reduce((sum, call) => sum + call.cost, 0);
+    const [count, resetInMs] = await this.redis[COMMAND](this.prefix + key, total, calls[0].windowMs);
+    let counted = count - total;
+    return calls.map((call) => ({ count: (counted += call.cost), resetInMs }));
   });
   private readonly redis: WithHitCommand;
 
@@ -37,8 +38,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis = redis as WithHitCommand;
   }
 
-  hit(key: string, windowMs: number): Promise<RateLimitHit> {
+  hit(key: string, windowMs: number, cost = 1): Promise<RateLimitHit> {
     // the window length is part of the group: one script call serves one window
-    return this.hits.run(`${windowMs}:${key}`, windowMs);
+    return this.hits.run(`${windowMs}:${key}`, { windowMs, cost });
   }
 }

@@ -25,6 +25,10 @@ export * from './application/remove-topic-subscriptions/remove-topic-subscriptio
 export * from './application/list-topic-subscriptions/list-topic-subscriptions.use-case';
 export * from './application/list-subscriber-subscriptions/list-subscriber-subscriptions.use-case';
 export * from './application/update-topic-subscription/update-topic-subscription.use-case';
+export * from './application/topic-members';
+export * from './application/list-topics-page/list-topics-page.use-case';
+export * from './application/get-topic-members/get-topic-members.use-case';
+export * from './application/get-topic-subscription/get-topic-subscription.use-case';
 export * from './domain/preferences';
 export * from './domain/preferences-schedule';
 export * from './domain/preferences-errors';

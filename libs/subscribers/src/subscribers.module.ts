@@ -10,6 +10,9 @@ import { ListTopicSubscriptions } from './application/list-topic-subscriptions/l
 import { ListTopics } from './application/list-topics/list-topics.use-case';
 import { ListSubscriberSubscriptions } from './application/list-subscriber-subscriptions/list-subscriber-subscriptions.use-case';
 import { UpdateTopicSubscription } from './application/update-topic-subscription/update-topic-subscription.use-case';
+import { ListTopicsPage } from './application/list-topics-page/list-topics-page.use-case';
+import { GetTopicMembers } from './application/get-topic-members/get-topic-members.use-case';
+import { GetTopicSubscription } from './application/get-topic-subscription/get-topic-subscription.use-case';
 import { RemoveTopicSubscriptions } from './application/remove-topic-subscriptions/remove-topic-subscriptions.use-case';
 import { SearchSubscribers } from './application/search-subscribers/search-subscribers.use-case';
 import { UpdateSubscriber } from './application/update-subscriber/update-subscriber.use-case';
@@ -44,6 +47,9 @@ const topicUseCases: Provider[] = [
   ListTopicSubscriptions,
   ListSubscriberSubscriptions,
   UpdateTopicSubscription,
+  ListTopicsPage,
+  GetTopicMembers,
+  GetTopicSubscription,
 ];
 
 // Add further use cases of this context (preferences…) to this list.

@@ -4,8 +4,20 @@ import { DeleteWorkflow } from './application/delete-workflow/delete-workflow.us
 import { GetWorkflow } from './application/get-workflow/get-workflow.use-case';
 import { ListWorkflows } from './application/list-workflows/list-workflows.use-case';
 import { UpdateWorkflow } from './application/update-workflow/update-workflow.use-case';
+import { ChangeWorkflowStatus } from './application/change-workflow-status/change-workflow-status.use-case';
+import { ListNotificationGroups } from './application/list-notification-groups/list-notification-groups.use-case';
+import { GetNotificationGroup } from './application/get-notification-group/get-notification-group.use-case';
 
-const useCases = [CreateWorkflow, UpdateWorkflow, GetWorkflow, ListWorkflows, DeleteWorkflow];
+const useCases = [
+  CreateWorkflow,
+  UpdateWorkflow,
+  ChangeWorkflowStatus,
+  GetWorkflow,
+  ListWorkflows,
+  DeleteWorkflow,
+  ListNotificationGroups,
+  GetNotificationGroup,
+];
 
 /** Use cases of the workflows context; repository tokens come from the global store module. */
 @Module({ providers: useCases, exports: useCases })

@@ -65,6 +65,15 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
       .map(copy);
   }
 
+  async listBatch(scope: EnvironmentScope, afterCursor: string | null, limit: number): Promise<{ subscribers: Subscriber[]; next: string | null }> {
+    const rows = this.inEnvironment(scope.environmentId)
+      .filter((s) => afterCursor === null || s.id > afterCursor)
+      .sort(byId)
+      .slice(0, limit + 1);
+    const batch = rows.slice(0, limit).map(copy);
+    return { subscribers: batch, next: rows.length > limit ? batch[batch.length - 1].id : null };
+  }
+
   async findManyByIds(scope: EnvironmentScope, ids: string[]): Promise<Subscriber[]> {
     const wanted = new Set(ids);
     return this.inEnvironment(scope.environmentId)

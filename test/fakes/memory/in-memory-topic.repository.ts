@@ -1,4 +1,4 @@
-import { CursorPage, EnvironmentScope } from '@app/kernel';
+import { CursorPage, EnvironmentScope, Page, PageRequest } from '@app/kernel';
 import {
   SubscriberSubscriptionSearch,
   Topic,
@@ -9,7 +9,7 @@ import {
   TopicSubscriptionChanges,
   TopicSubscriptionSearch,
 } from '@app/subscribers';
-import { containsIgnoringCase, copy, cursorPage, orderBy, shaped, stored, uniqueViolation } from './memory-records';
+import { containsIgnoringCase, copy, cursorPage, orderBy, pageOf, shaped, stored, uniqueViolation } from './memory-records';
 
 const ORDER_VALUES = {
   _id: (row: { id: string }) => row.id,
@@ -79,6 +79,13 @@ export class InMemoryTopicRepository implements TopicRepository {
       request: search,
       matches: (t) => (!filter.key || containsIgnoringCase(t.key, filter.key)) && (!filter.name || containsIgnoringCase(t.name, filter.name)),
     });
+  }
+
+  async list(scope: EnvironmentScope, { page, limit }: PageRequest, filter: { key?: string }): Promise<Page<Topic>> {
+    const matching = [...this.topics.values()]
+      .filter((t) => t.environmentId === scope.environmentId && (filter.key === undefined || t.key === filter.key))
+      .sort(orderBy((t) => t.id));
+    return { items: pageOf(matching, page, limit).map(copy), totalCount: matching.length };
   }
 
   async addSubscriptions(topic: Topic, members: TopicMember[], now: Date, newId: () => string): Promise<TopicSubscription[]> {

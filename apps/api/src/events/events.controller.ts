@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   ApiBody,
   ApiHeader,
@@ -14,9 +15,27 @@ import { AuthenticatedScope } from '@app/environments';
 import { CancelTrigger, TriggerEvent } from '@app/delivery';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto, ValidationErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
-import { TriggerRateLimitGuard } from '../http/trigger-rate-limit.guard';
-import { TriggerEventRequestDto, TriggerEventResponseDto } from './trigger-event.dto';
-import { toTriggerEventCommand, toTriggerEventResponse } from './trigger-event.mapper';
+import { BulkTriggerRateLimitGuard, TriggerRateLimitGuard } from '../http/trigger-rate-limit.guard';
+import { createValidationPipe } from '../http/validation';
+import {
+  BroadcastEventRequestDto,
+  BulkTriggerEventRequestDto,
+  BulkTriggerEventResultDto,
+  TriggerEventRequestDto,
+  TriggerEventResponseDto,
+} from './trigger-event.dto';
+import { toBroadcastCommand, toBulkItemError, toTriggerEventCommand, toTriggerEventResponse } from './trigger-event.mapper';
+
+const RateLimited = () =>
+  ApiTooManyRequestsResponse({
+    type: ErrorResponseDto,
+    description:
+      'The environment sent more than TRIGGER_RATE_LIMIT triggers in the current window (code rate_limited); nothing was stored. ' +
+      'Every answer of this route carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds) while the limit is on.',
+    headers: { 'Retry-After': { description: 'Seconds until the window ends', schema: { type: 'integer' } } },
+  });
+const IdempotencyKeyHeader = () =>
+  ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
 
 @ApiTags('Events')
 @ApiCommonErrors()
@@ -37,7 +56,7 @@ export class EventsController {
       'the same way and delivers nothing. Other statuses (all 201): trigger_not_active, no_tenant_found, no_workflow_steps_defined, ' +
       'no_workflow_active_steps_defined.',
   })
-  @ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' })
+  @IdempotencyKeyHeader()
   // Succeeds on a fresh start once the example workflow of POST /v1/workflows exists.
   @ApiBody({
     type: TriggerEventRequestDto,
@@ -54,21 +73,91 @@ export class EventsController {
     description: 'Invalid body or recipients ("Validation Error"), or no workflow with that trigger identifier ("workflow_not_found")',
   })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'payload larger than 512 KB' })
-  @ApiTooManyRequestsResponse({
-    type: ErrorResponseDto,
-    description:
-      'The environment sent more than TRIGGER_RATE_LIMIT triggers in the current window (code rate_limited); nothing was stored. ' +
-      'Every answer of this route carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds) while the limit is on.',
-    headers: { 'Retry-After': { description: 'Seconds until the window ends', schema: { type: 'integer' } } },
-  })
+  @RateLimited()
   async trigger(@CurrentScope() scope: AuthenticatedScope, @Body() body: TriggerEventRequestDto): Promise<TriggerEventResponseDto> {
     return toTriggerEventResponse(await this.triggerEvent.execute(toTriggerEventCommand(scope, body)));
+  }
+
+  @Post('trigger/bulk')
+  @HttpCode(201)
+  @UseGuards(BulkTriggerRateLimitGuard)
+  @ApiOperation({
+    summary: 'Trigger up to 100 workflows in one request',
+    description:
+      'Each event is a POST /v1/events/trigger body and gets its own answer, in order. The events that pass are accepted together ' +
+      '(one insert, one fan-out job); one that fails answers `{acknowledged: true, status: "error", error: [...]}` in its place ' +
+      '(e.g. `workflow_not_found`, or the validation messages) and the others still run. Each event counts as one trigger ' +
+      'against TRIGGER_RATE_LIMIT.',
+  })
+  @IdempotencyKeyHeader()
+  @ApiBody({
+    type: BulkTriggerEventRequestDto,
+    examples: {
+      twoEvents: {
+        summary: 'Two triggers of one workflow',
+        value: {
+          events: [
+            { name: 'order-shipped', to: 'user-123', payload: { orderId: 'A-1001' } },
+            { name: 'order-shipped', to: { subscriberId: 'user-456' }, payload: { orderId: 'A-1002' } },
+          ],
+        },
+      },
+    },
+  })
+  @ApiDataResponse(BulkTriggerEventResultDto, { status: 201, isArray: true, description: 'One answer per event, in the order sent' })
+  @ApiUnprocessableEntityResponse({ type: ValidationErrorResponseDto, description: '`events` is not an array of 1 to 100 items' })
+  @RateLimited()
+  async triggerBulk(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Body() body: BulkTriggerEventRequestDto,
+    @Req() request: Request,
+  ): Promise<BulkTriggerEventResultDto[]> {
+    // Each event is validated as a trigger body on its own: a bad one is refused in its place, as Novu does.
+    const pipe = createValidationPipe();
+    const parsed = await Promise.allSettled(
+      body.events.map((event) => pipe.transform(event, { type: 'body', metatype: TriggerEventRequestDto }) as Promise<TriggerEventRequestDto>),
+    );
+    const valid = parsed.flatMap((outcome) => (outcome.status === 'fulfilled' ? [toTriggerEventCommand(scope, outcome.value)] : []));
+    const results = await this.triggerEvent.executeMany(valid);
+    return parsed.map((outcome) => {
+      if (outcome.status === 'rejected') return toBulkItemError(outcome.reason, request.originalUrl);
+      const result = results.shift()!;
+      return result.status === 'fulfilled' ? toTriggerEventResponse(result.value) : toBulkItemError(result.reason, request.originalUrl);
+    });
+  }
+
+  @Post('trigger/broadcast')
+  @HttpCode(201)
+  @UseGuards(TriggerRateLimitGuard)
+  @ApiOperation({
+    summary: 'Trigger a workflow for every subscriber of the environment',
+    description:
+      'A trigger without `to`: the fan-out reads the subscribers of the environment in batches (500 at most, fewer for large payloads) ' +
+      'and delivers each batch while reading the next, so any number of subscribers runs in bounded memory. Cancel it by its ' +
+      'transactionId like any trigger; the batches not yet delivered are then skipped.',
+  })
+  @IdempotencyKeyHeader()
+  @ApiBody({
+    type: BroadcastEventRequestDto,
+    examples: { announcement: { summary: 'An announcement to everyone', value: { name: 'product-news', payload: { title: 'Version 2 is out' } } } },
+  })
+  @ApiDataResponse(TriggerEventResponseDto, { status: 201, description: 'The broadcast was acknowledged' })
+  @ApiUnprocessableEntityResponse({
+    type: ValidationErrorResponseDto,
+    description: 'Invalid body ("Validation Error"), or no workflow with that trigger identifier ("workflow_not_found")',
+  })
+  @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'payload larger than 512 KB' })
+  @RateLimited()
+  async broadcast(@CurrentScope() scope: AuthenticatedScope, @Body() body: BroadcastEventRequestDto): Promise<TriggerEventResponseDto> {
+    return toTriggerEventResponse(await this.triggerEvent.execute(toBroadcastCommand(scope, body)));
   }
 
   @Delete('trigger/:transactionId')
   @ApiOperation({
     summary: 'Cancel a triggered event',
-    description: 'Cancels every job of the transaction not sent yet, delayed and digest-waiting ones included. True when anything was canceled.',
+    description:
+      'Cancels every job of the transaction not sent yet, delayed and digest-waiting ones included, and the rest of a topic or ' +
+      'broadcast fan-out still running. True when anything was canceled.',
   })
   @ApiParam({ name: 'transactionId', description: 'The transactionId the trigger answered with', example: 'order-A-1001' })
   @ApiOkResponse({

@@ -1,5 +1,5 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, getSchemaPath } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 
 // ---- documentation-only shapes of the `to`, `actor` and `tenant` unions (the use case validates them) ----
 
@@ -149,4 +149,35 @@ export class TriggerEventResponseDto {
     example: '/v1/notifications?transactionId=txn_6650a1b2c3d4e5f6a7b8c9d0',
   })
   activityFeedLink: string;
+}
+
+/** `POST /v1/events/trigger/broadcast`: a trigger without `to`, for every subscriber of the environment. */
+export class BroadcastEventRequestDto extends OmitType(TriggerEventRequestDto, ['to'] as const) {}
+
+export class BulkTriggerEventRequestDto {
+  @ApiProperty({
+    description:
+      'The triggers, 1 to 100, each shaped as the body of POST /v1/events/trigger. Each is answered on its own: one that fails ' +
+      '(validation, unknown workflow) answers status `error` in its place and the others still run.',
+    type: [TriggerEventRequestDto],
+    minItems: 1,
+    maxItems: 100,
+  })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(100)
+  events: unknown[];
+}
+
+export class BulkTriggerEventResultDto {
+  @ApiProperty({ description: 'Always true, also for an event that failed', example: true })
+  acknowledged: boolean;
+  @ApiProperty({ description: 'What happened to this event; `error` when it was refused (see error)', enum: TRIGGER_STATUSES, example: 'processed' })
+  status: string;
+  @ApiPropertyOptional({ description: 'Why the event was refused (status `error`), e.g. `workflow_not_found`', type: [String] })
+  error?: string[];
+  @ApiPropertyOptional({ description: 'The transactionId of the event (given or generated); absent when it was refused' })
+  transactionId?: string;
+  @ApiPropertyOptional({ description: 'The activity feed of this transaction (a path of this API); absent when the event was refused' })
+  activityFeedLink?: string;
 }

@@ -12,7 +12,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
 
   constructor(private readonly clock: Clock) {}
 
-  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
+  async hit(key: string, windowMs: number, cost = 1): Promise<RateLimitHit> {
     const now = this.clock.now().getTime();
     let window = this.windows.get(key);
     if (!window || window.endsAt <= now) {
@@ -20,7 +20,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
       window = { count: 0, endsAt: now + windowMs };
       this.windows.set(key, window);
     }
-    window.count += 1;
+    window.count += cost;
     return { count: window.count, resetInMs: window.endsAt - now };
   }
 

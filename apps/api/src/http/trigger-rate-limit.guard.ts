@@ -45,15 +45,21 @@ export class TriggerRateLimitGuard implements CanActivate {
     if (this.limit === 0) return true;
     const http = context.switchToHttp();
     // ApiKeyGuard (global, so it ran first) has put the scope there
-    const scope = http.getRequest<Request & { user?: AuthenticatedScope }>().user;
+    const request = http.getRequest<Request & { user?: AuthenticatedScope }>();
+    const scope = request.user;
     if (!scope) return true;
-    return this.count(scope.environmentId, http.getResponse<Response>());
+    return this.count(scope.environmentId, this.cost(request), http.getResponse<Response>());
   }
 
-  private async count(environmentId: string, response: Response): Promise<boolean> {
+  /** Triggers this request asks for (one; a bulk request, each of its events). */
+  protected cost(_request: Request): number {
+    return 1;
+  }
+
+  private async count(environmentId: string, cost: number, response: Response): Promise<boolean> {
     let hit;
     try {
-      hit = await this.store.hit(triggerRateLimitKey(environmentId), this.windowMs);
+      hit = await this.store.hit(triggerRateLimitKey(environmentId), this.windowMs, cost);
     } catch (error) {
       // The limit protects the service; a counter that cannot be reached must not stop deliveries.
       this.logStoreError(error);
@@ -73,5 +79,17 @@ export class TriggerRateLimitGuard implements CanActivate {
     if (now - this.lastStoreErrorLoggedAt < STORE_ERROR_LOG_EVERY_MS) return;
     this.lastStoreErrorLoggedAt = now;
     this.logger.warn(`Trigger rate limit not applied, its counter is unavailable: ${(error as Error)?.message}`);
+  }
+}
+
+/** Events one bulk request may carry; a larger array is refused by validation, and counts this much. */
+export const MAX_BULK_EVENTS = 100;
+
+/** The same limit for `POST /v1/events/trigger/bulk`: each event counts as one trigger. */
+@Injectable()
+export class BulkTriggerRateLimitGuard extends TriggerRateLimitGuard {
+  protected override cost(request: Request): number {
+    const events = (request.body as { events?: unknown } | undefined)?.events;
+    return Array.isArray(events) ? Math.min(Math.max(events.length, 1), MAX_BULK_EVENTS) : 1;
   }
 }

@@ -4,7 +4,7 @@ import { CLOCK, Clock, RATE_LIMIT_STORE } from '@app/kernel';
 import { queueKeyPrefix, REDIS_CONNECTION, ServiceOptions } from '@app/bootstrap';
 import { RedisRateLimitStore } from '@app/redis';
 import { InProcessRateLimitStore } from './in-process-rate-limit.store';
-import { TriggerRateLimitGuard } from './trigger-rate-limit.guard';
+import { BulkTriggerRateLimitGuard, TriggerRateLimitGuard } from './trigger-rate-limit.guard';
 
 /**
  * The counters behind TriggerRateLimitGuard: in Redis under `<QUEUE_PREFIX>:ratelimit:` when
@@ -23,6 +23,10 @@ export class TriggerRateLimitModule {
           useFactory: (redis: Redis) => new RedisRateLimitStore(redis, `${queueKeyPrefix(options)}:ratelimit:`),
         }
       : { provide: RATE_LIMIT_STORE, inject: [CLOCK], useFactory: (clock: Clock) => new InProcessRateLimitStore(clock) };
-    return { module: TriggerRateLimitModule, providers: [store, TriggerRateLimitGuard], exports: [RATE_LIMIT_STORE, TriggerRateLimitGuard] };
+    return {
+      module: TriggerRateLimitModule,
+      providers: [store, TriggerRateLimitGuard, BulkTriggerRateLimitGuard],
+      exports: [RATE_LIMIT_STORE, TriggerRateLimitGuard, BulkTriggerRateLimitGuard],
+    };
   }
 }

@@ -1,7 +1,16 @@
-import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
-import { CreateIntegration, DeleteIntegration, ListActiveIntegrations, ListIntegrations, UpdateIntegration } from '@app/integrations';
+import { GetWebhookSupportStatus } from '@app/delivery';
+import {
+  CreateIntegration,
+  DeleteIntegration,
+  GetInAppStatus,
+  ListActiveIntegrations,
+  ListIntegrations,
+  SetIntegrationPrimary,
+  UpdateIntegration,
+} from '@app/integrations';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { CreateIntegrationRequestDto, IntegrationResponseDto, UpdateIntegrationRequestDto } from './integration.dto';
@@ -21,6 +30,9 @@ export class IntegrationsController {
     private readonly deleteIntegration: DeleteIntegration,
     private readonly listIntegrations: ListIntegrations,
     private readonly listActiveIntegrations: ListActiveIntegrations,
+    private readonly setIntegrationPrimary: SetIntegrationPrimary,
+    private readonly getInAppStatus: GetInAppStatus,
+    private readonly getWebhookSupportStatus: GetWebhookSupportStatus,
   ) {}
 
   @Get()
@@ -35,6 +47,35 @@ export class IntegrationsController {
   @ApiDataResponse(IntegrationResponseDto, { isArray: true, description: 'Active integrations of every environment of the organization' })
   async listActive(@CurrentScope() scope: AuthenticatedScope): Promise<IntegrationResponseDto[]> {
     return (await this.listActiveIntegrations.execute({ scope })).map(toIntegrationResponse);
+  }
+
+  @Get('in-app/status')
+  @ApiOperation({ summary: 'Whether the environment has an active in-app integration' })
+  @ApiOkResponse({
+    description: 'True when an active in-app integration exists',
+    schema: { type: 'object', required: ['data'], properties: { data: { type: 'boolean', description: 'An active in-app integration exists' } } },
+  })
+  async inAppStatus(@CurrentScope() scope: AuthenticatedScope): Promise<boolean> {
+    return this.getInAppStatus.execute({ scope });
+  }
+
+  @Get('webhook/provider/:providerOrIntegrationId/status')
+  @ApiOperation({
+    summary: "Whether the service reads the provider's delivery event webhook",
+    description:
+      'A provider id picks the first integration of that provider with credentials, anything else is an integration `_id`. True ' +
+      'for the providers whose event webhooks POST /v2/inbound-webhooks/delivery-providers/... reads (sendgrid, mailgun, resend, ' +
+      'postmark, ses, twilio, telnyx); false for the other email and sms providers.',
+  })
+  @ApiParam({ name: 'providerOrIntegrationId', description: 'A provider id (e.g. `sendgrid`) or an integration `_id`', example: 'sendgrid' })
+  @ApiOkResponse({
+    description: 'Whether delivery events of the integration can come in',
+    schema: { type: 'object', required: ['data'], properties: { data: { type: 'boolean', description: 'The provider event webhook is read' } } },
+  })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Integration for <id> was not found' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'The integration has no credentials, or is not an email or sms integration' })
+  async webhookStatus(@CurrentScope() scope: AuthenticatedScope, @Param('providerOrIntegrationId') providerOrIntegrationId: string): Promise<boolean> {
+    return this.getWebhookSupportStatus.execute({ scope, providerOrIntegrationId });
   }
 
   @Post()
@@ -97,6 +138,24 @@ export class IntegrationsController {
       },
     });
     return toIntegrationResponse(integration);
+  }
+
+  @Post(':integrationId/set-primary')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Make an email or sms integration the primary of its channel',
+    description:
+      "As Novu: it becomes active and primary and loses its conditions; the channel's other integrations stop being primary and the " +
+      'priorities are renumbered with it on top. One that is primary already is answered as it is. An inactive one must have the ' +
+      "provider's required credentials (422 naming the missing ones).",
+  })
+  @IntegrationIdParam()
+  @IdempotencyKeyHeader()
+  @ApiDataResponse(IntegrationResponseDto, { status: 201, description: 'The integration, now primary' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Channel <channel> does not support primary (only email and sms have one)' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Entity with id <id> not found' })
+  async setPrimary(@CurrentScope() scope: AuthenticatedScope, @Param('integrationId') id: string): Promise<IntegrationResponseDto> {
+    return toIntegrationResponse(await this.setIntegrationPrimary.execute({ scope, id }));
   }
 
   @Delete(':integrationId')

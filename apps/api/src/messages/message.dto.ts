@@ -27,6 +27,16 @@ export class ListMessagesQueryDto {
   @IsString({ each: true })
   transactionId?: string[];
 
+  @ApiPropertyOptional({
+    name: 'transactionId[]',
+    description: 'The same as transactionId, as axios (and so `@novu/node`) writes an array: `transactionId[]=a&transactionId[]=b`',
+    type: [String],
+  })
+  @IsOptional()
+  @Transform(toArray)
+  @IsString({ each: true })
+  'transactionId[]'?: string[];
+
   @ApiPropertyOptional({ description: 'Page number, from 0', minimum: 0, maximum: MAX_PAGE, default: 0 })
   @IsOptional()
   @Type(() => Number)

@@ -61,7 +61,7 @@ export class MessagesController {
     const page = await this.listMessages.execute(scope, {
       channel: query.channel,
       subscriberId: query.subscriberId,
-      transactionIds: query.transactionId,
+      transactionIds: query.transactionId || query['transactionId[]'] ? [...(query.transactionId ?? []), ...(query['transactionId[]'] ?? [])] : undefined,
       page: query.page,
       limit: query.limit,
     });

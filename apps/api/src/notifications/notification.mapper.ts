@@ -90,7 +90,7 @@ function toDigestResponse(digest: JobDigest): ActivityDigestResponseDto {
   });
 }
 
-function toExecutionDetailResponse(detail: ExecutionDetail): ActivityExecutionDetailResponseDto {
+export function toExecutionDetailResponse(detail: ExecutionDetail): ActivityExecutionDetailResponseDto {
   return {
     _id: detail.id,
     createdAt: detail.createdAt.toISOString(),

@@ -595,6 +595,12 @@ export class UpdateWorkflowRequestDto extends WorkflowFieldsDto {
   name?: string;
 }
 
+export class ChangeWorkflowStatusRequestDto {
+  @ApiProperty({ description: 'true switches the workflow on, false off (a draft)', example: true })
+  @IsBoolean()
+  active: boolean;
+}
+
 export class ListWorkflowsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Case-insensitive search in the name and the trigger identifier', example: 'welcome' })
   @IsOptional()

@@ -1,11 +1,28 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiConflictResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Injectable, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiConflictResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
-import { CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, UpdateWorkflow } from '@app/workflows';
+import { ChangeWorkflowStatus, CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, UpdateWorkflow } from '@app/workflows';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { CreateWorkflowRequestDto, ListWorkflowsQueryDto, UpdateWorkflowRequestDto, WorkflowListResponseDto, WorkflowResponseDto } from './workflow.dto';
+import {
+  ChangeWorkflowStatusRequestDto,
+  CreateWorkflowRequestDto,
+  ListWorkflowsQueryDto,
+  UpdateWorkflowRequestDto,
+  WorkflowListResponseDto,
+  WorkflowResponseDto,
+} from './workflow.dto';
 import { toWorkflowFields, toWorkflowResponse } from './workflow.mapper';
 
 const WorkflowIdParam = () =>
@@ -13,13 +30,16 @@ const WorkflowIdParam = () =>
 const IdempotencyKeyHeader = () =>
   ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
 
-@ApiTags('Workflows')
-@ApiCommonErrors()
-@Controller({ path: 'workflows', version: '1' })
-export class WorkflowsController {
+/**
+ * The routes of Novu's v1 workflows, served under two names: /v1/workflows and /v1/notification-templates
+ * (what `@novu/node` calls them). Each name is a controller below that only sets its path and tag.
+ */
+@Injectable()
+abstract class WorkflowRoutes {
   constructor(
     private readonly createWorkflow: CreateWorkflow,
     private readonly updateWorkflow: UpdateWorkflow,
+    private readonly changeWorkflowStatus: ChangeWorkflowStatus,
     private readonly getWorkflow: GetWorkflow,
     private readonly listWorkflows: ListWorkflows,
     private readonly deleteWorkflow: DeleteWorkflow,
@@ -87,6 +107,20 @@ export class WorkflowsController {
     return toWorkflowResponse(await this.updateWorkflow.execute({ scope, workflowId, changes: toWorkflowFields(body) }));
   }
 
+  @Put(':workflowId/status')
+  @ApiOperation({ summary: 'Switch a workflow on or off (`active`; draft follows)' })
+  @WorkflowIdParam()
+  @ApiDataResponse(WorkflowResponseDto, { description: 'The workflow after the change' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'You must provide a different status from the current status' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow in this environment' })
+  async changeStatus(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('workflowId') workflowId: string,
+    @Body() body: ChangeWorkflowStatusRequestDto,
+  ): Promise<WorkflowResponseDto> {
+    return toWorkflowResponse(await this.changeWorkflowStatus.execute({ scope, workflowId, active: body.active }));
+  }
+
   @Delete(':workflowId')
   @ApiOperation({ summary: 'Delete a workflow (kept for the messages that embed it; its trigger identifier becomes free)' })
   @WorkflowIdParam()
@@ -97,3 +131,14 @@ export class WorkflowsController {
     return true;
   }
 }
+
+@ApiTags('Workflows')
+@ApiCommonErrors()
+@Controller({ path: 'workflows', version: '1' })
+export class WorkflowsController extends WorkflowRoutes {}
+
+/** Novu's older name of the same routes, as `@novu/node` 2.x calls them. */
+@ApiTags('Notification templates')
+@ApiCommonErrors()
+@Controller({ path: 'notification-templates', version: '1' })
+export class NotificationTemplatesController extends WorkflowRoutes {}

@@ -23,6 +23,8 @@ export interface TriggerRecord {
   workflowId: string;
   workflowIdentifier: string;
   to: TriggerRecipient[];
+  /** `POST /v1/events/trigger/broadcast`: every subscriber of the environment (`to` is empty); absent otherwise. */
+  broadcast?: true;
   payload: Record<string, unknown>;
   overrides: Record<string, unknown>;
   /** A subscriberId or a subscriber object. */

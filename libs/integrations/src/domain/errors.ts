@@ -84,3 +84,10 @@ export class InvalidFallbacksError extends UnprocessableError {
     super('invalid_fallbacks', `Invalid fallbacks: ${problems.join('; ')}`, { errors: { fallbacks: { messages: problems, value } } });
   }
 }
+
+/** Only email and sms integrations have a primary (Novu's text). */
+export class ChannelWithoutPrimaryError extends InvalidRequestError {
+  constructor(channel: string) {
+    super('channel_without_primary', `Channel ${channel} does not support primary`);
+  }
+}

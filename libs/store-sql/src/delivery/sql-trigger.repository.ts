@@ -21,7 +21,7 @@ export function toTriggerRecord(row: any): TriggerRecord {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     },
-    { actor: row.actor, tenant: row.tenant, fanOutJobId: row.fanout_job_id },
+    { actor: row.actor, tenant: row.tenant, fanOutJobId: row.fanout_job_id, broadcast: row.broadcast || null },
   );
 }
 
@@ -39,6 +39,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['workflow_id', 'text'],
   ['workflow_identifier', 'text'],
   ['recipients', 'jsonb'],
+  ['broadcast', 'boolean'],
   ['payload', 'jsonb'],
   ['overrides', 'jsonb'],
   ['actor', 'jsonb'],
@@ -57,6 +58,7 @@ const toRow = (t: TriggerRecord): Record<string, unknown> => ({
   workflow_id: t.workflowId,
   workflow_identifier: t.workflowIdentifier,
   recipients: t.to,
+  broadcast: t.broadcast ?? null,
   payload: t.payload,
   overrides: t.overrides,
   actor: t.actor ?? null,

@@ -19,6 +19,7 @@ import { topicSubscriptionPreferencesMigration } from './0017_topic_subscription
 import { subscriberClearedFieldsMigration } from './0018_subscriber_cleared_fields';
 import { messageActorMigration } from './0019_message_actor';
 import { subscriberSearchMigration } from './0020_subscriber_search';
+import { triggerBroadcastMigration } from './0021_trigger_broadcast';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: Migration[] = [
   subscriberClearedFieldsMigration,
   messageActorMigration,
   subscriberSearchMigration,
+  triggerBroadcastMigration,
 ];

@@ -80,6 +80,16 @@ export class SqlSubscriberRepository implements SubscriberRepository {
     return rows.map(toSubscriber);
   }
 
+  async listBatch(scope: EnvironmentScope, afterCursor: string | null, limit: number): Promise<{ subscribers: Subscriber[]; next: string | null }> {
+    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND ($2::text IS NULL OR id > $2::text) ORDER BY id LIMIT $3', [
+      scope.environmentId,
+      afterCursor,
+      limit + 1,
+    ]);
+    const batch = rows.slice(0, limit).map(toSubscriber);
+    return { subscribers: batch, next: rows.length > limit ? batch[batch.length - 1].id : null };
+  }
+
   async insert(s: Subscriber): Promise<boolean> {
     const fields = Object.keys(COLUMNS).filter((f) => present((s as any)[f])) as (keyof typeof COLUMNS)[];
     const params: unknown[] = [s.id, s.organizationId, s.environmentId, s.subscriberId, JSON.stringify(s.channels), s.createdAt, s.updatedAt, s.cleared ?? []];

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CursorPage, EnvironmentScope } from '@app/kernel';
+import { CursorPage, EnvironmentScope, Page, PageRequest } from '@app/kernel';
 import {
   SubscriberSubscriptionSearch,
   Topic,
@@ -114,6 +114,18 @@ export class SqlTopicRepository implements TopicRepository {
       },
       toTopic,
     );
+  }
+
+  async list(scope: EnvironmentScope, { page, limit }: PageRequest, filter: { key?: string }): Promise<Page<Topic>> {
+    const params: unknown[] = [scope.environmentId];
+    const where = `environment_id = $1${filter.key !== undefined ? ` AND key = $${params.push(filter.key)}` : ''}`;
+    const [{ count }] = await this.sql.query<{ count: number }>(`SELECT COUNT(*)::int AS count FROM topics WHERE ${where}`, params);
+    const rows = await this.sql.query(`SELECT * FROM topics WHERE ${where} ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+      ...params,
+      limit,
+      page * limit,
+    ]);
+    return { items: rows.map(toTopic), totalCount: Number(count) };
   }
 
   async addSubscriptions(topic: Topic, members: TopicMember[], now: Date, newId: () => string): Promise<TopicSubscription[]> {

@@ -71,3 +71,23 @@ export class TopicSubscriptionNotFoundError extends NotFoundError {
     super('subscription_not_found', `Subscription with identifier ${identifier} not found for topic ${topicKey}`);
   }
 }
+
+/** Novu's v1 topics list serves at most 10 topics a page (each carries its member list). */
+export class TopicPageSizeTooLargeError extends InvalidRequestError {
+  constructor(max: number) {
+    super('topic_page_size_too_large', `Page size can not be larger then ${max}`);
+  }
+}
+
+export class TopicHasSubscribersError extends ConflictError {
+  constructor(topicKey: string) {
+    super('topic_has_subscribers', `Topic with key ${topicKey} can't be deleted as it still has subscribers assigned`);
+  }
+}
+
+/** v1: a subscriber asked for is not a member of the topic. */
+export class TopicMemberNotFoundError extends NotFoundError {
+  constructor(topicKey: string, subscriberId: string) {
+    super('topic_subscription_not_found', `Subscriber ${subscriberId} not found for topic ${topicKey}`);
+  }
+}

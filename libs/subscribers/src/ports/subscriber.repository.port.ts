@@ -47,6 +47,12 @@ export interface SubscriberRepository {
   ): Promise<Subscriber | null>;
   /** True when a subscriber was deleted. */
   delete(scope: EnvironmentScope, subscriberId: string): Promise<boolean>;
+  /**
+   * Broadcast fan-out: the environment's subscribers in a stable order (internal id), `limit` at a
+   * time after the cursor; `next` is the cursor of the following batch, null after the last. One
+   * indexed range read per batch, so walking every subscriber holds one batch in memory at a time.
+   */
+  listBatch(scope: EnvironmentScope, afterCursor: string | null, limit: number): Promise<{ subscribers: Subscriber[]; next: string | null }>;
   /** Cursor search as Novu's GET /v2/subscribers; an unknown cursor gives an empty page. */
   search(scope: EnvironmentScope, search: SubscriberSearch): Promise<CursorPage<Subscriber>>;
 }

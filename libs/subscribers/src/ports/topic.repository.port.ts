@@ -1,4 +1,4 @@
-import { CursorPage, CursorRequest, EnvironmentScope } from '@app/kernel';
+import { CursorPage, CursorRequest, EnvironmentScope, Page, PageRequest } from '@app/kernel';
 import { Topic, TopicOrderField, TopicSearchFilter, TopicSubscription, TopicSubscriptionPreference } from '../domain/topic';
 
 export interface TopicSearch extends CursorRequest {
@@ -46,6 +46,8 @@ export interface TopicRepository {
   /** Deletes the topic with its memberships; false when there was none. */
   delete(scope: EnvironmentScope, key: string): Promise<boolean>;
   search(scope: EnvironmentScope, search: TopicSearch): Promise<CursorPage<Topic>>;
+  /** Novu's v1 list: oldest first, page by page (0-based), optionally the one topic of an exact key; with the total. */
+  list(scope: EnvironmentScope, page: PageRequest, filter: { key?: string }): Promise<Page<Topic>>;
 
   /**
    * Adds the members that are not members yet (ids from `newId`), and returns the memberships of

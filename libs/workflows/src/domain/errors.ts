@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, UnprocessableError } from '@app/kernel';
+import { ConflictError, InvalidRequestError, NotFoundError, UnprocessableError } from '@app/kernel';
 import type { FieldErrors } from './step-rules';
 
 export class WorkflowNotFoundError extends NotFoundError {
@@ -24,5 +24,18 @@ export class WorkflowInvalidError extends UnprocessableError {
 export class WorkflowUpdateConflictError extends ConflictError {
   constructor(id: string) {
     super('workflow_update_conflict', `Workflow ${id} was changed by another request; retry`);
+  }
+}
+
+/** Novu's answer to a status change that changes nothing. */
+export class WorkflowStatusUnchangedError extends InvalidRequestError {
+  constructor() {
+    super('workflow_status_unchanged', 'You must provide a different status from the current status');
+  }
+}
+
+export class NotificationGroupNotFoundError extends NotFoundError {
+  constructor(id: string) {
+    super('notification_group_not_found', `Notification group with id ${id} not found`);
   }
 }

@@ -29,6 +29,18 @@ export function defaultNotificationGroupId(environmentId: string): string {
 
 export const DEFAULT_NOTIFICATION_GROUP_NAME = 'General';
 
+/** A group workflows are filed under (Novu's notification group); each environment has its one default group. */
+export interface NotificationGroup {
+  id: string;
+  name: string;
+  organizationId: string;
+  environmentId: string;
+}
+
+export function defaultNotificationGroup(scope: { organizationId: string; environmentId: string }): NotificationGroup {
+  return { id: defaultNotificationGroupId(scope.environmentId), name: DEFAULT_NOTIFICATION_GROUP_NAME, ...scope };
+}
+
 /** A caller's identifier, or the slug of the name (Novu's rule); refused if unusable. */
 export function triggerIdentifierFor(name: string, identifier: string | undefined): string {
   const candidate = identifier ?? (slugify(name) || 'workflow');

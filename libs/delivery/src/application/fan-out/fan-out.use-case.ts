@@ -41,7 +41,7 @@ const changesOf = ({ subscriberId: _id, channels: _channels, ...changes }: Inlin
 
 /**
  * Worker side of a trigger: resolve recipients (upsert inline subscribers and the actor, expand
- * topics in batches), write one Notification + Jobs per subscriber in bulk, enqueue first steps
+ * topics, or for a broadcast every subscriber, in batches), write one Notification + Jobs per subscriber in bulk, enqueue first steps
  * in bulk. Everything it writes has a deterministic id, so running it twice changes nothing.
  */
 @Injectable()
@@ -133,25 +133,46 @@ export class FanOut {
       }
       const excluded = new Set(topicRecipient.exclude);
       const topicContext = { ...context, topic: { topicId: topic.id, topicKey: topic.key } };
-      // One batch is read while the one before it delivers: the store is busy with both at once.
-      let delivering: Promise<void> = Promise.resolve();
-      let cursor: string | null = null;
-      do {
+      const completed = await this.deliverInBatches(scope, trigger.id, topicContext, async (cursor) => {
         const batch = await this.topics.listMemberIds(scope, topic.key, cursor, batchSize);
-        cursor = batch.next;
         const ids = batch.subscriberIds.filter((id) => !seen.has(id) && !excluded.has(id));
         ids.forEach((id) => seen.add(id));
-        if (!ids.length) continue;
-        const members = await this.subscribers.findManyBySubscriberIds(scope, ids);
-        await delivering;
-        // A cancel during a long fan-out stops the rest of it.
-        if ((await this.triggers.findById(trigger.id))?.status === 'canceled') return;
-        delivering = this.deliverTo(scope, members, topicContext);
-        delivering.catch(() => undefined); // awaited above or below; this only keeps it from counting as unhandled meanwhile
-      } while (cursor);
-      await delivering;
+        return { subscribers: ids.length ? await this.subscribers.findManyBySubscriberIds(scope, ids) : [], next: batch.next };
+      });
+      if (!completed) return;
+    }
+    // A broadcast reaches every subscriber of the environment (the actor too, as in Novu), read in
+    // pages by id: one page is held while the one before it delivers, whatever the audience size.
+    if (trigger.broadcast && !(await this.deliverInBatches(scope, trigger.id, context, (cursor) => this.subscribers.listBatch(scope, cursor, batchSize)))) {
+      return;
     }
     await this.triggers.markStatus(trigger.id, ['accepted'], 'processed');
+  }
+
+  /**
+   * Delivers to the recipients `read` gives a batch at a time, the next batch read while the one
+   * before it delivers (the store is busy with both at once). False when a cancel stopped it: a
+   * cancel during a long fan-out stops the rest of it.
+   */
+  private async deliverInBatches(
+    scope: EnvironmentScope,
+    triggerId: string,
+    context: RecipientContext,
+    read: (cursor: string | null) => Promise<{ subscribers: Subscriber[]; next: string | null }>,
+  ): Promise<boolean> {
+    let delivering: Promise<void> = Promise.resolve();
+    let cursor: string | null = null;
+    do {
+      const batch = await read(cursor);
+      cursor = batch.next;
+      if (!batch.subscribers.length) continue;
+      await delivering;
+      if ((await this.triggers.findById(triggerId))?.status === 'canceled') return false;
+      delivering = this.deliverTo(scope, batch.subscribers, context);
+      delivering.catch(() => undefined); // awaited above or below; this only keeps it from counting as unhandled meanwhile
+    } while (cursor);
+    await delivering;
+    return true;
   }
 
   private async upsertInline(scope: EnvironmentScope, inline: InlineSubscriber[]): Promise<Subscriber[]> {

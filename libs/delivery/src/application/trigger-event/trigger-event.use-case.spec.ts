@@ -4,7 +4,7 @@ import { Workflow, WorkflowRepository } from '@app/workflows';
 import { TriggerRecord } from '../../domain/trigger';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { FANOUT_QUEUE } from '../queues';
-import { TriggerEvent } from './trigger-event.use-case';
+import { TriggerEvent, WorkflowNotFoundError } from './trigger-event.use-case';
 
 const workflow = { id: 'wf-1', active: true, trigger: { identifier: 'welcome' }, steps: [{ active: true }] } as unknown as Workflow;
 
@@ -35,5 +35,36 @@ describe('TriggerEvent', () => {
     expect(added[0].queue).toBe(FANOUT_QUEUE);
     expect((added[0].job.data as { triggerIds: string[] }).triggerIds).toEqual(stored.map((record) => record.id));
     expect(stored.map((record) => record.transactionId)).toEqual(['good-1', 'good-2']);
+  });
+
+  it('executeMany: each trigger answers in place; those that pass share one fan-out job even when their lookups finish apart', async () => {
+    const stored: TriggerRecord[] = [];
+    const added: { queue: string; job: NewJob }[] = [];
+    let lookups = 0;
+    const useCase = new TriggerEvent(
+      {
+        // lookups that finish on different turns of the event loop, as cache misses and hits do
+        findByTriggerIdentifier: async (_: unknown, name: string) => {
+          for (let i = 0; i < ++lookups % 3; i++) await new Promise((resolve) => setImmediate(resolve));
+          return name === 'welcome' ? workflow : null;
+        },
+      } as unknown as WorkflowRepository,
+      {} as TenantRepository,
+      { insertIfAbsent: async (record: TriggerRecord) => (stored.push(record), true) } as unknown as TriggerRepository,
+      { add: async (queue: string, job: NewJob) => void added.push({ queue, job }) } as unknown as JobQueue,
+      systemClock,
+    );
+    const scope = { organizationId: 'org', environmentId: 'env' };
+    const results = await useCase.executeMany([
+      ...['a', 'b', 'c', 'd'].map((to) => ({ scope, name: 'welcome', to })),
+      { scope, name: 'unknown', to: 'e' },
+      { scope, name: 'welcome', broadcast: true },
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[4] as PromiseRejectedResult).reason).toBeInstanceOf(WorkflowNotFoundError);
+    expect(added).toHaveLength(1);
+    expect((added[0].job.data as { triggerIds: string[] }).triggerIds).toHaveLength(5);
+    expect(stored[4]).toMatchObject({ to: [], broadcast: true });
+    expect(stored[0]).not.toHaveProperty('broadcast');
   });
 });

@@ -10,7 +10,10 @@ import { FANOUT_QUEUE, PIPELINE_JOB_OPTIONS, PipelineQueue } from '../queues';
 export interface TriggerEventCommand {
   scope: EnvironmentScope;
   name: string;
-  to: unknown;
+  /** Recipients; left out (and ignored) for a broadcast. */
+  to?: unknown;
+  /** Every subscriber of the environment (`POST /v1/events/trigger/broadcast`) instead of `to`. */
+  broadcast?: boolean;
   payload?: Record<string, unknown>;
   overrides?: Record<string, unknown>;
   transactionId?: string;
@@ -25,6 +28,9 @@ export interface TriggerEventResult {
   status: TriggerResultStatus;
   transactionId: string;
 }
+
+/** What a trigger comes to before it is accepted: its answer already, or a record to accept. */
+type Prepared = { answer: TriggerEventResult } | { record: TriggerRecord; processed: () => TriggerEventResult };
 
 export const MAX_PAYLOAD_BYTES = 512 * 1024;
 /** Triggers one fan-out job carries at most. */
@@ -76,8 +82,34 @@ export class TriggerEvent {
   ) {}
 
   async execute(command: TriggerEventCommand): Promise<TriggerEventResult> {
+    return this.settle(await this.prepare(command));
+  }
+
+  /**
+   * Several triggers of one request (`POST /v1/events/trigger/bulk`), each with its own outcome in
+   * order: all are validated first, then the records of those that pass join the acceptance
+   * batch together, so they share one insert and one fan-out job.
+   */
+  async executeMany(commands: TriggerEventCommand[]): Promise<PromiseSettledResult<TriggerEventResult>[]> {
+    const prepared = await Promise.allSettled(commands.map((command) => this.prepare(command)));
+    // Settled in one synchronous pass (nothing is awaited before `settle` joins the batch): every
+    // record reaches the batcher before it flushes.
+    return Promise.all(
+      prepared.map(async (outcome): Promise<PromiseSettledResult<TriggerEventResult>> => {
+        if (outcome.status === 'rejected') return outcome;
+        try {
+          return { status: 'fulfilled', value: await this.settle(outcome.value) };
+        } catch (reason) {
+          return { status: 'rejected', reason };
+        }
+      }),
+    );
+  }
+
+  /** Validation and lookups: the answer itself when the trigger stops short, else the record to accept. */
+  private async prepare(command: TriggerEventCommand): Promise<Prepared> {
     const { scope } = command;
-    const recipients = parseRecipients(command.to);
+    const recipients = command.broadcast ? { problems: {} } : parseRecipients(command.to);
     const actor = parseActor(command.actor);
     const tenant = parseTenant(command.tenant);
     const problems = { ...recipients.problems, ...actor.problems, ...tenant.problems };
@@ -95,10 +127,10 @@ export class TriggerEvent {
       return { acknowledged: true, status, transactionId };
     };
 
-    if (tenant.tenant && !(await this.tenants.findByIdentifier(scope, tenant.tenant.identifier))) return answer('no_tenant_found');
-    if (!workflow.active) return answer('trigger_not_active');
-    if (!workflow.steps.length) return answer('no_workflow_steps_defined');
-    if (!workflow.steps.some((step) => step.active)) return answer('no_workflow_active_steps_defined');
+    if (tenant.tenant && !(await this.tenants.findByIdentifier(scope, tenant.tenant.identifier))) return { answer: answer('no_tenant_found') };
+    if (!workflow.active) return { answer: answer('trigger_not_active') };
+    if (!workflow.steps.length) return { answer: answer('no_workflow_steps_defined') };
+    if (!workflow.steps.some((step) => step.active)) return { answer: answer('no_workflow_active_steps_defined') };
 
     const now = this.clock.now();
     const record: TriggerRecord = {
@@ -108,7 +140,8 @@ export class TriggerEvent {
       transactionId,
       workflowId: workflow.id,
       workflowIdentifier: workflow.trigger.identifier,
-      to: (Array.isArray(command.to) ? command.to : [command.to]) as TriggerRecord['to'],
+      to: command.broadcast ? [] : ((Array.isArray(command.to) ? command.to : [command.to]) as TriggerRecord['to']),
+      ...(command.broadcast ? { broadcast: true as const } : {}),
       payload,
       overrides: command.overrides ?? {},
       actor: command.actor as TriggerRecord['actor'],
@@ -117,10 +150,17 @@ export class TriggerEvent {
       createdAt: now,
       updatedAt: now,
     };
+    return { record, processed: () => answer('processed') };
+  }
+
+  /** Joins the acceptance batch at once (no await before it), then answers. */
+  private async settle(prepared: Prepared): Promise<TriggerEventResult> {
+    if ('answer' in prepared) return prepared.answer;
+    const accepting = this.accepts.run('', prepared.record);
     // A repeated transactionId is acknowledged the same way and delivers nothing.
-    const accepted = await this.accepts.run('', record);
+    const accepted = await accepting;
     if (typeof accepted !== 'boolean') throw accepted.error;
-    return answer('processed');
+    return prepared.processed();
   }
 
   /**
