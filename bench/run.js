@@ -5,7 +5,7 @@
 // benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
 //
 // Knobs (environment): BENCH_ONLY=http,deliveries,fanout,neighbour,inbox,scale  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
-// BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SUBSCRIBERS=10000
+// BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SIZES=10000,100000
 // BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
@@ -43,7 +43,7 @@ const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
 const DELIVERIES = num('BENCH_DELIVERIES', 5000);
 const NOOP_JOBS = num('BENCH_NOOP_JOBS', 20000);
-const TOPIC_SUBSCRIBERS = num('BENCH_TOPIC_SUBSCRIBERS', 10000);
+const TOPIC_SIZES = (process.env.BENCH_TOPIC_SIZES || '10000,100000').split(',').map(Number);
 // The worker's step concurrency (the service's WORKER_CONCURRENCY default); the no-op baseline uses the same.
 const WORKER_CONCURRENCY = 100;
 const SUBSCRIBER_SET = 10;
@@ -52,7 +52,8 @@ const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
 const AIMS = {
   trigger_vs_bare: 0.5,
   deliveries_vs_noop: 0.5,
-  fanout_deliveries_per_s: 2000,
+  fanout_deliveries_per_s: 3000,
+  fanout_linear_within: 1.25,
   fanout_peak_rss_mb: 512,
   neighbour_p99_vs_quiet: 2,
   scale_read_p99_ms: 50,
@@ -296,64 +297,88 @@ async function benchDeliveries() {
 
 // ---------------------------------------------------------------- 3. topic fan-out
 
+/** `count` subscribers, all members of one topic, written in SQL (creating them through the API is not what is measured). */
+async function seedTopic(sandbox, topicKey, count) {
+  const [workflow] = await sandbox.query("SELECT environment_id, organization_id FROM workflows WHERE trigger_identifier = 'bench-fanout'");
+  const scope = [workflow.environment_id, workflow.organization_id];
+  await sandbox.query(`INSERT INTO topics (id, organization_id, environment_id, key, name, created_at, updated_at) VALUES ($3, $2, $1, $3, $3, now(), now())`, [
+    ...scope,
+    topicKey,
+  ]);
+  await sandbox.query(
+    `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, created_at, updated_at)
+     SELECT $3 || '-s' || i, $2, $1, $3 || '-' || i, now(), now() FROM generate_series(1, $4::int) AS i`,
+    [...scope, topicKey, count],
+  );
+  await sandbox.query(
+    `INSERT INTO topic_subscriptions (id, organization_id, environment_id, topic_id, topic_key, subscriber_internal_id, subscriber_id, created_at, updated_at)
+     SELECT $3 || '-m' || i, $2, $1, $3, $3, $3 || '-s' || i, $3 || '-' || i, now(), now() FROM generate_series(1, $4::int) AS i`,
+    [...scope, topicKey, count],
+  );
+  await sandbox.query('ANALYZE');
+}
+
 async function benchTopicFanout() {
-  log(`topic_fanout: one trigger to a topic of ${TOPIC_SUBSCRIBERS} subscribers`);
+  log(`topic_fanout: one trigger to a topic of each size in ${TOPIC_SIZES.join(', ')} subscribers`);
   const sandbox = await newSandbox('fanout');
   const api = await apiFor(sandbox);
-  let worker;
-  try {
-    const workflow = 'bench-fanout';
-    await seed(api.client, workflow);
-    const setupStarted = performance.now();
-    const ids = Array.from({ length: TOPIC_SUBSCRIBERS }, (_, i) => `topic-sub-${i}`);
-    await pool(ids, 20, (subscriberId) => api.client.post('/v2/subscribers', { subscriberId }));
-    const topicKey = 'bench-topic';
-    await api.client.post('/v2/topics', { key: topicKey, name: 'Bench topic' });
-    const batches = [];
-    for (let i = 0; i < ids.length; i += 100) batches.push(ids.slice(i, i + 100));
-    await pool(batches, 4, async (subscriberIds) => {
-      const res = await api.client.post(`/v2/topics/${topicKey}/subscriptions`, { subscriberIds });
-      if (res.errors?.length) throw new Error(`subscriptions refused: ${JSON.stringify(res.errors.slice(0, 3))}`);
-    });
-    log(
-      `topic_fanout: ${TOPIC_SUBSCRIBERS} subscribers and subscriptions created through the API in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
-    );
+  const workflow = 'bench-fanout';
+  await seed(api.client, workflow);
+  const sizes = [];
+  for (const size of TOPIC_SIZES) {
+    const topicKey = `bench-topic-${size}`;
+    await seedTopic(sandbox, topicKey, size);
+    // A fresh worker per size: its peak RSS is that size's.
+    const worker = startWorker(sandbox);
+    try {
+      // One warm-up delivery proves the worker is up, so the timing below excludes its start.
+      const warmup = `warmup-${size}`;
+      await api.client.post('/v1/events/trigger', triggerBody(workflow, ['bench-sub-0'], warmup, 0));
+      await waitUntil(async () => (await countMessages(sandbox, warmup)) === 1, { timeoutMs: 60_000, what: 'the warm-up delivery' });
 
-    worker = startWorker(sandbox);
-    // One warm-up delivery proves the worker is up, so the timing below excludes its start.
-    await api.client.post('/v1/events/trigger', triggerBody(workflow, ['bench-sub-0'], 'warmup', 0));
-    await waitUntil(async () => (await countMessages(sandbox, 'warmup')) === 1, { timeoutMs: 60_000, what: 'the warm-up delivery' });
-
-    const transactionId = `topic-${RUN_ID}`;
-    const started = Date.now();
-    await api.client.post('/v1/events/trigger', { name: workflow, to: { type: 'Topic', topicKey }, payload: { order: 1 }, transactionId });
-    await waitUntil(
-      async () => {
-        if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
-        return (await countMessages(sandbox, transactionId)) >= TOPIC_SUBSCRIBERS;
-      },
-      { timeoutMs: 60_000 + TOPIC_SUBSCRIBERS * 20, intervalMs: 200, what: `${TOPIC_SUBSCRIBERS} in-app messages` },
-    );
-    const [last] = await sandbox.query(
-      'SELECT max(created_at) AS at, count(*) FILTER (WHERE status = $2)::int AS sent FROM messages WHERE transaction_id = $1',
-      [transactionId, 'sent'],
-    );
-    const seconds = (last.at.getTime() - started) / 1000;
-    const line = {
-      bench: 'topic_fanout',
-      subscribers: TOPIC_SUBSCRIBERS,
-      seconds: round(seconds),
-      deliveries_per_s: round(TOPIC_SUBSCRIBERS / seconds, 0),
-      worker_peak_rss_mb: round(worker.peakRssMb() ?? NaN, 0),
-      messages_sent: last.sent,
-      concurrency: WORKER_CONCURRENCY,
-    };
-    result(line);
-    summary.topic_fanout = line;
-  } finally {
-    await worker?.stop();
-    await api.child.stop();
+      const transactionId = `topic-${size}-${RUN_ID}`;
+      const started = Date.now();
+      await api.client.post('/v1/events/trigger', { name: workflow, to: { type: 'Topic', topicKey }, payload: { order: 1 }, transactionId });
+      await waitUntil(
+        async () => {
+          if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
+          return (await countMessages(sandbox, transactionId)) >= size;
+        },
+        { timeoutMs: 60_000 + size * 20, intervalMs: 250, what: `${size} in-app messages` },
+      );
+      const [last] = await sandbox.query(
+        'SELECT max(created_at) AS at, count(*)::int AS messages, count(*) FILTER (WHERE status = $2)::int AS sent FROM messages WHERE transaction_id = $1',
+        [transactionId, 'sent'],
+      );
+      const seconds = (last.at.getTime() - started) / 1000;
+      sizes.push({
+        subscribers: size,
+        seconds: round(seconds),
+        deliveries_per_s: round(size / seconds, 0),
+        worker_peak_rss_mb: round(worker.peakRssMb() ?? NaN, 0),
+        messages: last.messages,
+        messages_sent: last.sent,
+      });
+      log(
+        `topic_fanout: ${size} subscribers in ${seconds.toFixed(2)} s (${Math.round(size / seconds)}/s), worker peak RSS ${sizes.at(-1).worker_peak_rss_mb} MB`,
+      );
+    } finally {
+      await worker.stop();
+    }
   }
+  await api.child.stop();
+  const [small, large] = [sizes[0], sizes.at(-1)];
+  const line = {
+    bench: 'topic_fanout',
+    sizes,
+    // Linear growth keeps the time per subscriber flat: 1.0 is perfectly linear, above it superlinear.
+    time_per_subscriber_large_vs_small: round(large.seconds / large.subscribers / (small.seconds / small.subscribers)),
+    deliveries_per_s: large.deliveries_per_s,
+    worker_peak_rss_mb: Math.max(...sizes.map((s) => s.worker_peak_rss_mb)),
+    concurrency: WORKER_CONCURRENCY,
+  };
+  result(line);
+  summary.topic_fanout = line;
 }
 
 // ---------------------------------------------------------------- 4. noisy neighbour
@@ -387,7 +412,8 @@ function printSummary() {
   if (summary.trigger_http) aims.trigger_ge_50pct_of_bare_route = summary.trigger_http.ratio >= AIMS.trigger_vs_bare;
   if (summary.deliveries) aims.deliveries_ge_50pct_of_noop_jobs = summary.deliveries.ratio >= AIMS.deliveries_vs_noop;
   if (summary.topic_fanout) {
-    aims.fanout_ge_2000_per_s = summary.topic_fanout.deliveries_per_s >= AIMS.fanout_deliveries_per_s;
+    aims.fanout_ge_3000_per_s = summary.topic_fanout.deliveries_per_s >= AIMS.fanout_deliveries_per_s;
+    aims.fanout_time_linear = summary.topic_fanout.time_per_subscriber_large_vs_small <= AIMS.fanout_linear_within;
     aims.fanout_under_512_mb = summary.topic_fanout.worker_peak_rss_mb < AIMS.fanout_peak_rss_mb;
   }
   if (summary.noisy_neighbour) {
