@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, Optional } from '@nestjs/common';
 import Redis from 'ioredis';
 import { IN_APP_DELIVERY_LISTENER } from '@app/delivery';
-import { AnnounceInboxChanges, INBOX_SOCKET, InboxModule, WakeSnoozedNotifications } from '@app/inbox';
+import { AnnounceInboxChanges, INBOX_SOCKET, InboxModule, InboxSocket, WakeSnoozedNotifications } from '@app/inbox';
 import { RedisEmitterInboxSocket, SocketIoHub } from '@app/realtime';
 import { ServiceOptions, queueKeyPrefix } from './core.module';
 import { REDIS_CONNECTION } from './redis.tokens';
@@ -15,6 +15,9 @@ class HubCloser implements OnApplicationShutdown {
     await this.hub?.close();
   }
 }
+
+/** A worker without Redis (tests of the worker alone) reaches no socket. */
+const NO_SOCKETS: InboxSocket = { emit: async () => undefined, listening: async () => new Set() };
 
 /**
  * Where the Inbox's socket events go: an API process (and the embedded one) holds the socket.io
@@ -37,7 +40,7 @@ export class InboxSocketModule {
     const socket = {
       provide: INBOX_SOCKET,
       inject: [{ token: REDIS_CONNECTION, optional: true }],
-      useFactory: (redis?: Redis) => (redis ? new RedisEmitterInboxSocket(redis, socketChannelPrefix(options)) : { emit: async () => undefined }),
+      useFactory: (redis?: Redis) => (redis ? new RedisEmitterInboxSocket(redis, socketChannelPrefix(options)) : NO_SOCKETS),
     };
     return { module: InboxSocketModule, providers: [socket], exports: [INBOX_SOCKET] };
   }

@@ -38,9 +38,13 @@ export class AnnounceInboxChanges implements InAppDeliveryListener {
     await Promise.all(messages.map((message) => this.batches.run(message.environmentId, message)));
   }
 
-  /** One environment's messages. */
-  private async announce(batch: Message[]): Promise<void> {
-    const scope = { organizationId: batch[0].organizationId, environmentId: batch[0].environmentId };
+  /** One environment's messages: those of subscribers with a socket open (the others cost nothing). */
+  private async announce(messages: Message[]): Promise<void> {
+    const scope = { organizationId: messages[0].organizationId, environmentId: messages[0].environmentId };
+    const roomOf = (message: Message) => subscriberRoom({ environmentId: scope.environmentId, subscriberInternalId: message.subscriberId });
+    const listening = await this.socket.listening([...new Set(messages.map(roomOf))]);
+    const batch = messages.filter((message) => listening.has(roomOf(message)));
+    if (batch.length === 0) return;
     const items = await this.inbox.findMany(
       scope,
       batch.map((message) => message.id),
@@ -57,7 +61,7 @@ export class AnnounceInboxChanges implements InAppDeliveryListener {
         ),
       ),
     );
-    await this.announceCounts(scope, [...new Set(items.map((item) => item.message.subscriberId))]);
+    await this.sendCounts(scope, [...new Set(items.map((item) => item.message.subscriberId))]);
   }
 
   /** The subscriber's unread counts (total and per severity) and unseen count. */
@@ -65,7 +69,14 @@ export class AnnounceInboxChanges implements InAppDeliveryListener {
     return this.announceCounts(scope, [subscriberInternalId]);
   }
 
-  private async announceCounts(scope: EnvironmentScope, subscriberIds: string[]): Promise<void> {
+  private async announceCounts(scope: EnvironmentScope, candidates: string[]): Promise<void> {
+    const roomOf = (subscriberInternalId: string) => subscriberRoom({ environmentId: scope.environmentId, subscriberInternalId });
+    const listening = await this.socket.listening(candidates.map(roomOf));
+    const subscriberIds = candidates.filter((id) => listening.has(roomOf(id)));
+    if (subscriberIds.length) await this.sendCounts(scope, subscriberIds);
+  }
+
+  private async sendCounts(scope: EnvironmentScope, subscriberIds: string[]): Promise<void> {
     const counts = await this.inbox.badgeCounts(scope, subscriberIds);
     await Promise.all(
       subscriberIds.map(async (subscriberInternalId) => {
