@@ -4,7 +4,7 @@
 // machine is noisy: compare ratios, not absolute numbers. stdout carries one JSON line per
 // benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
 //
-// Knobs (environment): BENCH_ONLY=http,deliveries,fanout,neighbour,inbox,scale  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
+// Knobs (environment): BENCH_ONLY=http,deliveries,live,fanout,neighbour,inbox,scale  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
 // BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SIZES=10000,100000
 // BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
@@ -37,7 +37,7 @@ const { benchInboxSockets } = require('./inbox-sockets');
 const { benchScaleReads } = require('./scale-reads');
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
-const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,fanout,neighbour,inbox,scale').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,live,fanout,neighbour,inbox,scale').split(',').map((s) => s.trim()));
 const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 10);
 const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -52,6 +52,7 @@ const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
 const AIMS = {
   trigger_vs_bare: 0.5,
   deliveries_vs_noop: 0.5,
+  live_deliveries_vs_noop: 0.15,
   fanout_deliveries_per_s: 3000,
   fanout_linear_within: 1.25,
   fanout_peak_rss_mb: 512,
@@ -295,6 +296,81 @@ async function benchDeliveries() {
   }
 }
 
+/**
+ * deliveries_live: triggers sent through the api (50 connections) while a worker runs, timed from the
+ * first request to the last message: the rate a user sees end to end, against no-op Bull jobs.
+ */
+async function benchLiveDeliveries() {
+  log(`deliveries_live: ${DELIVERIES} triggers through the api while one worker delivers them`);
+  const sandbox = await newSandbox('live');
+  const api = await apiFor(sandbox);
+  const worker = startWorker(sandbox);
+  try {
+    const workflow = 'bench-live';
+    const subscriberIds = await seed(api.client, workflow);
+    await api.client.post('/v1/events/trigger', triggerBody(workflow, subscriberIds, 'live-warmup', 0));
+    await waitUntil(async () => (await countMessages(sandbox, 'live-warmup')) === 1, { timeoutMs: 60_000, what: 'the warm-up delivery' });
+    const rounds = [];
+    const baselines = [];
+    for (let r = 1; r <= ROUNDS; r++) {
+      const prefix = `live${r}-${RUN_ID}-`;
+      const started = Date.now();
+      // autocannon, as trigger_http: the bench's own client must not be what limits the rate.
+      let counter = 0;
+      const sent = await cannon({
+        url: api.baseUrl,
+        connections: CONNECTIONS,
+        amount: DELIVERIES,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/events/trigger',
+            headers: { 'content-type': 'application/json', authorization: `ApiKey ${sandbox.apiKey}` },
+            setupRequest: (req) => {
+              const n = counter++;
+              return { ...req, body: JSON.stringify(triggerBody(workflow, subscriberIds, `${prefix}${n}`, n)) };
+            },
+          },
+        ],
+      });
+      if (sent['2xx'] !== DELIVERIES)
+        throw new Error(`deliveries_live: ${sent['2xx']} of ${DELIVERIES} triggers accepted (${sent.non2xx} non-2xx, ${sent.errors} errors)`);
+      const sentSeconds = (Date.now() - started) / 1000;
+      await waitUntil(
+        async () => {
+          if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
+          return (await countMessages(sandbox, prefix)) >= DELIVERIES;
+        },
+        { timeoutMs: 60_000 + DELIVERIES * 20, intervalMs: 100, what: `${DELIVERIES} in-app messages` },
+      );
+      const [last] = await sandbox.query("SELECT max(created_at) AS at FROM messages WHERE transaction_id LIKE $1 || '%'", [prefix]);
+      const seconds = (last.at.getTime() - started) / 1000;
+      rounds.push({ rate: DELIVERIES / seconds, seconds, sentSeconds });
+      baselines.push(await noopBull(sandbox, `live${r}`));
+      log(
+        `deliveries_live: round ${r}: ${Math.round(DELIVERIES / seconds)} deliveries/s (${sentSeconds.toFixed(2)} s sending), no-op Bull ${Math.round(baselines.at(-1).jobs_per_s)} jobs/s`,
+      );
+    }
+    const rate = median(rounds.map((r) => r.rate));
+    const baselineRate = median(baselines.map((b) => b.jobs_per_s));
+    const line = {
+      bench: 'deliveries_live',
+      deliveries: DELIVERIES,
+      deliveries_per_s: round(rate, 0),
+      triggers_per_s: round(median(rounds.map((r) => DELIVERIES / r.sentSeconds)), 0),
+      baseline: 'noop_bull_job',
+      baseline_jobs_per_s: round(baselineRate, 0),
+      ratio: round(rate / baselineRate, 3),
+      rounds_per_s: rounds.map((r) => round(r.rate, 0)),
+      baseline_rounds_per_s: baselines.map((b) => round(b.jobs_per_s, 0)),
+    };
+    result(line);
+    summary.deliveries_live = line;
+  } finally {
+    await Promise.all([worker.stop(), api.child.stop()]);
+  }
+}
+
 // ---------------------------------------------------------------- 3. topic fan-out
 
 /** `count` subscribers, all members of one topic, written in SQL (creating them through the API is not what is measured). */
@@ -411,6 +487,7 @@ function printSummary() {
   const aims = {};
   if (summary.trigger_http) aims.trigger_ge_50pct_of_bare_route = summary.trigger_http.ratio >= AIMS.trigger_vs_bare;
   if (summary.deliveries) aims.deliveries_ge_50pct_of_noop_jobs = summary.deliveries.ratio >= AIMS.deliveries_vs_noop;
+  if (summary.deliveries_live) aims.live_deliveries_ge_15pct_of_noop_jobs = summary.deliveries_live.ratio >= AIMS.live_deliveries_vs_noop;
   if (summary.topic_fanout) {
     aims.fanout_ge_3000_per_s = summary.topic_fanout.deliveries_per_s >= AIMS.fanout_deliveries_per_s;
     aims.fanout_time_linear = summary.topic_fanout.time_per_subscriber_large_vs_small <= AIMS.fanout_linear_within;
@@ -440,6 +517,7 @@ async function main() {
   const phases = [
     ['http', benchHttp],
     ['deliveries', benchDeliveries],
+    ['live', benchLiveDeliveries],
     ['fanout', benchTopicFanout],
     ['neighbour', benchNeighbour],
     ['inbox', benchInbox],
