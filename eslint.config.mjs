@@ -34,8 +34,8 @@ export default tseslint.config(
     },
   },
   {
-    // Rows come from the SQL driver untyped; the mappers beside them give them their types.
-    files: ['libs/store-sql/**/*.ts'],
+    // Rows and documents come from the drivers untyped; the mappers beside them give them their types.
+    files: ['libs/store-sql/**/*.ts', 'libs/store-mongo/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

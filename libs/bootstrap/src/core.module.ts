@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
 import Redis from 'ioredis';
-import { APP_CONFIG, AppConfig, ConfigError } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
 import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
@@ -10,6 +10,7 @@ import { JoseSubscriberTokens, SUBSCRIBER_TOKENS } from '@app/inbox';
 import { AesGcmCredentialCipher } from '@app/integrations';
 import { RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
 import { SQL_CLIENT, SqlClient, SqlHealthProbe, SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
+import { MONGO_STORE, MongoHealthProbe, MongoStore, mongoIdempotencyStore, StoreMongoModule } from '@app/store-mongo';
 import { REDIS_CONNECTION } from './redis.tokens';
 
 class RedisCloser implements OnApplicationShutdown {
@@ -27,12 +28,14 @@ export interface ServiceOptions {
   redisKeyPrefix?: string;
   /** PostgreSQL schema to use (tests). */
   sqlSchema?: string;
+  /** MongoDB database to use instead of the URL's (tests). */
+  mongoDatabase?: string;
 }
 
 export function storeModule(options: ServiceOptions): DynamicModule {
   const { store } = options.config;
   if (store.kind === 'mongodb') {
-    throw new ConfigError('DATABASE_URL', 'points at MongoDB, whose store adapter is not available yet; use postgres:// or leave it unset');
+    return StoreMongoModule.forRoot({ url: store.url!, dbName: options.mongoDatabase, poolSize: sqlPoolSize(options.config) });
   }
   return store.kind === 'postgres'
     ? StoreSqlModule.forRoot({ url: store.url, schema: options.sqlSchema, poolSize: sqlPoolSize(options.config) })
@@ -42,6 +45,7 @@ export function storeModule(options: ServiceOptions): DynamicModule {
 /**
  * Concurrent jobs share statements (CallBatcher), so connections need not grow with
  * WORKER_CONCURRENCY: one per ten jobs, at most 20, so four processes fit in PostgreSQL's default 100 connections.
+ * The MongoDB pool gets the same size.
  */
 export function sqlPoolSize(config: AppConfig): number {
   return Math.min(20, 5 + Math.ceil(config.workerConcurrency / 10));
@@ -63,6 +67,7 @@ export function queueKeyPrefix(options: ServiceOptions): string {
 export class CoreModule {
   static forRoot(options: ServiceOptions): DynamicModule {
     const { config } = options;
+    const mongo = config.store.kind === 'mongodb';
     const providers: Provider[] = [
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: options.clock ?? systemClock },
@@ -78,8 +83,11 @@ export class CoreModule {
       { provide: SUBSCRIBER_TOKENS, useFactory: () => new JoseSubscriberTokens(config.inboxTokenSecret, config.inboxTokenTtlSeconds) },
       {
         provide: HEALTH_PROBES,
-        inject: [SQL_CLIENT, { token: REDIS_CONNECTION, optional: true }],
-        useFactory: (sql: SqlClient, redis?: Redis): HealthProbe[] => [new SqlHealthProbe(sql), ...(redis ? [new RedisHealthProbe(redis)] : [])],
+        inject: [mongo ? MONGO_STORE : SQL_CLIENT, { token: REDIS_CONNECTION, optional: true }],
+        useFactory: (store: SqlClient | MongoStore, redis?: Redis): HealthProbe[] => [
+          mongo ? new MongoHealthProbe(store as MongoStore) : new SqlHealthProbe(store as SqlClient),
+          ...(redis ? [new RedisHealthProbe(redis)] : []),
+        ],
       },
     ];
     if (config.redisUrl) {
@@ -92,7 +100,11 @@ export class CoreModule {
         },
       );
     } else {
-      providers.push({ provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore });
+      providers.push(
+        mongo
+          ? { provide: IDEMPOTENCY_STORE, inject: [MONGO_STORE], useFactory: mongoIdempotencyStore }
+          : { provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore },
+      );
     }
     return {
       module: CoreModule,
