@@ -1,7 +1,7 @@
 import { fromStoredJson, toStoredJson } from './mongo-json';
 
 /** A document as the driver hands it over or takes it: field names to BSON values. */
-export type Doc = Record<string, any>;
+export type Doc = { _id?: string; [field: string]: any };
 
 export interface DocumentSpec<T> {
   /** Every field of the record the document keeps, `id` excepted (it is the `_id`). */
@@ -34,7 +34,7 @@ export class DocumentMapper<T extends object> {
 
   toDocument(record: T): Doc {
     const doc: Doc = {};
-    const id = (record as { id?: unknown }).id;
+    const id = (record as { id?: string }).id;
     if (id !== undefined) doc._id = id;
     for (const field of this.spec.fields) {
       const value = this.field(field, record[field]);
@@ -53,4 +53,18 @@ export class DocumentMapper<T extends object> {
     }
     return record as T;
   }
+}
+
+/** An update document from its operators, leaving out the empty ones (the server refuses `$set: {}`). */
+export function updateOf(operators: Record<string, Doc | undefined>): Doc {
+  const update: Doc = {};
+  for (const [operator, fields] of Object.entries(operators)) {
+    if (fields && Object.keys(fields).length > 0) update[operator] = fields;
+  }
+  return update;
+}
+
+/** The fields of `record` whose value is not undefined. */
+export function definedFields(record: Doc): Doc {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }

@@ -1,8 +1,25 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { DynamicModule, Global, Inject, InjectionToken, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { ENVIRONMENT_REPOSITORY } from '@app/environments';
+import { CREDENTIAL_CIPHER, CredentialCipher, INTEGRATION_REPOSITORY } from '@app/integrations';
+import { PREFERENCE_REPOSITORY, SUBSCRIBER_REPOSITORY, TOPIC_REPOSITORY } from '@app/subscribers';
+import { TENANT_REPOSITORY } from '@app/tenants';
+import { CachedWorkflowRepository, WORKFLOW_REPOSITORY } from '@app/workflows';
 import { ensureIndexes } from './mongo-indexes';
+import { MongoRepositories, mongoRepositories } from './mongo-repositories';
 import { MONGO_STORE, MongoStore, MongoStoreOptions, openMongoStore } from './mongo-store';
 
-export const mongoRepositoryProviders: Provider[] = [];
+const MONGO_REPOSITORIES = Symbol('MongoRepositories');
+
+/** Each port token and the adapter bound to it; the pipeline's workflow lookups are cached for a moment (CachedWorkflowRepository). */
+const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][] = [
+  [ENVIRONMENT_REPOSITORY, (r) => r.environments],
+  [SUBSCRIBER_REPOSITORY, (r) => r.subscribers],
+  [PREFERENCE_REPOSITORY, (r) => r.preferences],
+  [TOPIC_REPOSITORY, (r) => r.topics],
+  [TENANT_REPOSITORY, (r) => r.tenants],
+  [INTEGRATION_REPOSITORY, (r) => r.integrations],
+  [WORKFLOW_REPOSITORY, (r) => new CachedWorkflowRepository(r.workflows)],
+];
 
 class MongoStoreCloser implements OnApplicationShutdown {
   constructor(@Inject(MONGO_STORE) private readonly store: MongoStore) {}
@@ -29,10 +46,16 @@ export class StoreMongoModule {
         return opened;
       },
     };
+    const repositories: Provider = {
+      provide: MONGO_REPOSITORIES,
+      inject: [MONGO_STORE, CREDENTIAL_CIPHER],
+      useFactory: (opened: MongoStore, cipher: CredentialCipher) => mongoRepositories(opened, cipher),
+    };
+    const bound: Provider[] = BINDINGS.map(([token, pick]) => ({ provide: token, inject: [MONGO_REPOSITORIES], useFactory: pick }));
     return {
       module: StoreMongoModule,
-      providers: [store, MongoStoreCloser, ...mongoRepositoryProviders],
-      exports: [MONGO_STORE, ...mongoRepositoryProviders.map((p: any) => p.provide)],
+      providers: [store, MongoStoreCloser, repositories, ...bound],
+      exports: [MONGO_STORE, ...BINDINGS.map(([token]) => token)],
     };
   }
 }
