@@ -9,6 +9,17 @@ import { MongoSubscriberRepository } from './subscribers/mongo-subscriber.reposi
 import { MongoTenantRepository } from './tenants/mongo-tenant.repository';
 import { MongoTopicRepository } from './topics/mongo-topic.repository';
 import { MongoWorkflowRepository } from './workflows/mongo-workflow.repository';
+import { MongoDeliveryEventRepository, MongoSuppressionRepository } from './delivery/mongo-delivery-event.repository';
+import { MongoDigestBucketRepository } from './delivery/mongo-digest-bucket.repository';
+import { MongoExecutionDetailRepository } from './delivery/mongo-execution-detail.repository';
+import { MongoJobRepository } from './delivery/mongo-job.repository';
+import { MongoMessageRepository } from './delivery/mongo-message.repository';
+import { MongoNotificationRepository } from './delivery/mongo-notification.repository';
+import { MongoTriggerRepository } from './delivery/mongo-trigger.repository';
+import { MongoInboxRepository } from './inbox/mongo-inbox.repository';
+import { MongoQueueJobStore } from './queue/mongo-queue-job.store';
+import { MongoWebhookDeliveryRepository } from './webhooks/mongo-webhook-delivery.repository';
+import { MongoWebhookEndpointRepository } from './webhooks/mongo-webhook-endpoint.repository';
 
 /**
  * An adapter of every store-backed port on one MongoDB store, each guarded (guardedRepository):
@@ -24,6 +35,19 @@ export function mongoRepositories(store: MongoStore, cipher: CredentialCipher) {
     tenants: guardedRepository('tenants', new MongoTenantRepository(store)),
     integrations: guardedRepository('integrations', new MongoIntegrationRepository(store, cipher)),
     workflows: guardedRepository('workflows', new MongoWorkflowRepository(store)),
+    triggers: guardedRepository('triggers', new MongoTriggerRepository(store)),
+    notifications: guardedRepository('notifications', new MongoNotificationRepository(store)),
+    jobs: guardedRepository('jobs', new MongoJobRepository(store)),
+    messages: guardedRepository('messages', new MongoMessageRepository(store)),
+    executionDetails: guardedRepository('executionDetails', new MongoExecutionDetailRepository(store)),
+    digestBuckets: guardedRepository('digestBuckets', new MongoDigestBucketRepository(store)),
+    deliveryEvents: guardedRepository('deliveryEvents', new MongoDeliveryEventRepository(store)),
+    suppressions: guardedRepository('suppressions', new MongoSuppressionRepository(store)),
+    /** The embedded JobQueue's jobs. */
+    queueJobs: guardedRepository('queueJobs', new MongoQueueJobStore(store)),
+    webhookEndpoints: guardedRepository('webhookEndpoints', new MongoWebhookEndpointRepository(store, cipher)),
+    webhookDeliveries: guardedRepository('webhookDeliveries', new MongoWebhookDeliveryRepository(store)),
+    inbox: guardedRepository('inbox', new MongoInboxRepository(store)),
   };
 }
 export type MongoRepositories = ReturnType<typeof mongoRepositories>;

@@ -1,5 +1,18 @@
 import { DynamicModule, Global, Inject, InjectionToken, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
+import {
+  DELIVERY_EVENT_REPOSITORY,
+  DIGEST_BUCKET_REPOSITORY,
+  EXECUTION_DETAIL_REPOSITORY,
+  JOB_REPOSITORY,
+  MESSAGE_REPOSITORY,
+  NOTIFICATION_REPOSITORY,
+  SUPPRESSION_REPOSITORY,
+  TRIGGER_REPOSITORY,
+} from '@app/delivery';
 import { ENVIRONMENT_REPOSITORY } from '@app/environments';
+import { INBOX_REPOSITORY } from '@app/inbox';
+import { QUEUE_JOB_STORE } from '@app/kernel';
+import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY } from '@app/webhooks';
 import { CREDENTIAL_CIPHER, CredentialCipher, INTEGRATION_REPOSITORY } from '@app/integrations';
 import { PREFERENCE_REPOSITORY, SUBSCRIBER_REPOSITORY, TOPIC_REPOSITORY } from '@app/subscribers';
 import { TENANT_REPOSITORY } from '@app/tenants';
@@ -19,6 +32,18 @@ const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][]
   [TENANT_REPOSITORY, (r) => r.tenants],
   [INTEGRATION_REPOSITORY, (r) => r.integrations],
   [WORKFLOW_REPOSITORY, (r) => new CachedWorkflowRepository(r.workflows)],
+  [TRIGGER_REPOSITORY, (r) => r.triggers],
+  [NOTIFICATION_REPOSITORY, (r) => r.notifications],
+  [JOB_REPOSITORY, (r) => r.jobs],
+  [EXECUTION_DETAIL_REPOSITORY, (r) => r.executionDetails],
+  [MESSAGE_REPOSITORY, (r) => r.messages],
+  [DIGEST_BUCKET_REPOSITORY, (r) => r.digestBuckets],
+  [DELIVERY_EVENT_REPOSITORY, (r) => r.deliveryEvents],
+  [SUPPRESSION_REPOSITORY, (r) => r.suppressions],
+  [QUEUE_JOB_STORE, (r) => r.queueJobs],
+  [WEBHOOK_ENDPOINT_REPOSITORY, (r) => r.webhookEndpoints],
+  [WEBHOOK_DELIVERY_REPOSITORY, (r) => r.webhookDeliveries],
+  [INBOX_REPOSITORY, (r) => r.inbox],
 ];
 
 class MongoStoreCloser implements OnApplicationShutdown {

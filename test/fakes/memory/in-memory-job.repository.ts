@@ -1,47 +1,24 @@
-import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
+import {
+  CANCELABLE_JOB_STATUSES,
+  EndedChildStatus,
+  JOB_PATCH_FIELDS,
+  Job,
+  JobPatch,
+  JobRepository,
+  JobStatus,
+  REQUIRED_JOB_PATCH_FIELDS,
+  inChainOrder,
+  jobStatusesAllowing,
+  jobsAfter,
+} from '@app/delivery';
 import { Clock, EnvironmentScope, StoreRejectedError, systemClock } from '@app/kernel';
 import { DeliveryTables, JOB_OPTIONAL_FIELDS, inScope } from './memory-delivery-tables';
 import { copy, oldestBefore, orderBy, stored } from './memory-records';
-
-/** The fields a transition may patch (JobPatch); any other key of a patch is ignored, as the SQL adapter ignores it. */
-const PATCHABLE: readonly (keyof JobPatch)[] = [
-  'providerId',
-  'payload',
-  'overrides',
-  'digest',
-  'digestBucketKey',
-  'mergedDigestId',
-  'runAt',
-  'attempts',
-  'scheduleExtensionsCount',
-  'error',
-  'updatedAt',
-];
-/** Patchable fields whose column is NOT NULL: null is refused (SQLSTATE 23502). */
-const NOT_NULL: readonly (keyof JobPatch)[] = ['payload', 'overrides', 'attempts'];
 
 const byCreation = orderBy<Job>(
   (j) => j.createdAt,
   (j) => j.id,
 );
-
-/** Orders each notification's jobs along their parent chain (jobs created together share a createdAt). */
-function inChainOrder(jobs: Job[]): Job[] {
-  const ids = new Set(jobs.map((j) => j.id));
-  const childrenOf = new Map<string, Job[]>();
-  const roots: Job[] = [];
-  for (const job of jobs) {
-    if (job.parentId && ids.has(job.parentId)) childrenOf.set(job.parentId, [...(childrenOf.get(job.parentId) ?? []), job]);
-    else roots.push(job);
-  }
-  const ordered: Job[] = [];
-  const visit = (job: Job) => {
-    ordered.push(job);
-    for (const child of childrenOf.get(job.id) ?? []) visit(child);
-  };
-  roots.forEach(visit);
-  return ordered;
-}
 
 /** JobRepository in memory, over the store's shared delivery tables. */
 export class InMemoryJobRepository implements JobRepository {
@@ -75,12 +52,12 @@ export class InMemoryJobRepository implements JobRepository {
     const job = this.tables.jobs.get(id);
     if (!job || !allowed.includes(job.status)) return false;
     const changes = stored(patch);
-    for (const field of NOT_NULL) {
+    for (const field of REQUIRED_JOB_PATCH_FIELDS) {
       if (changes[field] === null)
         throw new StoreRejectedError(`memory store: UPDATE jobs: null value in column of ${field} violates not-null constraint`, '23502');
     }
     job.status = to;
-    for (const field of PATCHABLE) {
+    for (const field of JOB_PATCH_FIELDS) {
       const value = changes[field];
       if (value === undefined) continue;
       if (value === null) delete (job as Partial<Job>)[field as (typeof JOB_OPTIONAL_FIELDS)[number]];
@@ -100,18 +77,8 @@ export class InMemoryJobRepository implements JobRepository {
 
   async cancelChildren(notificationId: string, afterJobId?: string, at?: Date, status: EndedChildStatus = 'canceled'): Promise<string[]> {
     const ofNotification = [...this.tables.jobs.values()].filter((j) => j.notificationId === notificationId);
-    let candidates = ofNotification;
-    if (afterJobId !== undefined) {
-      // the jobs after afterJobId: follow parentId links down the chain
-      const chain = new Set<string>();
-      let frontier = [afterJobId];
-      while (frontier.length) {
-        const parents = new Set(frontier);
-        frontier = ofNotification.filter((j) => j.parentId !== undefined && parents.has(j.parentId) && !chain.has(j.id)).map((j) => j.id);
-        frontier.forEach((id) => chain.add(id));
-      }
-      candidates = ofNotification.filter((j) => chain.has(j.id));
-    }
+    // the jobs after afterJobId: follow parentId links down the chain
+    const candidates = afterJobId === undefined ? ofNotification : jobsAfter(ofNotification, afterJobId);
     const canceled = candidates.filter((j) => CANCELABLE_JOB_STATUSES.includes(j.status));
     for (const job of canceled) this.cancel(job, at, status);
     return canceled.map((j) => j.id);

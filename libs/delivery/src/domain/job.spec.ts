@@ -1,4 +1,4 @@
-import { CANCELABLE_JOB_STATUSES, JOB_STATUSES, canTransitionJob, isTerminalJobStatus, jobStatusesAllowing } from './job';
+import { CANCELABLE_JOB_STATUSES, JOB_STATUSES, canTransitionJob, inChainOrder, isTerminalJobStatus, jobStatusesAllowing, jobsAfter } from './job';
 import { isActionStep, isChannelStep, isDeferredStep, isStepType } from './step-type';
 
 describe('job status machine', () => {
@@ -43,5 +43,21 @@ describe('step types', () => {
     expect(isActionStep('email')).toBe(false);
     expect(isDeferredStep('digest')).toBe(true);
     expect(isDeferredStep('custom')).toBe(false);
+  });
+});
+
+describe('job chains', () => {
+  // a → b → c, b → d (a branch), and e alone; given out of order
+  const jobs = [{ id: 'c', parentId: 'b' }, { id: 'e' }, { id: 'b', parentId: 'a' }, { id: 'a' }, { id: 'd', parentId: 'b' }];
+
+  it('inChainOrder puts each job after its parent, roots in the order given', () => {
+    expect(inChainOrder(jobs).map((j) => j.id)).toEqual(['e', 'a', 'b', 'c', 'd']);
+  });
+
+  it('jobsAfter follows the parent links down from a job, whatever the depth', () => {
+    expect(jobsAfter(jobs, 'a').map((j) => j.id)).toEqual(['c', 'b', 'd']);
+    expect(jobsAfter(jobs, 'b').map((j) => j.id)).toEqual(['c', 'd']);
+    expect(jobsAfter(jobs, 'c')).toEqual([]);
+    expect(jobsAfter(jobs, 'unknown')).toEqual([]);
   });
 });

@@ -11,6 +11,9 @@ export function isTerminalJobStatus(status: JobStatus): boolean {
   return TERMINAL_JOB_STATUSES.includes(status);
 }
 
+/** Jobs still to run or running: retention keeps their notification's records whatever their age. */
+export const UNFINISHED_JOB_STATUSES: readonly JobStatus[] = JOB_STATUSES.filter((status) => !isTerminalJobStatus(status));
+
 /** Statuses a cancel (DELETE /v1/events/trigger/{transactionId}) may still stop. */
 export const CANCELABLE_JOB_STATUSES: readonly JobStatus[] = ['pending', 'queued', 'delayed'];
 
@@ -80,4 +83,36 @@ export interface Job {
   error?: { message: string; code?: string };
   createdAt: Date;
   updatedAt: Date;
+}
+
+type Linked = Pick<Job, 'id' | 'parentId'>;
+
+/** Orders each notification's jobs along their parent chain (jobs created together share a createdAt). */
+export function inChainOrder<T extends Linked>(jobs: T[]): T[] {
+  const ids = new Set(jobs.map((j) => j.id));
+  const childrenOf = new Map<string, T[]>();
+  const roots: T[] = [];
+  for (const job of jobs) {
+    if (job.parentId && ids.has(job.parentId)) childrenOf.set(job.parentId, [...(childrenOf.get(job.parentId) ?? []), job]);
+    else roots.push(job);
+  }
+  const ordered: T[] = [];
+  const visit = (job: T) => {
+    ordered.push(job);
+    for (const child of childrenOf.get(job.id) ?? []) visit(child);
+  };
+  roots.forEach(visit);
+  return ordered;
+}
+
+/** The jobs that follow `jobId` down its chain (its children, theirs, …), among one notification's jobs. */
+export function jobsAfter<T extends Linked>(jobs: T[], jobId: string): T[] {
+  const chain = new Set<string>();
+  let frontier = [jobId];
+  while (frontier.length) {
+    const parents = new Set(frontier);
+    frontier = jobs.filter((j) => j.parentId !== undefined && parents.has(j.parentId) && !chain.has(j.id)).map((j) => j.id);
+    frontier.forEach((id) => chain.add(id));
+  }
+  return jobs.filter((j) => chain.has(j.id));
 }

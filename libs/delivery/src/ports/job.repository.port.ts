@@ -1,26 +1,29 @@
 import { EnvironmentScope } from '@app/kernel';
 import { Job } from '../domain/job';
 
-/** What a transition may change beside the status; `null` clears an optional field. */
 /** What cancelChildren leaves the jobs as: canceled, or `merged` (the rest of a chain whose digest merged into another, as Novu). */
 export type EndedChildStatus = 'canceled' | 'merged';
 
-export type JobPatch = {
-  [
-    K in
-      | 'providerId'
-      | 'payload'
-      | 'overrides'
-      | 'digest'
-      | 'digestBucketKey'
-      | 'mergedDigestId'
-      | 'runAt'
-      | 'attempts'
-      | 'scheduleExtensionsCount'
-      | 'error'
-      | 'updatedAt'
-  ]?: Job[K] | null;
-};
+/** The fields a transition may change beside the status; an adapter ignores any other key of a patch. */
+export const JOB_PATCH_FIELDS = [
+  'providerId',
+  'payload',
+  'overrides',
+  'digest',
+  'digestBucketKey',
+  'mergedDigestId',
+  'runAt',
+  'attempts',
+  'scheduleExtensionsCount',
+  'error',
+  'updatedAt',
+] as const;
+
+/** Patch fields a Job requires: a patch setting one to null is refused by the store (SQL's NOT NULL). */
+export const REQUIRED_JOB_PATCH_FIELDS: readonly (typeof JOB_PATCH_FIELDS)[number][] = ['payload', 'overrides', 'attempts'];
+
+/** What a transition may change beside the status; `null` clears an optional field. */
+export type JobPatch = { [K in (typeof JOB_PATCH_FIELDS)[number]]?: Job[K] | null };
 
 export interface JobRepository {
   findById(id: string): Promise<Job | null>;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
-import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, jobStatusesAllowing } from '@app/delivery';
+import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, present, setPresent } from './sql-rows';
@@ -114,29 +114,6 @@ export function toJob(row: any): Job {
       error: row.error,
     },
   );
-}
-
-/** Orders each notification's jobs along their parent chain (jobs created together share a createdAt). */
-function inChainOrder(jobs: Job[]): Job[] {
-  const ids = new Set(jobs.map((j) => j.id));
-  const childrenOf = new Map<string, Job[]>();
-  const roots: Job[] = [];
-  for (const job of jobs) {
-    if (job.parentId && ids.has(job.parentId)) {
-      const siblings = childrenOf.get(job.parentId) ?? [];
-      siblings.push(job);
-      childrenOf.set(job.parentId, siblings);
-    } else {
-      roots.push(job);
-    }
-  }
-  const ordered: Job[] = [];
-  const visit = (job: Job) => {
-    ordered.push(job);
-    for (const child of childrenOf.get(job.id) ?? []) visit(child);
-  };
-  roots.forEach(visit);
-  return ordered;
 }
 
 @Injectable()

@@ -1,8 +1,6 @@
-import { JOB_STATUSES, isTerminalJobStatus } from '@app/delivery';
 import { SqlClient } from '../sql-client';
 
-/** Jobs that are still to run or running: their notification's rows are kept whatever their age. */
-export const UNFINISHED_JOB_STATUSES = JOB_STATUSES.filter((status) => !isTerminalJobStatus(status));
+export { UNFINISHED_JOB_STATUSES } from '@app/delivery';
 
 /** `r` (a row of a table holding `notification_id`, or `id` for notifications) belongs to no notification with an unfinished job. */
 export const notificationFinishedSql = (notificationIdColumn: string, statusesParam: number) =>
