@@ -1,6 +1,7 @@
 import { DigestBucketRepository, DigestEvent, digestBucketKey } from '@app/delivery';
 import { EnvironmentScope, newId } from '@app/kernel';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 import { newScope, tick } from './delivery-fixtures';
 
 /** The DigestBucketRepository contract; every store adapter must pass it. */
@@ -137,6 +138,4 @@ describe.each(REPOSITORY_STORES)('DigestBucketRepository on $name', (store) => {
   digestBucketRepositoryContract(openRepository(store, (r) => r.digestBuckets));
 });
 
-describeMongoContract('DigestBucketRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('DigestBucketRepository', (store) => digestBucketRepositoryContract(openRepository(store, (r) => r.digestBuckets)));

@@ -1,6 +1,7 @@
 import { DeliveryEventRecord, DeliveryEventRepository, Suppression, SuppressionRepository } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 import { newScope, tick } from './delivery-fixtures';
 
 function record(overrides: Partial<DeliveryEventRecord> = {}): DeliveryEventRecord {
@@ -126,6 +127,5 @@ describe.each(REPOSITORY_STORES)('SuppressionRepository on $name', (store) => {
   suppressionRepositoryContract(openRepository(store, (r) => r.suppressions));
 });
 
-describeMongoContract('DeliveryEventRepository and SuppressionRepository', () => {
-  it.todo('run once the MongoDB adapter exists');
-});
+describeMongoContract('DeliveryEventRepository', (store) => deliveryEventRepositoryContract(openRepository(store, (r) => r.deliveryEvents)));
+describeMongoContract('SuppressionRepository', (store) => suppressionRepositoryContract(openRepository(store, (r) => r.suppressions)));

@@ -1,6 +1,7 @@
 import { MessageRepository } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 import { job, message, newScope, notification, tick } from './delivery-fixtures';
 
 /** The MessageRepository contract; every store adapter must pass it. */
@@ -249,6 +250,4 @@ describe.each(REPOSITORY_STORES)('MessageRepository on $name', (store) => {
   messageRepositoryContract(openRepository(store, (r) => r.messages));
 });
 
-describeMongoContract('MessageRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('MessageRepository', (store) => messageRepositoryContract(openRepository(store, (r) => r.messages)));

@@ -11,7 +11,8 @@ import {
   isTerminalJobStatus,
 } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
-import { REPOSITORY_STORES, describeMongoContract } from '../support/sql-stores';
+import { REPOSITORY_STORES, RepositoryStoreFixture } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 import { executionDetail, job, jobChain, message, newScope, notification, tick } from './delivery-fixtures';
 
 interface Repositories {
@@ -505,14 +506,17 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
   });
 }
 
-describe.each(REPOSITORY_STORES)('Delivery records on $name', (store) => {
-  deliveryRecordsContract(async () => {
+/** The delivery record repositories of one opened store. */
+function openDeliveryRecords(store: RepositoryStoreFixture) {
+  return async (): Promise<Repositories> => {
     const { repositories, close } = await store.open();
     const { notifications, jobs, executionDetails: details, messages } = repositories;
     return { notifications, jobs, details, messages, close };
-  });
+  };
+}
+
+describe.each(REPOSITORY_STORES)('Delivery records on $name', (store) => {
+  deliveryRecordsContract(openDeliveryRecords(store));
 });
 
-describeMongoContract('NotificationRepository, JobRepository and ExecutionDetailRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('Delivery records', (store) => deliveryRecordsContract(openDeliveryRecords(store)));

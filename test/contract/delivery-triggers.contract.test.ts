@@ -1,5 +1,6 @@
 import { TriggerRepository, TriggerStatus } from '@app/delivery';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 import { newScope, tick, triggerRecord } from './delivery-fixtures';
 
 /** The TriggerRepository contract; every store adapter must pass it. */
@@ -131,6 +132,4 @@ describe.each(REPOSITORY_STORES)('TriggerRepository on $name', (store) => {
   triggerRepositoryContract(openRepository(store, (r) => r.triggers));
 });
 
-describeMongoContract('TriggerRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('TriggerRepository', (store) => triggerRepositoryContract(openRepository(store, (r) => r.triggers)));

@@ -1,6 +1,7 @@
 import { ApiKey, Environment, EnvironmentRepository, generateEnvironmentIdentifier } from '@app/environments';
 import { newId } from '@app/kernel';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 
 /** The EnvironmentRepository contract; every store adapter must pass it. */
 function environmentRepositoryContract(open: () => Promise<{ repository: EnvironmentRepository; close(): Promise<void> }>) {
@@ -75,6 +76,4 @@ describe.each(REPOSITORY_STORES)('EnvironmentRepository on $name', (store) => {
   environmentRepositoryContract(openRepository(store, (r) => r.environments));
 });
 
-describeMongoContract('EnvironmentRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('EnvironmentRepository', (store) => environmentRepositoryContract(openRepository(store, (r) => r.environments)));

@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
 import { IdempotencyStore } from '@app/kernel';
 import { RedisIdempotencyStore } from '@app/redis';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,6 +76,4 @@ describe('IdempotencyStore on Redis', () => {
   });
 });
 
-describeMongoContract('IdempotencyStore', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('IdempotencyStore', (store) => idempotencyStoreContract(openRepository(store, (r) => r.idempotency)));

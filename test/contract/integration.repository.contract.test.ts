@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { AesGcmCredentialCipher, Integration, IntegrationRepository } from '@app/integrations';
 import { EnvironmentScope, newId } from '@app/kernel';
 import { SqlIntegrationRepository } from '@app/store-sql';
-import { REPOSITORY_STORES, SQL_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { COLLECTIONS } from '@app/store-mongo';
+import { REPOSITORY_STORES, SQL_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract, openMongoContractStore } from '../support/mongo-store';
 
 /** The IntegrationRepository contract; every store adapter must pass it. */
 function integrationRepositoryContract(open: () => Promise<{ repository: IntegrationRepository; close(): Promise<void> }>) {
@@ -178,32 +180,37 @@ describe.each(REPOSITORY_STORES)('IntegrationRepository on $name', (store) => {
   integrationRepositoryContract(openRepository(store, (r) => r.integrations));
 });
 
-// SQL only: it reads the raw column to see what is at rest, and the memory store holds nothing at rest.
+/** An integration whose credentials must never be readable at rest. */
+function secretIntegration(): Integration {
+  const now = new Date();
+  return {
+    id: newId(),
+    organizationId: newId(),
+    environmentId: newId(),
+    name: 'SendGrid',
+    identifier: 'sendgrid',
+    providerId: 'sendgrid',
+    channel: 'email',
+    credentials: { apiKey: 'SG.super-secret-key', from: 'no-reply@example.com' },
+    configurations: {},
+    active: true,
+    primary: false,
+    priority: 0,
+    conditions: [],
+    fallbacks: [],
+    deleted: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+// Per store: it reads the raw column (document) to see what is at rest; the memory store holds nothing at rest.
 describe.each(SQL_STORES)('IntegrationRepository on $name, credentials at rest (SQL only)', (store) => {
   it('holds credentials encrypted at rest', async () => {
     const sql = await store.open();
     try {
       const repository = new SqlIntegrationRepository(sql, new AesGcmCredentialCipher(randomBytes(32)));
-      const now = new Date();
-      const created: Integration = {
-        id: newId(),
-        organizationId: newId(),
-        environmentId: newId(),
-        name: 'SendGrid',
-        identifier: 'sendgrid',
-        providerId: 'sendgrid',
-        channel: 'email',
-        credentials: { apiKey: 'SG.super-secret-key', from: 'no-reply@example.com' },
-        configurations: {},
-        active: true,
-        primary: false,
-        priority: 0,
-        conditions: [],
-        fallbacks: [],
-        deleted: false,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const created = secretIntegration();
       await repository.insert(created);
       const [row] = await sql.query<{ credentials: string }>('SELECT credentials FROM integrations WHERE id = $1', [created.id]);
       expect(row.credentials).not.toContain('SG.super-secret-key');
@@ -214,6 +221,19 @@ describe.each(SQL_STORES)('IntegrationRepository on $name, credentials at rest (
   });
 });
 
-describeMongoContract('IntegrationRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
+describeMongoContract('IntegrationRepository', (store) => integrationRepositoryContract(openRepository(store, (r) => r.integrations)));
+
+describeMongoContract('IntegrationRepository, credentials at rest,', () => {
+  it('holds credentials encrypted at rest', async () => {
+    const { store, repositories, close } = await openMongoContractStore();
+    try {
+      const created = secretIntegration();
+      await repositories.integrations.insert(created);
+      const doc = await store.collection(COLLECTIONS.integrations).findOne({ _id: created.id });
+      expect(JSON.stringify(doc)).not.toContain('SG.super-secret-key');
+      expect(JSON.stringify(doc)).not.toContain('no-reply@example.com');
+    } finally {
+      await close();
+    }
+  });
 });

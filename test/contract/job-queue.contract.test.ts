@@ -5,6 +5,7 @@ import { JobQueue, QueueJobStore, QueuedJob, RetryableJobError } from '@app/kern
 import { BullJobQueue, EmbeddedJobQueue } from '@app/queue';
 import { OpenedStore, REPOSITORY_STORES, RepositoryStoreFixture } from '../support/sql-stores';
 import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
+import { describeMongoContract } from '../support/mongo-store';
 
 /** One queue backend under test: consumers on it, and a way to kill a consumer mid-job. */
 interface QueueBackend {
@@ -100,7 +101,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Timers and two clocks (Node's, the store's) may disagree by a few milliseconds.
 const CLOCK_SLACK_MS = 25;
 
-describe.each(BACKENDS)('JobQueue contract: $name', (backend) => {
+/** The JobQueue contract; Bull and the embedded queue on every store must pass it. */
+function jobQueueContract(backend: QueueBackend) {
   let opened: JobQueue[] = [];
   let queue: JobQueue;
   let queueName: string;
@@ -347,4 +349,8 @@ describe.each(BACKENDS)('JobQueue contract: $name', (backend) => {
     await untilState('orphan', 'completed');
     expect(runs.map((r) => [r.id, r.data])).toEqual([['orphan', { n: 1 }]]);
   }, 30_000);
-});
+}
+
+describe.each(BACKENDS)('JobQueue contract: $name', (backend) => jobQueueContract(backend));
+
+describeMongoContract('JobQueue contract: embedded', (store) => jobQueueContract(embeddedBackend(store)));

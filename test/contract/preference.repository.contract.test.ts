@@ -1,6 +1,7 @@
 import { EnvironmentScope, newId } from '@app/kernel';
 import { PreferenceRepository, Schedule } from '@app/subscribers';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 
 /** The PreferenceRepository contract; every store adapter must pass it. */
 function preferenceRepositoryContract(open: () => Promise<{ repository: PreferenceRepository; close(): Promise<void> }>) {
@@ -97,6 +98,4 @@ describe.each(REPOSITORY_STORES)('PreferenceRepository on $name', (store) => {
   preferenceRepositoryContract(openRepository(store, (r) => r.preferences));
 });
 
-describeMongoContract('PreferenceRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('PreferenceRepository', (store) => preferenceRepositoryContract(openRepository(store, (r) => r.preferences)));

@@ -10,6 +10,8 @@ import {
   SqlNotificationRepository,
 } from '../../libs/store-sql/src/delivery';
 import { SQL_STORES } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
+import { Repositories } from '../fakes/memory';
 import { executionDetail, jobChain, message, newScope, notification } from './delivery-fixtures';
 
 /** One notification's chain behind a StepWrites, and a way to see what the writes did. */
@@ -104,22 +106,23 @@ function stepWritesContract(setup: () => Promise<{ openChain: OpenChain; close()
   });
 }
 
-describe.each(SQL_STORES)('StoreStepWrites on $name', (store) => {
-  stepWritesContract(async () => {
-    const sql = await store.open();
-    const jobs = new SqlJobRepository(sql);
-    const details = new SqlExecutionDetailRepository(sql);
-    const notifications = new SqlNotificationRepository(sql);
+type DeliveryRepositories = Pick<Repositories, 'jobs' | 'executionDetails' | 'messages' | 'digestBuckets' | 'notifications'>;
+
+/** StoreStepWrites over one store's repositories, each chain written there first. */
+function storeStepWrites(open: () => Promise<{ repositories: DeliveryRepositories; close(): Promise<void> }>) {
+  return async () => {
+    const { repositories, close } = await open();
+    const { jobs, executionDetails: details, messages, digestBuckets, notifications } = repositories;
     return {
-      async openChain(n, chainJobs) {
+      async openChain(n: Notification, chainJobs: Job[]) {
         await notifications.insertWithRecords([{ notification: n, jobs: chainJobs, messages: [], details: [] }]);
         // The queue is not what is under test: one that keeps what it is given.
         const added: NewJob<StepJobData>[] = [];
         const queue = { add: async (name: string, job: NewJob<StepJobData>) => void (name === STEPS_QUEUE && added.push(job)) } as unknown as JobQueue;
-        const writes = new StoreStepWrites(jobs, details, new SqlMessageRepository(sql), new SqlDigestBucketRepository(sql), notifications, queue);
+        const writes = new StoreStepWrites(jobs, details, messages, digestBuckets, notifications, queue);
         return {
           writes,
-          job: async (id) => (await jobs.findById(id)) ?? undefined,
+          job: async (id: string) => (await jobs.findById(id)) ?? undefined,
           details: () =>
             details.listByJobIds(
               n,
@@ -128,10 +131,28 @@ describe.each(SQL_STORES)('StoreStepWrites on $name', (store) => {
           enqueued: async () => added.map((job) => job.id),
         };
       },
-      close: () => sql.close(),
+      close,
     };
-  });
+  };
+}
+
+describe.each(SQL_STORES)('StoreStepWrites on $name', (store) => {
+  stepWritesContract(
+    storeStepWrites(async () => {
+      const sql = await store.open();
+      const repositories: DeliveryRepositories = {
+        jobs: new SqlJobRepository(sql),
+        executionDetails: new SqlExecutionDetailRepository(sql),
+        messages: new SqlMessageRepository(sql),
+        digestBuckets: new SqlDigestBucketRepository(sql),
+        notifications: new SqlNotificationRepository(sql),
+      };
+      return { repositories, close: () => sql.close() };
+    }),
+  );
 });
+
+describeMongoContract('StoreStepWrites', (store) => stepWritesContract(storeStepWrites(() => store.open())));
 
 describe('UnwrittenChain', () => {
   stepWritesContract(async () => ({

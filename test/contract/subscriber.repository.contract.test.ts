@@ -1,6 +1,7 @@
 import { CursorRequest, EnvironmentScope, newId } from '@app/kernel';
 import { Subscriber, SubscriberRepository, SubscriberSearch } from '@app/subscribers';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 
 /** The SubscriberRepository contract; every store adapter must pass it. */
 function subscriberRepositoryContract(open: () => Promise<{ repository: SubscriberRepository; close(): Promise<void> }>) {
@@ -248,6 +249,4 @@ describe.each(REPOSITORY_STORES)('SubscriberRepository on $name', (store) => {
   subscriberRepositoryContract(openRepository(store, (r) => r.subscribers));
 });
 
-describeMongoContract('SubscriberRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('SubscriberRepository', (store) => subscriberRepositoryContract(openRepository(store, (r) => r.subscribers)));

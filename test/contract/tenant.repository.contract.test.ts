@@ -1,6 +1,7 @@
 import { EnvironmentScope, StoreRejectedError, newId } from '@app/kernel';
 import { Tenant, TenantRepository } from '@app/tenants';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 
 /** The TenantRepository contract; every store adapter must pass it. */
 function tenantRepositoryContract(open: () => Promise<{ repository: TenantRepository; close(): Promise<void> }>) {
@@ -143,6 +144,4 @@ describe.each(REPOSITORY_STORES)('TenantRepository on $name', (store) => {
   tenantRepositoryContract(openRepository(store, (r) => r.tenants));
 });
 
-describeMongoContract('TenantRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('TenantRepository', (store) => tenantRepositoryContract(openRepository(store, (r) => r.tenants)));

@@ -1,6 +1,7 @@
 import { EnvironmentScope, newId } from '@app/kernel';
 import { WebhookAttempt, WebhookDelivery, WebhookDeliveryRepository } from '@app/webhooks';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 
 /** The WebhookDeliveryRepository contract (outbox and attempts log); every store adapter must pass it. */
 function webhookDeliveryRepositoryContract(open: () => Promise<{ repository: WebhookDeliveryRepository; close(): Promise<void> }>) {
@@ -125,6 +126,4 @@ function webhookDeliveryRepositoryContract(open: () => Promise<{ repository: Web
 for (const store of REPOSITORY_STORES) {
   describe(`WebhookDeliveryRepository on ${store.name}`, () => webhookDeliveryRepositoryContract(openRepository(store, (r) => r.webhookDeliveries)));
 }
-describeMongoContract('WebhookDeliveryRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('WebhookDeliveryRepository', (store) => webhookDeliveryRepositoryContract(openRepository(store, (r) => r.webhookDeliveries)));

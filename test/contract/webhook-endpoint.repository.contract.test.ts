@@ -1,6 +1,7 @@
 import { EnvironmentScope, newId } from '@app/kernel';
 import { WebhookEndpoint, WebhookEndpointRepository } from '@app/webhooks';
-import { REPOSITORY_STORES, describeMongoContract, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { describeMongoContract } from '../support/mongo-store';
 
 /** The WebhookEndpointRepository contract; every store adapter must pass it. */
 function webhookEndpointRepositoryContract(open: () => Promise<{ repository: WebhookEndpointRepository; close(): Promise<void> }>) {
@@ -103,6 +104,4 @@ function webhookEndpointRepositoryContract(open: () => Promise<{ repository: Web
 for (const store of REPOSITORY_STORES) {
   describe(`WebhookEndpointRepository on ${store.name}`, () => webhookEndpointRepositoryContract(openRepository(store, (r) => r.webhookEndpoints)));
 }
-describeMongoContract('WebhookEndpointRepository', () => {
-  it.todo('runs once the MongoDB adapter exists');
-});
+describeMongoContract('WebhookEndpointRepository', (store) => webhookEndpointRepositoryContract(openRepository(store, (r) => r.webhookEndpoints)));

@@ -120,12 +120,3 @@ export function openRepository<T>(fixture: RepositoryStoreFixture, pick: (reposi
     return { repository: pick(opened.repositories), close: () => opened.close() };
   };
 }
-
-/**
- * Contract suites call this once per port: the MongoDB adapter runs the same suite wherever
- * MONGODB_URL points at a server; here there is none, and the skip is stated in the test name.
- */
-export function describeMongoContract(port: string, suite: () => void): void {
-  if (process.env.MONGODB_URL) describe(`${port} on MongoDB`, suite);
-  else describe.skip(`${port} on MongoDB — SKIPPED: MONGODB_URL is not set, no MongoDB server on this machine`, suite);
-}
