@@ -109,11 +109,14 @@ describe('docker-compose.yml', () => {
   const services: Record<string, any> = compose.services;
   const envExample = parseDotenv(readRootFile('.env.example'));
 
-  it('has PostgreSQL, Redis, the api and the worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
+  it('has PostgreSQL, Redis, the api and the worker by default, and MongoDB with its own api and worker in the mongodb profile', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'api-mongodb', 'mongodb', 'postgres', 'redis', 'worker', 'worker-mongodb']);
+    const byDefault = Object.keys(services).filter((name) => services[name].profiles === undefined);
+    expect(byDefault.sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
+    for (const name of ['mongodb', 'api-mongodb', 'worker-mongodb']) expect(services[name].profiles).toEqual(['mongodb']);
   });
 
-  it.each(['postgres', 'redis', 'api', 'worker'])('%s restarts unless stopped and has a health check', (name) => {
+  it.each(['postgres', 'redis', 'api', 'worker', 'mongodb', 'api-mongodb', 'worker-mongodb'])('%s restarts unless stopped and has a health check', (name) => {
     const service = services[name];
     expect(service.restart).toBe('unless-stopped');
     expect(service.healthcheck?.disable).not.toBe(true);
@@ -122,6 +125,7 @@ describe('docker-compose.yml', () => {
 
   it('starts a service only once what it depends on is healthy', () => {
     for (const name of ['api', 'worker']) expect(Object.keys(services[name].depends_on).sort()).toEqual(['postgres', 'redis']);
+    for (const name of ['api-mongodb', 'worker-mongodb']) expect(Object.keys(services[name].depends_on).sort()).toEqual(['mongodb', 'redis']);
     for (const [name, service] of Object.entries(services)) {
       for (const [dependency, condition] of Object.entries<any>(service.depends_on ?? {})) {
         expect({ name, dependency, condition: condition.condition }).toEqual({ name, dependency, condition: 'service_healthy' });
@@ -131,15 +135,15 @@ describe('docker-compose.yml', () => {
   });
 
   it('runs the api and the worker from the image built from this repository, with no source mounted', () => {
-    for (const name of ['api', 'worker']) {
+    for (const name of ['api', 'worker', 'api-mongodb', 'worker-mongodb']) {
       const service = services[name];
       expect([service.build, service.build?.context]).toContain('.');
       expect(service.image).toBe(services.api.image);
       expect(service.volumes).toBeUndefined();
       expect(service.working_dir).toBeUndefined();
     }
-    expect(services.api.command).toEqual(startCommand('start:api'));
-    expect(services.worker.command).toEqual(startCommand('start:worker'));
+    for (const name of ['api', 'api-mongodb']) expect(services[name].command).toEqual(startCommand('start:api'));
+    for (const name of ['worker', 'worker-mongodb']) expect(services[name].command).toEqual(startCommand('start:worker'));
   });
 
   it('mounts named volumes only (no bind mount anywhere)', () => {
@@ -154,16 +158,16 @@ describe('docker-compose.yml', () => {
   });
 
   it('lets workers scale: no container name, no published port', () => {
-    expect(services.worker.container_name).toBeUndefined();
-    expect(services.worker.ports).toBeUndefined();
+    for (const name of ['worker', 'worker-mongodb', 'postgres', 'redis', 'mongodb']) expect(services[name].ports).toBeUndefined();
     for (const service of Object.values(services)) expect(service.container_name).toBeUndefined();
-    expect(services.postgres.ports).toBeUndefined();
-    expect(services.redis.ports).toBeUndefined();
+    expect(services['api-mongodb'].ports).toEqual(services.api.ports);
   });
 
   it('gives the worker a heartbeat file that its health check reads', () => {
-    expect(services.worker.environment.WORKER_HEARTBEAT_FILE).toBe('/tmp/worker-heartbeat');
-    expect(healthcheckArgv(services.worker.healthcheck.test).join(' ')).toContain('WORKER_HEARTBEAT_FILE');
+    for (const name of ['worker', 'worker-mongodb']) {
+      expect(services[name].environment.WORKER_HEARTBEAT_FILE).toBe('/tmp/worker-heartbeat');
+      expect(healthcheckArgv(services[name].healthcheck.test).join(' ')).toContain('WORKER_HEARTBEAT_FILE');
+    }
   });
 
   it('points the api and the worker at the postgres and redis services with their credentials', () => {
@@ -181,6 +185,26 @@ describe('docker-compose.yml', () => {
       expect(env.NODE_ENV).toBeUndefined(); // the image sets it
     }
     expect(services.postgres.healthcheck.test).toEqual(expect.arrayContaining([pg.POSTGRES_USER]));
+  });
+
+  it("points the mongodb profile's api and worker at its replica set, with the same Redis and key", () => {
+    for (const name of ['api-mongodb', 'worker-mongodb']) {
+      const env = services[name].environment;
+      const database = new URL(env.DATABASE_URL);
+      expect([database.protocol, database.hostname, database.port, database.pathname]).toEqual(['mongodb:', 'mongodb', '27017', '/notify']);
+      expect(database.searchParams.get('replicaSet')).toBe('rs0');
+      expect(env.REDIS_URL).toBe(services.api.environment.REDIS_URL);
+      expect(env.STORE_ENCRYPTION_KEY).toBe(secrets.STORE_ENCRYPTION_KEY);
+      expect(env.NODE_ENV).toBeUndefined();
+    }
+  });
+
+  it('runs MongoDB as a single-node replica set that its health check initiates and reports healthy once primary', () => {
+    const { command, healthcheck } = services.mongodb;
+    expect(command).toEqual(expect.arrayContaining(['mongod', '--replSet', 'rs0']));
+    const check = healthcheckArgv(healthcheck.test).join(' ');
+    expect(check).toContain("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongodb:27017' }] })");
+    expect(check).toContain('isWritablePrimary');
   });
 
   it('refuses to start without STORE_ENCRYPTION_KEY or POSTGRES_PASSWORD, naming the variable', () => {
