@@ -198,6 +198,77 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
     });
   });
 
+  describe('dynamic delay (metadata type dynamic, dynamicKey)', () => {
+    const dynamicDelay = (dynamicKey: string) => ({ template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey } });
+    const delayedFor = (job: any) => JSON.parse(job.executionDetails.find((d: any) => d.detail === 'Step delayed').raw).delayMs as number;
+
+    it('waits until the ISO date-time at the payload path', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([inApp('before'), dynamicDelay('payload.sendAt'), inApp('after')]);
+      const subscriberId = await e.subscriber();
+      const sendAt = new Date(Date.now() + 1_500).toISOString();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { sendAt } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'completed']);
+      const delay = notification.jobs[1];
+      expect(delay.step.metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
+      expect(detailsOf(delay)).toEqual(expect.arrayContaining(['Step delayed', 'Delay is finished']));
+      const messages = await e.messagesOf({ transactionId });
+      const after = messages.find((m) => m.content === 'after');
+      expect(messages.map((m) => m.content).sort()).toEqual(['after', 'before']);
+      expect(new Date(after.createdAt).getTime()).toBeGreaterThanOrEqual(new Date(sendAt).getTime());
+    });
+
+    it('waits the {amount, unit} at the payload path, in any of the units', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([dynamicDelay('payload.wait'), inApp('after the wait')]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { wait: { amount: 1, unit: 'seconds' } } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
+      expect(delayedFor(notification.jobs[0])).toBe(1_000);
+      expect(await e.messagesOf({ transactionId })).toHaveLength(1);
+
+      // longer units: the delay is set (then the trigger canceled)
+      for (const [unit, ms] of [
+        ['minutes', 60_000],
+        ['hours', 3_600_000],
+      ] as const) {
+        const long = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { wait: { amount: 1, unit } } });
+        const waiting = await waitFor(async () => {
+          const [n] = await e.notificationsOf(long.transactionId);
+          return n?.jobs[0]?.status === 'delayed' && n;
+        });
+        expect(waiting.jobs.map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+        expect(delayedFor(waiting.jobs[0])).toBe(ms);
+        await e.api.delete(`/v1/events/trigger/${long.transactionId}`).expect(200);
+      }
+    });
+
+    it('fails the delay job, saying why, and cancels the steps after it, for a missing, malformed or past value', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([dynamicDelay('payload.at'), inApp('never')]);
+      const subscriberId = await e.subscriber();
+      const cases: [unknown, RegExp][] = [
+        [undefined, /Dynamic delay key 'payload.at' not found in payload/],
+        ['invalid-format', /is not a valid format/],
+        [{ amount: 5, unit: 'invalid-unit' }, /Invalid time unit 'invalid-unit'/],
+        [new Date(Date.now() - 10_000).toISOString(), /must be a future date/],
+      ];
+      for (const [at, reason] of cases) {
+        const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: at === undefined ? { other: 1 } : { at } });
+        const [notification] = await e.settled(transactionId);
+        const [delay, next] = notification.jobs;
+        expect({ at, status: delay.status }).toEqual({ at, status: 'failed' });
+        const failure = delay.executionDetails.find((d: any) => d.status === 'Failed');
+        expect(failure.detail).toMatch(reason);
+        expect(next.status).toBe('canceled');
+        expect(detailsOf(next)).toContain('Step was canceled because a previous step failed');
+        expect(await e.messagesOf({ transactionId })).toHaveLength(0);
+      }
+    });
+  });
+
   describe('digest', () => {
     it('keeps one digest per digestKey value', async () => {
       const e = await environment();

@@ -70,6 +70,23 @@ describe.each(STORES)('workflows (%s)', (store) => {
     expect(delay.metadata).toEqual({ type: 'regular', amount: 1, unit: 'hours' });
   });
 
+  it("accepts Novu's dynamic delay (metadata type dynamic, dynamicKey) and refuses a dynamicKey that is no payload path", async () => {
+    const dynamic = { template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey: 'payload.sendAt' } };
+    const res = await create({ name: 'Dynamic delay', steps: [dynamic, { template: { type: 'in_app', content: 'later' } }] }).expect(201);
+    expect(res.body.data.steps[0].metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
+    const read = await t.api().get(`/v1/workflows/${res.body.data._id}`).expect(200);
+    expect(read.body.data.steps[0].metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
+
+    for (const dynamicKey of [undefined, 'sendAt', 'payload.', 'payload..sendAt', 'payload.send at']) {
+      const refused = await create({ name: 'Bad dynamic', steps: [{ template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey } }] });
+      expect({ dynamicKey, status: refused.status }).toEqual({ dynamicKey, status: 422 });
+      expect(Object.keys(refused.body.errors)).toEqual(['steps.0.metadata.dynamicKey']);
+    }
+    const notString = await create({ name: 'Bad dynamic', steps: [{ template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey: 7 } }] });
+    expect(notString.status).toBe(422);
+    expect(Object.keys(notString.body.errors)).toContain('steps.0.metadata.dynamicKey');
+  });
+
   it('is inactive (a draft) unless active is sent, as Novu', async () => {
     const res = await create({ name: 'Quiet one', steps: [] }).expect(201);
     expect(res.body.data).toMatchObject({ active: false, draft: true, steps: [], tags: [], description: '' });

@@ -370,7 +370,11 @@ export class TimedConfigDto {
 }
 
 export class StepMetadataDto {
-  @ApiPropertyOptional({ description: 'Digest: regular | backoff | timed. Delay: regular | scheduled', enum: METADATA_TYPES })
+  @ApiPropertyOptional({
+    description:
+      'Digest: regular | backoff | timed. Delay: regular (amount, unit), scheduled (delayPath) or dynamic (dynamicKey: the wait is read from the payload when the step runs)',
+    enum: METADATA_TYPES,
+  })
   @IsOptional()
   @IsIn(METADATA_TYPES)
   type?: string;
@@ -424,6 +428,18 @@ export class StepMetadataDto {
   @IsString()
   @MaxLength(NAME_MAX)
   delayPath?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Dynamic delay (Novu's name): `payload.` and the path of a value read when the step runs, either an ISO-8601 date-time to wait for " +
+      '(UTC when it names no zone) or `{amount, unit}` to wait (unit: seconds, minutes, hours, days, weeks, months). A missing, malformed or past ' +
+      'value fails the delay job (its error names why) and cancels the steps after it, as Novu',
+    example: 'payload.sendAt',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NAME_MAX)
+  dynamicKey?: string;
 }
 
 export class ReplyCallbackDto {

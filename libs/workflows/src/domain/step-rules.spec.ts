@@ -14,8 +14,22 @@ describe('validateSteps', () => {
         digest({ type: 'timed', timed: { cronExpression: '0 9 * * 1-5' } }),
         delay({ type: 'regular', amount: 1, unit: 'hours' }),
         delay({ type: 'scheduled', delayPath: 'sendAt' }),
+        delay({ type: 'dynamic', dynamicKey: 'payload.sendAt' }),
+        delay({ type: 'dynamic', dynamicKey: 'payload.schedule.wait' }),
       ]),
     ).toEqual({});
+  });
+
+  it('refuses a dynamic delay whose dynamicKey is missing or not a payload path', () => {
+    for (const dynamicKey of [undefined, '', 'sendAt', 'payload', 'payload.', 'payload..at', 'payload.send at', 'subscriber.data.at', 42]) {
+      const errors = validateSteps([delay({ type: 'dynamic', dynamicKey })]);
+      expect({ dynamicKey, fields: Object.keys(errors) }).toEqual({ dynamicKey, fields: ['steps.0.metadata.dynamicKey'] });
+    }
+  });
+
+  it('keeps dynamicKey on a delay step it builds', () => {
+    const [step] = buildSteps([delay({ type: 'dynamic', dynamicKey: 'payload.sendAt', digestKey: 'dropped' })]);
+    expect(step.metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
   });
 
   it('names each missing field by its path', () => {

@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Condition, newId } from '@app/kernel';
 import { CronExpressionParser } from 'cron-parser';
-import { DelayMetadata, DigestMetadata, ReplyCallback, StepMetadata, StepTemplate, StepType, StepVariant, WorkflowStep, isChannelStep } from './workflow';
+import {
+  DELAY_TYPES,
+  DYNAMIC_KEY_PATTERN,
+  DelayMetadata,
+  DigestMetadata,
+  ReplyCallback,
+  StepMetadata,
+  StepTemplate,
+  StepType,
+  StepVariant,
+  WorkflowStep,
+  isChannelStep,
+} from './workflow';
 
 export type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
 
@@ -61,12 +73,17 @@ function checkStep(step: Omit<StepDraft, 'variants'>, path: string, fail: Fail):
       requireWindow(metadata.backoffAmount, metadata.backoffUnit, `${path}.metadata`, 'backoffAmount', 'backoffUnit', fail);
     }
   } else if (type === 'delay') {
-    if (!metadata) return fail(`${path}.metadata`, 'a delay step needs metadata (type, amount, unit or delayPath)', metadata);
+    if (!metadata) return fail(`${path}.metadata`, 'a delay step needs metadata (type, amount, unit, delayPath or dynamicKey)', metadata);
     const delayType = metadata.type ?? 'regular';
     if (delayType === 'regular') requireWindow(metadata.amount, metadata.unit, `${path}.metadata`, 'amount', 'unit', fail);
     else if (delayType === 'scheduled') {
       if (!metadata.delayPath) fail(`${path}.metadata.delayPath`, 'a scheduled delay needs delayPath (the payload path of an ISO date)', metadata.delayPath);
-    } else fail(`${path}.metadata.type`, 'delay type must be one of: regular, scheduled', metadata.type);
+    } else if (delayType === 'dynamic') {
+      // Only a payload path can hold the value at run time (Novu reads it from the payload alone).
+      if (typeof metadata.dynamicKey !== 'string' || !DYNAMIC_KEY_PATTERN.test(metadata.dynamicKey)) {
+        fail(`${path}.metadata.dynamicKey`, 'a dynamic delay needs dynamicKey, a payload path such as payload.sendAt', metadata.dynamicKey);
+      }
+    } else fail(`${path}.metadata.type`, `delay type must be one of: ${DELAY_TYPES.join(', ')}`, metadata.type);
   }
   if (step.replyCallback?.active && !step.replyCallback.url) {
     fail(`${path}.replyCallback.url`, 'an active reply callback needs a url', step.replyCallback.url);
@@ -139,7 +156,7 @@ function normalizeMetadata(type: 'digest' | 'delay', metadata: NonNullable<StepD
       keys.filter((key) => (metadata as Record<string, unknown>)[key] !== undefined).map((key) => [key, (metadata as Record<string, unknown>)[key]]),
     );
   if (type === 'delay') {
-    return { ...pick(['amount', 'unit', 'delayPath']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
+    return { ...pick(['amount', 'unit', 'delayPath', 'dynamicKey']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
   }
   const digestType = (metadata.type as DigestMetadata['type']) ?? (metadata.backoff ? 'backoff' : 'regular');
   return {
