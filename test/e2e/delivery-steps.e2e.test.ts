@@ -2,7 +2,9 @@ import { DateTime } from 'luxon';
 import { JOB_REPOSITORY, JobRepository, MESSAGE_REPOSITORY, MessageRepository } from '@app/delivery';
 import { verifyWebhookSignature } from '../../libs/providers/src/webhooks/webhook-signature';
 import { LoopbackReceiver, ReceivedRequest } from '../../libs/providers/src/testing/loopback-receiver';
+import request from 'supertest';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
+import { SendGridSigner } from '../fakes/vendor-event-signers';
 import { ApiClient, STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -420,6 +422,43 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
     });
   });
 
+  describe('previous-step filters (on: previousStep)', () => {
+    const wait = { template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } };
+    const onPrevious = (step: string, stepType: string) => [{ value: 'AND', children: [{ on: 'previousStep', step, stepType }] }];
+
+    it("goes by whether the step's in-app message was read or seen when the later step runs", async () => {
+      const e = await environment();
+      const first = uniqueName('uuid');
+      const wf = await e.createWorkflow([
+        inApp('first', { uuid: first }),
+        wait,
+        inApp('thanks for reading', { filters: onPrevious(first, 'read') }),
+        inApp('you have not seen it', { filters: onPrevious(first, 'unseen') }),
+      ]);
+      const subscriberId = await e.subscriber();
+      const read = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const unread = await e.trigger({ name: wf.identifier, to: subscriberId });
+      // the subscriber reads the first message of one of them while its delay runs
+      const [firstMessage] = await waitFor(async () => {
+        const messages = await e.messagesOf({ transactionId: read.transactionId });
+        return messages.length === 1 && messages;
+      });
+      await e.api.post('/v1/messages/mark-as').send({ messageId: firstMessage._id, markAs: 'read', subscriberId }).expect(201);
+
+      const [readNotification] = await e.settled(read.transactionId);
+      expect(readNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'completed', 'canceled']);
+      const skipped = readNotification.jobs[3].executionDetails.find((d: any) => d.detail === 'Step was skipped based on steps conditions');
+      expect(JSON.parse(skipped.raw)).toEqual([
+        { filter: 'previousStep', field: 'unseen', expected: 'true', actual: 'false', operator: 'EQUAL', passed: false, step: first },
+      ]);
+      expect((await e.messagesOf({ transactionId: read.transactionId })).map((m) => m.content).sort()).toEqual(['first', 'thanks for reading']);
+
+      const [unreadNotification] = await e.settled(unread.transactionId);
+      expect(unreadNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'canceled', 'completed']);
+      expect((await e.messagesOf({ transactionId: unread.transactionId })).map((m) => m.content).sort()).toEqual(['first', 'you have not seen it']);
+    });
+  });
+
   describe('quiet hours', () => {
     it('defers chat outside the schedule, delivers in-app, and lets a critical workflow through', async () => {
       const e = await environment();
@@ -708,6 +747,49 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const message = await waitFor(async () => (await e.messagesOf({ transactionId: toVip.transactionId })).find((m) => m.status === 'sent'));
       expect(typeof message.content).toBe('string');
       expect(message.content).toContain('Hello');
+    });
+
+    it("a previous-step filter counts an email read once its provider's event webhook reports it opened", async () => {
+      const e = await environment();
+      const signer = new SendGridSigner();
+      const sg = (await e.integration(
+        sendgridIntegration(uniqueName('sg'), { configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: signer.verificationKey } }),
+      )) as { _id: string; _environmentId?: string };
+      const email = uniqueName('uuid');
+      const wf = await e.createWorkflow([
+        { uuid: email, template: { type: 'email', subject: 'News', content: 'Read me' } },
+        { template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } },
+        inApp('glad you opened it', { filters: [{ value: 'AND', children: [{ on: 'previousStep', step: email, stepType: 'read' }] }] }),
+      ]);
+      const subscriberId = await e.subscriber({ email: 'reader@example.com' });
+      const opened = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const ignored = await e.trigger({ name: wf.identifier, to: subscriberId });
+
+      // the provider reports the first email opened while the delay runs
+      const sent = await waitFor(async () => {
+        const [n] = await e.notificationsOf(opened.transactionId);
+        return n?.jobs[0]?.executionDetails.find((d: any) => d.detail === 'Message sent');
+      });
+      const event = signer.sign([
+        {
+          event: 'open',
+          email: 'reader@example.com',
+          timestamp: Math.floor(Date.now() / 1000),
+          sg_event_id: uniqueName('ev'),
+          sg_message_id: `${JSON.parse(sent.raw).id}.filter1`,
+        },
+      ]);
+      const res = await request(t.app.getHttpServer())
+        .post(`/v2/inbound-webhooks/delivery-providers/${sg._environmentId}/${sg._id}`)
+        .set(event.headers)
+        .send(event.body);
+      expect(res.body.data).toEqual({ recorded: 1, duplicates: 0, unknown: 0 });
+
+      const [openedNotification] = await e.settled(opened.transactionId);
+      expect(openedNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'completed']);
+      const [ignoredNotification] = await e.settled(ignored.transactionId);
+      expect(ignoredNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'canceled']);
+      expect(await e.messagesOf({ transactionId: ignored.transactionId, channel: 'in_app' })).toHaveLength(0);
     });
 
     it("names the message's provider on the email job, sent or failed", async () => {

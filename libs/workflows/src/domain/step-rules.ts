@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Condition, newId } from '@app/kernel';
+import { Condition, ConditionPart, PreviousStepConditionPart, StepCondition, StepConditionPart, isPreviousStepPart, newId } from '@app/kernel';
 import { CronExpressionParser } from 'cron-parser';
 import {
   DELAY_TYPES,
@@ -17,6 +17,14 @@ import {
 
 export type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
 
+/** A previous-step part as a caller sends it: without `step`, it reads the nearest channel step before its own. */
+export type PreviousStepPartDraft = Omit<PreviousStepConditionPart, 'step'> & { step?: string };
+export type StepFilterDraft = Condition<ConditionPart | PreviousStepPartDraft>;
+
+function isPreviousStepDraft(part: ConditionPart | PreviousStepPartDraft): part is PreviousStepPartDraft {
+  return part.on === 'previousStep';
+}
+
 /** A step as a caller describes it; ids are kept when they name a step the workflow already has. */
 export interface StepDraft {
   id?: string;
@@ -25,7 +33,7 @@ export interface StepDraft {
   active?: boolean;
   shouldStopOnFail?: boolean;
   template: Omit<StepTemplate, 'id'> & { id?: string };
-  filters?: Condition[];
+  filters?: StepFilterDraft[];
   metadata?: StepMetadataDraft;
   replyCallback?: ReplyCallback;
   variants?: Omit<StepDraft, 'variants'>[];
@@ -126,23 +134,65 @@ function checkTimed(metadata: StepMetadataDraft, path: string, fail: Fail): void
 export function buildSteps(drafts: readonly StepDraft[], current: readonly WorkflowStep[] = []): WorkflowStep[] {
   const known = new Map<string, StepVariant>();
   for (const step of current) for (const variant of [step, ...step.variants]) known.set(variant.id, variant);
-  const build = (draft: Omit<StepDraft, 'variants'>): StepVariant => {
-    const previous = draft.id ? known.get(draft.id) : undefined;
-    const type: StepType = draft.template.type;
-    const { id: _ignored, ...template } = draft.template;
-    return {
-      id: previous?.id ?? newId(),
-      uuid: draft.uuid ?? previous?.uuid ?? randomUUID(),
-      name: draft.name ?? draft.template.name ?? defaultStepName(type),
-      active: draft.active ?? true,
-      shouldStopOnFail: draft.shouldStopOnFail ?? false,
-      template: { ...template, id: previous?.template.id ?? newId(), type },
-      filters: draft.filters ?? [],
-      ...(isChannelStep(type) || !draft.metadata ? {} : { metadata: normalizeMetadata(type, draft.metadata) }),
-      ...(draft.replyCallback ? { replyCallback: draft.replyCallback } : {}),
+  const built: WorkflowStep[] = [];
+  for (const draft of drafts) {
+    const nearestChannelStep = built.findLast((step) => isChannelStep(step.template.type))?.uuid;
+    const build = (variant: Omit<StepDraft, 'variants'>): StepVariant => {
+      const previous = variant.id ? known.get(variant.id) : undefined;
+      const type: StepType = variant.template.type;
+      const { id: _ignored, ...template } = variant.template;
+      return {
+        id: previous?.id ?? newId(),
+        uuid: variant.uuid ?? previous?.uuid ?? randomUUID(),
+        name: variant.name ?? variant.template.name ?? defaultStepName(type),
+        active: variant.active ?? true,
+        shouldStopOnFail: variant.shouldStopOnFail ?? false,
+        template: { ...template, id: previous?.template.id ?? newId(), type },
+        filters: (variant.filters ?? []).map((filter) => linkPreviousStep(filter, nearestChannelStep)),
+        ...(isChannelStep(type) || !variant.metadata ? {} : { metadata: normalizeMetadata(type, variant.metadata) }),
+        ...(variant.replyCallback ? { replyCallback: variant.replyCallback } : {}),
+      };
     };
-  };
-  return drafts.map((draft) => ({ ...build(draft), variants: (draft.variants ?? []).map(build) }));
+    built.push({ ...build(draft), variants: (draft.variants ?? []).map(build) });
+  }
+  return built;
+}
+
+/** A previous-step part without `step` names the nearest channel step before (none: left empty, which previousStepFilterErrors refuses). */
+function linkPreviousStep(filter: StepFilterDraft, nearestChannelStep: string | undefined): StepCondition {
+  const children = filter.children.map((part): StepConditionPart =>
+    isPreviousStepDraft(part) ? { on: 'previousStep', step: part.step ?? nearestChannelStep ?? '', stepType: part.stepType } : part,
+  );
+  return { ...filter, children };
+}
+
+/**
+ * Previous-step filters must name an earlier channel step of the workflow (the one whose
+ * message they read); a step of another type, a later one or an unknown uuid never has one.
+ */
+export function previousStepFilterErrors(steps: readonly WorkflowStep[]): FieldErrors {
+  const errors: FieldErrors = {};
+  steps.forEach((step, index) => {
+    const earlier = new Set(
+      steps
+        .slice(0, index)
+        .filter((s) => isChannelStep(s.template.type))
+        .map((s) => s.uuid),
+    );
+    const check = (variant: StepVariant, path: string) =>
+      variant.filters.forEach((filter, f) =>
+        filter.children.forEach((part, c) => {
+          if (!isPreviousStepPart(part) || earlier.has(part.step)) return;
+          errors[`${path}.filters.${f}.children.${c}.step`] = {
+            messages: ['a previousStep filter must name (step) the uuid of an earlier channel step of this workflow'],
+            value: part.step === '' ? 'No Value Recorded' : part.step,
+          };
+        }),
+      );
+    check(step, `steps.${index}`);
+    step.variants.forEach((variant, v) => check(variant, `steps.${index}.variants.${v}`));
+  });
+  return errors;
 }
 
 function defaultStepName(type: StepType): string {

@@ -1,4 +1,4 @@
-import { Channel, ChannelFlags, Condition, isChannel } from '@app/kernel';
+import { Channel, ChannelFlags, StepCondition, isChannel } from '@app/kernel';
 
 /** Step types a v1 workflow may hold: the five channels plus the two waiting steps. */
 export const STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] as const;
@@ -127,7 +127,7 @@ export interface StepVariant {
   active: boolean;
   shouldStopOnFail: boolean;
   template: StepTemplate;
-  filters: Condition[];
+  filters: StepCondition[];
   metadata?: StepMetadata;
   replyCallback?: ReplyCallback;
 }
