@@ -1,0 +1,173 @@
+/**
+ * Wire compatibility of `@novu/node` 2.x's subscriber calls: every call below goes through the real
+ * package (`new Novu(apiKey, { backendUrl })`), which speaks Novu's v1 subscriber routes and hands back
+ * the axios response (`res.data` is the body; success bodies are `{data: …}`, page-based lists are not
+ * wrapped).
+ *
+ * Written and run against @novu/node 2.6.6 (the version in use is printed in the suite name).
+ * Covered here: identify, update, get, list (pages), delete, bulkCreate, credentials (set, delete,
+ * unset), online status, preferences (all, by level, per workflow, global), the subscriber's in-app
+ * feed (feed, unseen count, mark as, mark all, button actions) and messages.deleteById. The rest of
+ * the SDK is in novu-node.compat.test.ts.
+ */
+import { Novu } from '@novu/node';
+import { AddressInfo } from 'node:net';
+import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { NOVU_NODE_VERSION, refused } from '../support/novu-node';
+
+type Channel = { providerId: string; credentials: { deviceTokens?: string[]; webhookUrl?: string } };
+
+describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the service (%s)`, (store) => {
+  let t: TestApp;
+  let baseUrl: string;
+  let novu: Novu;
+
+  beforeAll(async () => {
+    t = await startTestApp({ store });
+    await t.app.listen(0, '127.0.0.1');
+    baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    novu = new Novu(t.apiKey, { backendUrl: baseUrl });
+    // Integrations the credential calls need (active, of the provider used).
+    await novu.integrations.create('discord', { channel: 'chat' as never, active: true, identifier: uniqueName('discord') });
+    await novu.integrations.create('expo', { channel: 'push' as never, active: true, credentials: { apiKey: 'expo-token' }, identifier: uniqueName('expo') });
+  });
+  afterAll(() => t?.close());
+
+  describe('subscribers', () => {
+    const subscriberId = uniqueName('node-sub');
+
+    it('identify creates (201), a second identify updates the fields given', async () => {
+      const created = await novu.subscribers.identify(subscriberId, {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        data: { plan: 'pro' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.data.data).toMatchObject({
+        subscriberId,
+        firstName: 'Ada',
+        email: 'ada@example.com',
+        data: { plan: 'pro' },
+        _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        _environmentId: expect.any(String),
+        channels: [],
+        deleted: false,
+      });
+      const again = await novu.subscribers.identify(subscriberId, { lastName: 'King' });
+      expect(again.status).toBe(201);
+      expect(again.data.data).toMatchObject({ _id: created.data.data._id, firstName: 'Ada', lastName: 'King' });
+    });
+
+    it('identify with channels adds their credentials', async () => {
+      const withChannels = uniqueName('node-channels');
+      const res = await novu.subscribers.identify(withChannels, {
+        channels: [{ providerId: 'expo' as never, credentials: { deviceTokens: ['token-1'] } }],
+      });
+      expect(res.data.data.channels).toEqual([expect.objectContaining({ providerId: 'expo', credentials: { deviceTokens: ['token-1'] } })]);
+    });
+
+    it('get; 404 for an unknown subscriber', async () => {
+      const res = await novu.subscribers.get(subscriberId);
+      expect(res.status).toBe(200);
+      expect(res.data.data).toMatchObject({ subscriberId, lastName: 'King' });
+      await refused('subscribers.get unknown', 404, () => novu.subscribers.get(uniqueName('nobody')));
+    });
+
+    it('update (PUT) changes the fields given; 404 for an unknown subscriber', async () => {
+      const res = await novu.subscribers.update(subscriberId, { phone: '+14155550100', locale: 'en-GB', data: { plan: 'team' } });
+      expect(res.status).toBe(200);
+      expect(res.data.data).toMatchObject({ subscriberId, firstName: 'Ada', phone: '+14155550100', locale: 'en-GB', data: { plan: 'team' } });
+      await refused('subscribers.update unknown', 404, () => novu.subscribers.update(uniqueName('nobody'), { firstName: 'X' }));
+    });
+
+    it('list: page-based, oldest first, hasMore while a later page holds any (an environment of its own)', async () => {
+      const other = await t.createEnvironment(uniqueName('List'));
+      const client = new Novu(other.apiKey, { backendUrl: baseUrl });
+      const ids = Array.from({ length: 5 }, (_, i) => `list-${i}`);
+      for (const id of ids) await client.subscribers.identify(id, { firstName: id });
+      const first = await client.subscribers.list(0, 2);
+      expect(first.status).toBe(200);
+      expect(first.data).toEqual({
+        page: 0,
+        pageSize: 2,
+        hasMore: true,
+        data: [expect.objectContaining({ subscriberId: 'list-0' }), expect.objectContaining({ subscriberId: 'list-1' })],
+      });
+      const last = await client.subscribers.list(2, 2);
+      expect(last.data).toMatchObject({ page: 2, pageSize: 2, hasMore: false });
+      expect(last.data.data.map((s: { subscriberId: string }) => s.subscriberId)).toEqual(['list-4']);
+      const defaults = await client.subscribers.list();
+      expect(defaults.data).toMatchObject({ page: 0, pageSize: 10, hasMore: false });
+      expect(defaults.data.data.map((s: { subscriberId: string }) => s.subscriberId)).toEqual(ids);
+      await refused('subscribers.list limit 101', 422, () => client.subscribers.list(0, 101));
+    });
+
+    it('bulkCreate: created, updated (an existing one, and a repeat within the list), failed', async () => {
+      const [a, b] = [uniqueName('bulk-a'), uniqueName('bulk-b')];
+      const res = await novu.subscribers.bulkCreate([
+        { subscriberId: a, firstName: 'A', email: 'a@example.com' },
+        { subscriberId: b, firstName: 'B' },
+        { subscriberId, firstName: 'Augusta' },
+        { subscriberId: b, lastName: 'Again' },
+      ]);
+      expect(res.status).toBe(201);
+      expect(res.data.data).toEqual({
+        created: [{ subscriberId: a }, { subscriberId: b }],
+        updated: [{ subscriberId }, { subscriberId: b }],
+        failed: [],
+      });
+      expect((await novu.subscribers.get(b)).data.data).toMatchObject({ firstName: 'B', lastName: 'Again' });
+      expect((await novu.subscribers.get(subscriberId)).data.data).toMatchObject({ firstName: 'Augusta', lastName: 'King' });
+    });
+
+    it('bulkCreate: an entry whose credentials cannot be stored is listed under failed; its profile is written', async () => {
+      const c = uniqueName('bulk-c');
+      const res = await novu.subscribers.bulkCreate([
+        { subscriberId: c, firstName: 'C', channels: [{ providerId: 'fcm' as never, credentials: { deviceTokens: ['t'] } }] },
+      ]);
+      expect(res.data.data).toEqual({ created: [{ subscriberId: c }], updated: [], failed: [{ subscriberId: c, message: expect.stringContaining('fcm') }] });
+      expect((await novu.subscribers.get(c)).data.data.firstName).toBe('C');
+    });
+
+    it('bulkCreate with more than 500 subscribers is refused whole (422)', async () => {
+      const body = await refused('bulkCreate 501', 422, () =>
+        novu.subscribers.bulkCreate(Array.from({ length: 501 }, (_, i) => ({ subscriberId: `too-many-${i}` }))),
+      );
+      expect(JSON.stringify(body.errors)).toContain('subscribers must contain no more than 500 elements');
+    });
+
+    it('setCredentials, deleteCredentials (204) and unsetCredentials', async () => {
+      const chat = await novu.subscribers.setCredentials(subscriberId, 'discord', { webhookUrl: 'https://discord.example.com/api/webhooks/1/abc' });
+      expect(chat.status).toBe(200);
+      expect(chat.data.data.channels).toEqual([
+        expect.objectContaining({ providerId: 'discord', credentials: { webhookUrl: 'https://discord.example.com/api/webhooks/1/abc' } }),
+      ]);
+      const push = await novu.subscribers.setCredentials(subscriberId, 'expo', { deviceTokens: ['token-a', 'token-b'] });
+      expect(push.data.data.channels.map((c: Channel) => c.providerId).sort()).toEqual(['discord', 'expo']);
+
+      const removed = await novu.subscribers.deleteCredentials(subscriberId, 'discord');
+      expect(removed.status).toBe(204);
+      const unset = await novu.subscribers.unsetCredentials(subscriberId, 'expo');
+      expect(unset.data.data.channels).toEqual([expect.objectContaining({ providerId: 'expo', credentials: { deviceTokens: [] } })]);
+      await refused('setCredentials unknown subscriber', 400, () => novu.subscribers.setCredentials(uniqueName('nobody'), 'expo', { deviceTokens: ['x'] }));
+    });
+
+    it('updateOnlineStatus (the SDK sends `online`): isOnline and lastOnlineAt; 404 for an unknown subscriber', async () => {
+      const online = await novu.subscribers.updateOnlineStatus(subscriberId, true);
+      expect(online.status).toBe(200);
+      expect(online.data.data).toMatchObject({ subscriberId, isOnline: true });
+      const offline = await novu.subscribers.updateOnlineStatus(subscriberId, false);
+      expect(offline.data.data).toMatchObject({ subscriberId, isOnline: false, lastOnlineAt: expect.any(String) });
+      await refused('updateOnlineStatus unknown', 404, () => novu.subscribers.updateOnlineStatus(uniqueName('nobody'), true));
+    });
+
+    it('delete answers {acknowledged, status: deleted}; then get is a 404', async () => {
+      const res = await novu.subscribers.delete(subscriberId);
+      expect(res.status).toBe(200);
+      expect(res.data).toEqual({ data: { acknowledged: true, status: 'deleted' } });
+      await refused('subscribers.get deleted', 404, () => novu.subscribers.get(subscriberId));
+      await refused('subscribers.delete deleted', 404, () => novu.subscribers.delete(subscriberId));
+    });
+  });
+});
