@@ -14,6 +14,7 @@ import { Novu } from '@novu/node';
 import { AddressInfo } from 'node:net';
 import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { NOVU_NODE_VERSION, refused } from '../support/novu-node';
+import { waitFor } from '../support/wait-for';
 
 type Channel = { providerId: string; credentials: { deviceTokens?: string[]; webhookUrl?: string } };
 
@@ -32,6 +33,25 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the s
     await novu.integrations.create('expo', { channel: 'push' as never, active: true, credentials: { apiKey: 'expo-token' }, identifier: uniqueName('expo') });
   });
   afterAll(() => t?.close());
+
+  /** An active workflow made through notification-templates; its `_id` and trigger identifier. */
+  async function workflow(name: string, steps: unknown[], critical = false): Promise<{ id: string; identifier: string }> {
+    const groups = await novu.notificationGroups.get();
+    const res = await novu.notificationTemplates.create({ name, notificationGroupId: groups.data.data[0]._id, active: true, critical, steps: steps as never });
+    return { id: res.data.data._id, identifier: res.data.data.triggers[0].identifier };
+  }
+
+  /** Triggers the workflow for one subscriber; the statuses of its jobs once none is left to run. */
+  async function deliver(identifier: string, subscriberId: string): Promise<{ transactionId: string; statuses: string[] }> {
+    const { transactionId } = (await novu.trigger(identifier, { to: subscriberId, payload: { name: 'Ada' } })).data.data;
+    const statuses = await waitFor(async () => {
+      const res = await fetch(`${baseUrl}/v1/notifications?transactionId=${transactionId}`, { headers: { Authorization: `ApiKey ${t.apiKey}` } });
+      const [notification] = ((await res.json()) as { data: { jobs: { status: string }[] }[] }).data;
+      const jobs = notification?.jobs.map((job) => job.status) ?? [];
+      return jobs.length > 0 && jobs.every((status) => ['completed', 'canceled', 'failed'].includes(status)) && jobs;
+    });
+    return { transactionId, statuses };
+  }
 
   describe('subscribers', () => {
     const subscriberId = uniqueName('node-sub');
@@ -168,6 +188,88 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the s
       expect(res.data).toEqual({ data: { acknowledged: true, status: 'deleted' } });
       await refused('subscribers.get deleted', 404, () => novu.subscribers.get(subscriberId));
       await refused('subscribers.delete deleted', 404, () => novu.subscribers.delete(subscriberId));
+    });
+  });
+  describe('preferences', () => {
+    const subscriberId = uniqueName('node-prefs');
+    const inApp = { template: { type: 'in_app', content: 'Hello {{payload.name}}' } };
+    let news: { id: string; identifier: string };
+    let critical: { id: string; identifier: string };
+
+    beforeAll(async () => {
+      await novu.subscribers.identify(subscriberId, { firstName: 'Ada' });
+      news = await workflow(uniqueName('Node news'), [inApp]);
+      critical = await workflow(uniqueName('Node security'), [inApp], true);
+    });
+
+    it('getPreference: each active workflow in the v1 shape, critical ones included', async () => {
+      const res = await novu.subscribers.getPreference(subscriberId);
+      expect(res.status).toBe(200);
+      const byId = new Map(res.data.data.map((entry: { template: { _id: string } }) => [entry.template._id, entry]));
+      expect(byId.get(news.id)).toEqual({
+        template: { _id: news.id, name: expect.any(String), critical: false, triggers: [{ type: 'event', identifier: news.identifier }] },
+        preference: { enabled: true, channels: { in_app: true }, overrides: [{ channel: 'in_app', source: 'template' }] },
+      });
+      expect(byId.get(critical.id)).toMatchObject({ template: { critical: true } });
+      const withFlag = await novu.subscribers.getPreference(subscriberId, { includeInactiveChannels: false });
+      expect(withFlag.data.data).toHaveLength(res.data.data.length);
+      await refused('getPreference unknown subscriber', 404, () => novu.subscribers.getPreference(uniqueName('nobody')));
+    });
+
+    it('getGlobalPreference and getPreferenceByLevel', async () => {
+      const global = await novu.subscribers.getGlobalPreference(subscriberId);
+      expect(global.data.data).toEqual([{ preference: { enabled: true, channels: { email: true, sms: true, in_app: true, chat: true, push: true } } }]);
+      const template = await novu.subscribers.getPreferenceByLevel(subscriberId, 'template' as never);
+      expect(template.data.data.map((entry: { template: { _id: string } }) => entry.template._id)).toContain(news.id);
+      await refused('getPreferenceByLevel unknown level', 422, () => novu.subscribers.getPreferenceByLevel(subscriberId, 'everything' as never));
+    });
+
+    it('updatePreference of one channel: the step is then skipped', async () => {
+      const res = await novu.subscribers.updatePreference(subscriberId, news.id, { channel: { type: 'in_app' as never, enabled: false } });
+      expect(res.status).toBe(200);
+      expect(res.data.data).toMatchObject({
+        template: { _id: news.id },
+        preference: { enabled: true, channels: { in_app: false }, overrides: [{ channel: 'in_app', source: 'subscriber' }] },
+      });
+      expect((await deliver(news.identifier, subscriberId)).statuses).toEqual(['canceled']);
+      const back = await novu.subscribers.updatePreference(subscriberId, news.identifier, { channel: { type: 'in_app' as never, enabled: true } });
+      expect(back.data.data.preference.channels).toEqual({ in_app: true });
+    });
+
+    it('updatePreference {enabled: false} turns the workflow off, channels kept; {enabled: true} back on', async () => {
+      const off = await novu.subscribers.updatePreference(subscriberId, news.id, { enabled: false });
+      expect(off.data.data.preference).toMatchObject({ enabled: false, channels: { in_app: true } });
+      expect((await deliver(news.identifier, subscriberId)).statuses).toEqual(['canceled']);
+      const on = await novu.subscribers.updatePreference(subscriberId, news.id, { enabled: true });
+      expect(on.data.data.preference).toMatchObject({ enabled: true, channels: { in_app: true } });
+      const { transactionId, statuses } = await deliver(news.identifier, subscriberId);
+      expect(statuses).toEqual(['completed']);
+      expect((await novu.messages.list({ transactionIds: [transactionId] })).data.data).toHaveLength(1);
+    });
+
+    it('updatePreference of a critical workflow is a 400, of an unknown one a 404', async () => {
+      await refused('updatePreference critical', 400, () => novu.subscribers.updatePreference(subscriberId, critical.id, { enabled: false }));
+      await refused('updatePreference unknown', 404, () => novu.subscribers.updatePreference(subscriberId, '000000000000000000000000', { enabled: false }));
+    });
+
+    it('updateGlobalPreference: channels everywhere, enabled for everything but critical workflows', async () => {
+      const email = await novu.subscribers.updateGlobalPreference(subscriberId, { preferences: [{ type: 'email' as never, enabled: false }] });
+      expect(email.status).toBe(200);
+      expect(email.data.data).toEqual({ preference: { enabled: true, channels: { email: false, sms: true, in_app: true, chat: true, push: true } } });
+
+      const off = await novu.subscribers.updateGlobalPreference(subscriberId, { enabled: false });
+      expect(off.data.data.preference).toMatchObject({ enabled: false, channels: { email: false } });
+      expect(
+        (await novu.subscribers.getPreference(subscriberId)).data.data.find((e: { template: { _id: string } }) => e.template._id === news.id),
+      ).toMatchObject({
+        preference: { enabled: false },
+      });
+      expect((await deliver(news.identifier, subscriberId)).statuses).toEqual(['canceled']);
+      expect((await deliver(critical.identifier, subscriberId)).statuses).toEqual(['completed']);
+
+      const on = await novu.subscribers.updateGlobalPreference(subscriberId, { enabled: true, preferences: [{ type: 'email' as never, enabled: true }] });
+      expect(on.data.data).toEqual({ preference: { enabled: true, channels: { email: true, sms: true, in_app: true, chat: true, push: true } } });
+      expect((await deliver(news.identifier, subscriberId)).statuses).toEqual(['completed']);
     });
   });
 });

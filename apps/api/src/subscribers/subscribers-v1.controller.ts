@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
 import { ResolveSubscriberSession, TrackSubscriberPresence } from '@app/inbox';
 import { UnprocessableError, isPermanentFailure } from '@app/kernel';
@@ -13,7 +13,8 @@ import {
   UpdateSubscriber,
   UpdateSubscriberCredentials,
 } from '@app/subscribers';
-import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
+import { ApiCommonErrors, ApiDataResponse } from '../docs/api-responses';
+import { IdempotencyKeyHeader, SubscriberIdParam, SubscriberNotFound } from './route-docs';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
 import { UpdateSubscriberChannelRequestDto } from './credentials.dto';
@@ -27,11 +28,6 @@ import {
   ListSubscribersV1ResponseDto,
   UpdateOnlineStatusRequestDto,
 } from './subscriber-v1.dto';
-
-const SubscriberIdParam = () => ApiParam({ name: 'subscriberId', description: "The caller's own identifier of the subscriber", example: 'user-123' });
-const IdempotencyKeyHeader = () =>
-  ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
-const SubscriberNotFound = () => ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No subscriber with that subscriberId' });
 
 /**
  * Novu's v1 subscriber routes (what `@novu/node` 2.x calls), on the same use cases as /v2/subscribers:
