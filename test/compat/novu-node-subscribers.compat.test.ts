@@ -42,8 +42,12 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the s
   }
 
   /** Triggers the workflow for one subscriber; the statuses of its jobs once none is left to run. */
-  async function deliver(identifier: string, subscriberId: string): Promise<{ transactionId: string; statuses: string[] }> {
-    const { transactionId } = (await novu.trigger(identifier, { to: subscriberId, payload: { name: 'Ada' } })).data.data;
+  async function deliver(
+    identifier: string,
+    subscriberId: string,
+    payload: Record<string, unknown> = { name: 'Ada' },
+  ): Promise<{ transactionId: string; statuses: string[] }> {
+    const { transactionId } = (await novu.trigger(identifier, { to: subscriberId, payload })).data.data;
     const statuses = await waitFor(async () => {
       const res = await fetch(`${baseUrl}/v1/notifications?transactionId=${transactionId}`, { headers: { Authorization: `ApiKey ${t.apiKey}` } });
       const [notification] = ((await res.json()) as { data: { jobs: { status: string }[] }[] }).data;
@@ -270,6 +274,133 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the s
       const on = await novu.subscribers.updateGlobalPreference(subscriberId, { enabled: true, preferences: [{ type: 'email' as never, enabled: true }] });
       expect(on.data.data).toEqual({ preference: { enabled: true, channels: { email: true, sms: true, in_app: true, chat: true, push: true } } });
       expect((await deliver(news.identifier, subscriberId)).statuses).toEqual(['completed']);
+    });
+  });
+  describe("the subscriber's in-app feed", () => {
+    const subscriberId = uniqueName('node-feed');
+    type FeedMessage = {
+      _id: string;
+      content: string;
+      read: boolean;
+      seen: boolean;
+      payload: Record<string, unknown>;
+      cta: { action?: Record<string, unknown> };
+    };
+    let ids: string[];
+
+    beforeAll(async () => {
+      await novu.subscribers.identify(subscriberId, { firstName: 'Feed' });
+      const inbox = await workflow(uniqueName('Node feed'), [
+        {
+          template: { type: 'in_app', content: 'Item {{payload.n}}', cta: { type: 'redirect', action: { buttons: [{ type: 'primary', content: 'Accept' }] } } },
+        },
+      ]);
+      // one at a time, so the feed's newest-first order is known
+      for (const n of [1, 2, 3])
+        expect((await deliver(inbox.identifier, subscriberId, { n, group: n === 2 ? 'even' : 'odd' })).statuses).toEqual(['completed']);
+      const feed = await novu.subscribers.getNotificationsFeed(subscriberId, { limit: 10 });
+      ids = feed.data.data.map((m: FeedMessage) => m._id);
+    });
+
+    it('getNotificationsFeed: page-based, newest first, Novu message shape; read, seen and payload filters', async () => {
+      const first = await novu.subscribers.getNotificationsFeed(subscriberId, { page: 0, limit: 2 });
+      expect(first.status).toBe(200);
+      expect(first.data).toMatchObject({ page: 0, pageSize: 2, totalCount: 2, hasMore: true });
+      expect(first.data.data.map((m: FeedMessage) => m.content)).toEqual(['Item 3', 'Item 2']);
+      expect(first.data.data[0]).toMatchObject({
+        _id: ids[0],
+        channel: 'in_app',
+        read: false,
+        seen: false,
+        subscriber: { subscriberId },
+        cta: { action: { buttons: [{ type: 'primary', content: 'Accept' }] } },
+      });
+      const last = await novu.subscribers.getNotificationsFeed(subscriberId, { page: 1, limit: 2 });
+      expect(last.data).toMatchObject({ page: 1, totalCount: 1, hasMore: false, data: [{ content: 'Item 1' }] });
+      const even = await novu.subscribers.getNotificationsFeed(subscriberId, { payload: { group: 'even' } });
+      expect(even.data.data.map((m: FeedMessage) => m.content)).toEqual(['Item 2']);
+      expect((await novu.subscribers.getNotificationsFeed(subscriberId, { read: true })).data.data).toEqual([]);
+      await refused('feed unknown subscriber', 400, () => novu.subscribers.getNotificationsFeed(uniqueName('nobody'), {}));
+      const feeds = await refused('feed by feedIdentifier', 404, () => novu.subscribers.getNotificationsFeed(subscriberId, { feedIdentifier: 'news' }));
+      expect(feeds.code).toBe('not_supported');
+    });
+
+    it('getUnseenCount: {count}; seen=true counts the seen ones', async () => {
+      const unseen = await novu.subscribers.getUnseenCount(subscriberId, false);
+      expect(unseen.status).toBe(200);
+      expect(unseen.data).toEqual({ data: { count: 3 } });
+      expect((await novu.subscribers.getUnseenCount(subscriberId, true)).data.data.count).toBe(0);
+      await refused('unseen unknown subscriber', 400, () => novu.subscribers.getUnseenCount(uniqueName('nobody'), false));
+    });
+
+    it('markMessageSeen, markMessageRead and markMessageAs (Novu older markAs route)', async () => {
+      const seen = await novu.subscribers.markMessageSeen(subscriberId, ids[0]);
+      expect(seen.status).toBe(201);
+      expect(seen.data.data).toEqual([expect.objectContaining({ _id: ids[0], seen: true, read: false })]);
+      expect((await novu.subscribers.getUnseenCount(subscriberId, false)).data.data.count).toBe(2);
+      const read = await novu.subscribers.markMessageRead(subscriberId, ids[1]);
+      expect(read.data.data).toEqual([expect.objectContaining({ _id: ids[1], seen: true, read: true })]);
+      const both = await novu.subscribers.markMessageAs(subscriberId, ids[1], { read: false, seen: false });
+      expect(both.data.data).toEqual([expect.objectContaining({ _id: ids[1], seen: false, read: false })]);
+    });
+
+    it('mark-as by markAs (one id or several); 404 for an unknown subscriber', async () => {
+      const res = await fetch(`${baseUrl}/v1/subscribers/${subscriberId}/messages/mark-as`, {
+        method: 'POST',
+        headers: { Authorization: `ApiKey ${t.apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ messageId: [ids[1], ids[2]], markAs: 'read' }),
+      });
+      expect(res.status).toBe(201);
+      const body = (await res.json()) as { data: FeedMessage[] };
+      expect(body.data.map((m) => [m._id, m.read]).sort()).toEqual(
+        [
+          [ids[1], true],
+          [ids[2], true],
+        ].sort(),
+      );
+      const unknown = await fetch(`${baseUrl}/v1/subscribers/${uniqueName('nobody')}/messages/mark-as`, {
+        method: 'POST',
+        headers: { Authorization: `ApiKey ${t.apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ messageId: ids[1], markAs: 'read' }),
+      });
+      expect(unknown.status).toBe(404);
+    });
+
+    it('markAllMessagesAs: {data: how many changed}', async () => {
+      const unread = await novu.subscribers.markAllMessagesAs(subscriberId, 'unread' as never);
+      expect(unread.status).toBe(201);
+      expect(unread.data).toEqual({ data: 2 });
+      const read = await novu.subscribers.markAllMessagesAs(subscriberId, 'read' as never);
+      expect(read.data).toEqual({ data: 3 });
+      expect((await novu.subscribers.getUnseenCount(subscriberId, false)).data.data.count).toBe(0);
+      const unseen = await novu.subscribers.markAllMessagesAs(subscriberId, 'unseen' as never);
+      expect(unseen.data).toEqual({ data: 3 });
+      expect((await novu.subscribers.getUnseenCount(subscriberId, false)).data.data.count).toBe(3);
+      expect((await novu.subscribers.markAllMessagesAs(subscriberId, 'seen' as never)).data).toEqual({ data: 3 });
+      await refused('mark-all unknown subscriber', 404, () => novu.subscribers.markAllMessagesAs(uniqueName('nobody'), 'read' as never));
+    });
+
+    it('markMessageActionSeen: done with a payload, then pending; 400 for a button the message lacks', async () => {
+      const done = await novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'primary', { status: 'done' as never, payload: { answer: 'yes' } });
+      expect(done.status).toBe(201);
+      expect(done.data.data).toMatchObject({ _id: ids[0], cta: { action: { status: 'done', result: { type: 'primary', payload: { answer: 'yes' } } } } });
+      const pending = await novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'primary', { status: 'pending' as never });
+      expect(pending.data.data.cta.action).toMatchObject({ status: 'pending' });
+      expect(pending.data.data.cta.action).not.toHaveProperty('result');
+      await refused('action of a missing button', 400, () =>
+        novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'secondary', { status: 'done' as never }),
+      );
+      await refused('action of an unknown message', 404, () =>
+        novu.subscribers.markMessageActionSeen(subscriberId, '000000000000000000000000', 'primary', { status: 'done' as never }),
+      );
+    });
+
+    it('messages.deleteById: {acknowledged, status: deleted}; the message leaves the feed; 404 once gone', async () => {
+      const res = await novu.messages.deleteById(ids[2]);
+      expect(res.status).toBe(200);
+      expect(res.data).toEqual({ data: { acknowledged: true, status: 'deleted' } });
+      expect((await novu.subscribers.getNotificationsFeed(subscriberId, {})).data.data.map((m: FeedMessage) => m._id)).toEqual([ids[0], ids[1]]);
+      await refused('messages.deleteById again', 404, () => novu.messages.deleteById(ids[2]));
     });
   });
 });

@@ -21,4 +21,5 @@ export * from './application/wake-snoozed-notifications/wake-snoozed-notificatio
 export * from './application/mark-messages-as/mark-messages-as.use-case';
 export * from './application/delete-message/delete-message.use-case';
 export * from './application/resolve-subscriber-session/resolve-subscriber-session.use-case';
+export * from './application/list-subscriber-feed/list-subscriber-feed.use-case';
 export * from './inbox.module';
