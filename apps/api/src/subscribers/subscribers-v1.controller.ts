@@ -116,7 +116,6 @@ export class SubscribersV1Controller {
   @Put(':subscriberId')
   @ApiOperation({ summary: 'Update a subscriber: fields left out stay, null clears a field, data is replaced whole' })
   @SubscriberIdParam()
-  @IdempotencyKeyHeader()
   @ApiDataResponse(SubscriberResponseDto, { description: 'The subscriber after the change' })
   @SubscriberNotFound()
   async update(
