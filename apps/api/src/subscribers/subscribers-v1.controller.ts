@@ -62,7 +62,8 @@ export class SubscribersV1Controller {
   @ApiOperation({
     summary: 'Create a subscriber, or update the existing one with the fields given (identify)',
     description:
-      'Each `channels` entry then adds credentials as PATCH /v1/subscribers/{subscriberId}/credentials does (400 without an active integration of its provider).',
+      'Each `channels` entry then adds credentials as PATCH /v1/subscribers/{subscriberId}/credentials does: one without an ' +
+      'active integration of its provider answers 400, the profile being written already (as Novu).',
   })
   @IdempotencyKeyHeader()
   @ApiDataResponse(SubscriberResponseDto, { status: 201, description: 'The subscriber as stored' })
