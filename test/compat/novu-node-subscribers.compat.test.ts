@@ -45,7 +45,7 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the s
   async function deliver(
     identifier: string,
     subscriberId: string,
-    payload: Record<string, unknown> = { name: 'Ada' },
+    payload: Record<string, string | number> = { name: 'Ada' },
   ): Promise<{ transactionId: string; statuses: string[] }> {
     const { transactionId } = (await novu.trigger(identifier, { to: subscriberId, payload })).data.data;
     const statuses = await waitFor(async () => {
@@ -83,12 +83,18 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the s
       expect(again.data.data).toMatchObject({ _id: created.data.data._id, firstName: 'Ada', lastName: 'King' });
     });
 
-    it('identify with channels adds their credentials', async () => {
+    it('identify with channels adds their credentials; one refused is a 400 after the profile is written', async () => {
       const withChannels = uniqueName('node-channels');
       const res = await novu.subscribers.identify(withChannels, {
         channels: [{ providerId: 'expo' as never, credentials: { deviceTokens: ['token-1'] } }],
       });
       expect(res.data.data.channels).toEqual([expect.objectContaining({ providerId: 'expo', credentials: { deviceTokens: ['token-1'] } })]);
+      // no active fcm integration: 400, the profile written already (as Novu)
+      const refusedChannel = uniqueName('node-no-fcm');
+      await refused('identify with an fcm channel', 400, () =>
+        novu.subscribers.identify(refusedChannel, { firstName: 'F', channels: [{ providerId: 'fcm' as never, credentials: { deviceTokens: ['t'] } }] }),
+      );
+      expect((await novu.subscribers.get(refusedChannel)).data.data).toMatchObject({ firstName: 'F', channels: [] });
     });
 
     it('get; 404 for an unknown subscriber', async () => {
@@ -381,17 +387,20 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the s
     });
 
     it('markMessageActionSeen: done with a payload, then pending; 400 for a button the message lacks', async () => {
-      const done = await novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'primary', { status: 'done' as never, payload: { answer: 'yes' } });
+      const done = await novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'primary' as never, {
+        status: 'done' as never,
+        payload: { answer: 'yes' },
+      });
       expect(done.status).toBe(201);
       expect(done.data.data).toMatchObject({ _id: ids[0], cta: { action: { status: 'done', result: { type: 'primary', payload: { answer: 'yes' } } } } });
-      const pending = await novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'primary', { status: 'pending' as never });
+      const pending = await novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'primary' as never, { status: 'pending' as never });
       expect(pending.data.data.cta.action).toMatchObject({ status: 'pending' });
       expect(pending.data.data.cta.action).not.toHaveProperty('result');
       await refused('action of a missing button', 400, () =>
-        novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'secondary', { status: 'done' as never }),
+        novu.subscribers.markMessageActionSeen(subscriberId, ids[0], 'secondary' as never, { status: 'done' as never }),
       );
       await refused('action of an unknown message', 404, () =>
-        novu.subscribers.markMessageActionSeen(subscriberId, '000000000000000000000000', 'primary', { status: 'done' as never }),
+        novu.subscribers.markMessageActionSeen(subscriberId, '000000000000000000000000', 'primary' as never, { status: 'done' as never }),
       );
     });
 
