@@ -89,8 +89,9 @@ export class StepGate {
     const channel = job.type as keyof typeof PREFERENCE_DETAIL;
     const stored = await this.preferences.findForWorkflow(scope, subscriber.id, workflow.id);
     const resolved = resolveChannelPreferences({ workflow, global: stored.global, subscriberWorkflow: stored.workflow });
-    if (!resolved.channels[job.type as 'email']) {
-      await this.skip(context, PREFERENCE_DETAIL[resolved.sources[channel as 'email']], { channel, sources: resolved.sources });
+    if (!resolved.enabled || !resolved.channels[job.type as 'email']) {
+      const source = resolved.disabledBy ?? resolved.sources[channel as 'email'];
+      await this.skip(context, PREFERENCE_DETAIL[source], { channel, sources: resolved.sources, ...(resolved.disabledBy ? { enabled: false } : {}) });
       return false;
     }
     // Quiet hours hold everything but in-app; critical workflows go through.
