@@ -111,15 +111,14 @@ async function benchHttp() {
   const sandbox = await newSandbox('http');
   const api = await apiFor(sandbox);
   const bares = {};
-  for (const platform of ['fastify', 'express']) {
-    const port = await freePort();
-    bares[platform] = {
-      port,
-      child: new Child(`bare-${platform}`, path.join(__dirname, 'bare-nest.js'), [String(port), platform], { PATH: process.env.PATH }),
-    };
-  }
   try {
-    for (const bare of Object.values(bares)) await bare.child.waitForLine(/^listening/, 90_000);
+    // One after the other: waitForLine only sees the lines printed after it is called.
+    for (const platform of ['fastify', 'express']) {
+      const port = await freePort();
+      const child = new Child(`bare-${platform}`, path.join(__dirname, 'bare-nest.js'), [String(port), platform], { PATH: process.env.PATH });
+      bares[platform] = { port, child };
+      await child.waitForLine(/^listening/, 90_000);
+    }
     const workflow = 'bench-http';
     const subscriberIds = await seed(api.client, workflow);
     let counter = 0;
