@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { MailgunFake } from '../fakes/email/mailgun.fake';
+import { MailjetFake } from '../fakes/email/mailjet.fake';
 import { PostmarkFake } from '../fakes/email/postmark.fake';
 import { ResendFake } from '../fakes/email/resend.fake';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
@@ -8,7 +9,16 @@ import { SesFake } from '../fakes/email/ses.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { VendorFake } from '../fakes/vendor-fake';
-import { MailgunSigner, PostmarkSigner, SendGridSigner, SignedRequest, SnsSigner, SvixSigner, TelnyxSigner, TwilioSigner } from '../fakes/vendor-event-signers';
+import {
+  CredentialsSigner,
+  MailgunSigner,
+  SendGridSigner,
+  SignedRequest,
+  SnsSigner,
+  SvixSigner,
+  TelnyxSigner,
+  TwilioSigner,
+} from '../fakes/vendor-event-signers';
 import { ApiClient, StoreUnderTest, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -52,7 +62,8 @@ function vendors(): Vendor[] {
   const sendgrid = new SendGridSigner();
   const mailgun = new MailgunSigner();
   const svix = new SvixSigner();
-  const postmark = new PostmarkSigner();
+  const postmark = new CredentialsSigner();
+  const mailjet = new CredentialsSigner();
   const sns = new SnsSigner();
   const telnyx = new TelnyxSigner();
   const twilioFake = new TwilioFake();
@@ -143,6 +154,27 @@ function vendors(): Vendor[] {
                 Description: 'Unknown user',
               },
         ),
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
+    },
+    {
+      providerId: 'mailjet',
+      channel: 'email',
+      fake: new MailjetFake(),
+      credentials() {
+        const f = this.fake as MailjetFake;
+        return { apiKey: f.apiKey, secretKey: f.secretKey, ...SENDER, baseUrl: f.origin };
+      },
+      signingKey: mailjet.credentials,
+      event: (kind, c) => {
+        const event = {
+          time: seconds(c.at),
+          MessageID: c.vendorId,
+          email: c.address,
+          ...(kind === 'delivered' ? { event: 'sent' } : { event: 'bounce', hard_bounce: true, error_related_to: 'recipient', error: 'user unknown' }),
+        };
+        const signed = mailjet.sign([event]);
+        return { ...signed, body: signed.body.replace(/"MessageID":"(\d+)"/, '"MessageID":$1') }; // a bare integer, as Mailjet writes it
+      },
       forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
     },
     {

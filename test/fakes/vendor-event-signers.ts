@@ -63,14 +63,22 @@ export class SvixSigner {
   }
 }
 
-/** Postmark: Basic credentials of the webhook URL. */
-export class PostmarkSigner {
+/**
+ * Vendors that sign nothing (Postmark, Mailjet, Brevo, Infobip, seven): the credentials of the
+ * webhook URL as Basic auth, or the key as a bearer token where the vendor lets a header be set.
+ */
+export class CredentialsSigner {
   readonly credentials = `hook:${randomBytes(12).toString('hex')}`;
 
-  sign(record: Record<string, unknown>, credentials = this.credentials): SignedRequest {
+  sign(body: unknown, options: { credentials?: string; scheme?: 'Basic' | 'Bearer' } = {}): SignedRequest {
+    const credentials = options.credentials ?? this.credentials;
+    const scheme = options.scheme ?? 'Basic';
     return {
-      body: JSON.stringify(record),
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+      body: JSON.stringify(body),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `${scheme} ${scheme === 'Basic' ? Buffer.from(credentials).toString('base64') : credentials}`,
+      },
     };
   }
 }

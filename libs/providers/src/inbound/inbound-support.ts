@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { InvalidWebhookSignatureError, MalformedWebhookBodyError, WEBHOOK_TOLERANCE_MS } from '@app/delivery';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { InboundWebhookRequest, InvalidWebhookSignatureError, MalformedWebhookBodyError, WEBHOOK_TOLERANCE_MS } from '@app/delivery';
 
 /** What every vendor parser shares: constant-time comparison, the timestamp window, safe JSON reading. */
 
@@ -84,4 +84,69 @@ export function excerpt(source: Record<string, unknown>, fields: string[]): Reco
 export function header(headers: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * For vendors that sign nothing: the request must carry the configured key as HTTP Basic
+ * credentials (`user:password`, from a callback URL of the form https://user:password@host/...)
+ * or, where `bearer` is allowed, as `Authorization: Bearer <key>`. Compared in constant time.
+ */
+export function requireCredentials(request: InboundWebhookRequest, expected: string, vendor: string, options: { bearer: boolean }): void {
+  const authorization = header(request.headers, 'authorization') ?? '';
+  const basic = /^Basic\s+(\S+)$/i.exec(authorization);
+  if (basic && sameSecret(Buffer.from(basic[1], 'base64').toString('utf8'), expected)) return;
+  const bearer = options.bearer ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
+  if (bearer && sameSecret(bearer[1], expected)) return;
+  throw new InvalidWebhookSignatureError(
+    `The ${options.bearer ? 'Basic credentials or bearer token do' : 'Basic credentials do'} not match the ones configured for this ${vendor} webhook`,
+  );
+}
+
+/** The request's parameters: those of the URL's query, then those of a form or JSON object body (scalar values, as text). */
+export function requestParams(request: InboundWebhookRequest): URLSearchParams {
+  const params = new URLSearchParams(URL.canParse(request.url) ? new URL(request.url).search : '');
+  const text = request.rawBody.toString('utf8').trim();
+  if (!text) return params;
+  if (text.startsWith('{')) {
+    for (const [name, value] of Object.entries(objectOf(parseJson(request.rawBody)))) {
+      const scalar = typeof value === 'boolean' ? String(value) : stringOf(value);
+      if (scalar !== undefined) params.append(name, scalar);
+    }
+    return params;
+  }
+  for (const [name, value] of new URLSearchParams(text)) params.append(name, value);
+  return params;
+}
+
+const JWT_HMACS: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
+
+/**
+ * A JWT signed with a shared secret (HS256, or HS384/HS512): 401 unless the signature holds; then
+ * its claims. `iat` (or `nbf`) must be within 5 minutes of now and `exp`, when present, not more
+ * than 5 minutes past.
+ */
+export function verifySharedSecretJwt(token: string, secret: string, what: string, now: Date): Record<string, unknown> {
+  const parts = token.split('.');
+  if (parts.length !== 3) throw new InvalidWebhookSignatureError(`The ${what} is not a JWT`);
+  const [encodedHeader, encodedClaims, signature] = parts;
+  const decode = (part: string): Record<string, unknown> => {
+    try {
+      return objectOf(JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
+    } catch {
+      throw new InvalidWebhookSignatureError(`The ${what} is not a readable JWT`);
+    }
+  };
+  const hash = JWT_HMACS[stringOf(decode(encodedHeader).alg) ?? ''];
+  if (!hash) throw new InvalidWebhookSignatureError(`The ${what} must be signed with HS256, HS384 or HS512`);
+  const expected = createHmac(hash, secret).update(`${encodedHeader}.${encodedClaims}`).digest('base64url');
+  if (!sameSecret(expected, signature)) throw new InvalidWebhookSignatureError(`The ${what} signature does not match`);
+  const claims = decode(encodedClaims);
+  requireFresh(secondsToDate(claims.iat ?? claims.nbf), now);
+  const expires = secondsToDate(claims.exp);
+  if (expires && now.getTime() - expires.getTime() > WEBHOOK_TOLERANCE_MS) throw new InvalidWebhookSignatureError(`The ${what} has expired`);
+  return claims;
+}
+
+export function sha256Hex(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
 }

@@ -1,5 +1,6 @@
 import { VendorEventSource, VendorEventSources } from '@app/delivery';
 import { MailgunEventSource } from './mailgun.events';
+import { MailjetEventSource } from './mailjet.events';
 import { PostmarkEventSource } from './postmark.events';
 import { SendGridEventSource } from './sendgrid.events';
 import { SesEventSource } from './ses.events';
@@ -17,6 +18,7 @@ export class VendorEventSourceRegistry implements VendorEventSources {
       new MailgunEventSource(),
       new ResendEventSource(),
       new PostmarkEventSource(),
+      new MailjetEventSource(),
       new SesEventSource(),
       new TwilioEventSource(),
       new TelnyxEventSource(),
