@@ -5,6 +5,7 @@ import { MailjetFake } from '../fakes/email/mailjet.fake';
 import { PostmarkFake } from '../fakes/email/postmark.fake';
 import { ResendFake } from '../fakes/email/resend.fake';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
+import { SendinblueFake } from '../fakes/email/sendinblue.fake';
 import { SesFake } from '../fakes/email/ses.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
@@ -64,6 +65,8 @@ function vendors(): Vendor[] {
   const svix = new SvixSigner();
   const postmark = new CredentialsSigner();
   const mailjet = new CredentialsSigner();
+  const brevo = new CredentialsSigner();
+  const brevoToken = randomBytes(24).toString('base64url');
   const sns = new SnsSigner();
   const telnyx = new TelnyxSigner();
   const twilioFake = new TwilioFake();
@@ -176,6 +179,27 @@ function vendors(): Vendor[] {
         return { ...signed, body: signed.body.replace(/"MessageID":"(\d+)"/, '"MessageID":$1') }; // a bare integer, as Mailjet writes it
       },
       forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
+    },
+    {
+      providerId: 'sendinblue',
+      channel: 'email',
+      fake: new SendinblueFake(),
+      credentials() {
+        return { apiKey: (this.fake as SendinblueFake).apiKey, ...SENDER, baseUrl: this.fake.origin };
+      },
+      signingKey: brevoToken,
+      // A bearer token here (Basic credentials work the same way, as for Mailjet).
+      event: (kind, c) =>
+        brevo.sign(
+          {
+            email: c.address,
+            'message-id': c.vendorId,
+            ts_event: seconds(c.at),
+            ...(kind === 'delivered' ? { event: 'delivered' } : { event: 'hard_bounce', reason: 'unknown user' }),
+          },
+          { scheme: 'Bearer', credentials: brevoToken },
+        ),
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: 'Bearer wrong-token' } }),
     },
     {
       providerId: 'ses',

@@ -1,4 +1,5 @@
 import { VendorEventSource, VendorEventSources } from '@app/delivery';
+import { BrevoEventSource } from './brevo.events';
 import { MailgunEventSource } from './mailgun.events';
 import { MailjetEventSource } from './mailjet.events';
 import { PostmarkEventSource } from './postmark.events';
@@ -19,6 +20,7 @@ export class VendorEventSourceRegistry implements VendorEventSources {
       new ResendEventSource(),
       new PostmarkEventSource(),
       new MailjetEventSource(),
+      new BrevoEventSource(),
       new SesEventSource(),
       new TwilioEventSource(),
       new TelnyxEventSource(),
