@@ -7,6 +7,7 @@ import { ResendFake } from '../fakes/email/resend.fake';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { SendinblueFake } from '../fakes/email/sendinblue.fake';
 import { SesFake } from '../fakes/email/ses.fake';
+import { NexmoFake } from '../fakes/sms/nexmo.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { VendorFake } from '../fakes/vendor-fake';
@@ -19,6 +20,7 @@ import {
   SvixSigner,
   TelnyxSigner,
   TwilioSigner,
+  VonageSigner,
 } from '../fakes/vendor-event-signers';
 import { ApiClient, StoreUnderTest, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -69,6 +71,7 @@ function vendors(): Vendor[] {
   const brevoToken = randomBytes(24).toString('base64url');
   const sns = new SnsSigner();
   const telnyx = new TelnyxSigner();
+  const vonage = new VonageSigner();
   const twilioFake = new TwilioFake();
   const twilio = new TwilioSigner(twilioFake.token);
   const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -273,6 +276,28 @@ function vendors(): Vendor[] {
             },
           },
         }),
+      forge: tamper,
+    },
+    {
+      providerId: 'nexmo',
+      channel: 'sms',
+      fake: new NexmoFake(),
+      credentials() {
+        const f = this.fake as NexmoFake;
+        return { apiKey: f.apiKey, secretKey: f.apiSecret, from: SMS_FROM, baseUrl: f.origin };
+      },
+      signingKey: vonage.signatureSecret,
+      // Vonage reports the number without the +; the delivered receipt comes as signed JSON, the failure as a signed form.
+      event: (kind, c) => {
+        const receipt = {
+          msisdn: c.address.replace('+', ''),
+          to: SMS_FROM.replace('+', ''),
+          messageId: c.vendorId,
+          'message-timestamp': c.at.toISOString().slice(0, 19).replace('T', ' '),
+          ...(kind === 'delivered' ? { status: 'delivered', 'err-code': '0' } : { status: 'failed', 'err-code': '3' }),
+        };
+        return kind === 'delivered' ? vonage.signJwt(receipt) : vonage.signSig(receipt);
+      },
       forge: tamper,
     },
   ];

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { createHmac, createPrivateKey, createSign, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createHash, createHmac, createPrivateKey, createSign, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { twilioSignature } from '@app/providers';
+import { twilioSignature, vonageSignature } from '@app/providers';
 
 /**
  * What each vendor does when it calls an event webhook, with keys made for the test: the headers
@@ -170,6 +170,37 @@ export class TelnyxSigner {
     const timestamp = seconds(at);
     const signature = sign(null, Buffer.from(`${timestamp}|${body}`), this.keys.privateKey).toString('base64');
     return { body, headers: { 'content-type': 'application/json', 'telnyx-signature-ed25519': signature, 'telnyx-timestamp': timestamp } };
+  }
+}
+
+/** A JWT signed with a shared secret (HS256), as Vonage and MessageBird put in their webhook headers. */
+export function hs256Jwt(claims: Record<string, unknown>, secret: string): string {
+  const encode = (part: Record<string, unknown>) => Buffer.from(JSON.stringify(part)).toString('base64url');
+  const signingInput = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
+  return `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
+}
+
+const sha256Hex = (data: string) => createHash('sha256').update(data).digest('hex');
+
+/** Vonage: the account's signature secret signs either a JWT in Authorization (body hashed) or a `sig` parameter. */
+export class VonageSigner {
+  readonly signatureSecret = randomBytes(20).toString('hex');
+
+  /** A JSON receipt with `Authorization: Bearer <JWT>` (`payload_hash`, `iat`). */
+  signJwt(receipt: Record<string, string>, at = new Date()): SignedRequest {
+    const body = JSON.stringify(receipt);
+    const token = hs256Jwt(
+      { iat: Math.floor(at.getTime() / 1000), jti: randomUUID(), iss: 'Vonage', payload_hash: sha256Hex(body), api_key: receipt['api-key'] ?? 'key' },
+      this.signatureSecret,
+    );
+    return { body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } };
+  }
+
+  /** A form receipt with `timestamp`, `nonce` and the `sig` parameter (HMAC-SHA256 unless told). */
+  signSig(receipt: Record<string, string>, options: { at?: Date; method?: 'md5hash' | 'sha256' } = {}): SignedRequest {
+    const params = new URLSearchParams({ ...receipt, timestamp: seconds(options.at ?? new Date()), nonce: randomUUID() });
+    params.set('sig', vonageSignature(params, this.signatureSecret, options.method ?? 'sha256'));
+    return { body: params.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
   }
 }
 

@@ -25,3 +25,6 @@ export * from './inbound/postmark.events';
 export * from './inbound/ses.events';
 export * from './inbound/twilio.events';
 export * from './inbound/telnyx.events';
+export * from './inbound/mailjet.events';
+export * from './inbound/brevo.events';
+export * from './inbound/vonage.events';

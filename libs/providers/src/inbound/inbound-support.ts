@@ -102,19 +102,19 @@ export function requireCredentials(request: InboundWebhookRequest, expected: str
   );
 }
 
-/** The request's parameters: those of the URL's query, then those of a form or JSON object body (scalar values, as text). */
+/**
+ * The parameters a vendor sent: those of a form or JSON object body (scalar values, as text), or,
+ * for a request without a body (a GET callback), those of the URL's query.
+ */
 export function requestParams(request: InboundWebhookRequest): URLSearchParams {
-  const params = new URLSearchParams(URL.canParse(request.url) ? new URL(request.url).search : '');
   const text = request.rawBody.toString('utf8').trim();
-  if (!text) return params;
-  if (text.startsWith('{')) {
-    for (const [name, value] of Object.entries(objectOf(parseJson(request.rawBody)))) {
-      const scalar = typeof value === 'boolean' ? String(value) : stringOf(value);
-      if (scalar !== undefined) params.append(name, scalar);
-    }
-    return params;
+  if (!text) return new URLSearchParams(URL.canParse(request.url) ? new URL(request.url).search : '');
+  if (!text.startsWith('{')) return new URLSearchParams(text);
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(objectOf(parseJson(request.rawBody)))) {
+    const scalar = typeof value === 'boolean' ? String(value) : stringOf(value);
+    if (scalar !== undefined) params.append(name, scalar);
   }
-  for (const [name, value] of new URLSearchParams(text)) params.append(name, value);
   return params;
 }
 

@@ -38,7 +38,7 @@ describe('VendorEventSourceRegistry', () => {
   ];
 
   it('serves each vendor we read events from', () => {
-    expect(registry.providerIds()).toEqual(['mailgun', 'mailjet', 'postmark', 'resend', 'sendgrid', 'sendinblue', 'ses', 'telnyx', 'twilio']);
+    expect(registry.providerIds()).toEqual(['mailgun', 'mailjet', 'nexmo', 'postmark', 'resend', 'sendgrid', 'sendinblue', 'ses', 'telnyx', 'twilio']);
   });
 
   it.each(registry.providerIds())('%s: garbage is refused with a DomainError or read as no events', (providerId) => {

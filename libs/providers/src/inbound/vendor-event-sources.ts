@@ -8,6 +8,7 @@ import { SesEventSource } from './ses.events';
 import { ResendEventSource } from './svix.events';
 import { TelnyxEventSource } from './telnyx.events';
 import { TwilioEventSource } from './twilio.events';
+import { VonageEventSource } from './vonage.events';
 
 /** Every vendor whose event webhook we verify and read, by provider id. */
 export class VendorEventSourceRegistry implements VendorEventSources {
@@ -24,6 +25,7 @@ export class VendorEventSourceRegistry implements VendorEventSources {
       new SesEventSource(),
       new TwilioEventSource(),
       new TelnyxEventSource(),
+      new VonageEventSource(),
     ],
   ) {
     for (const source of sources) for (const id of source.providerIds) this.byProvider.set(id, source);

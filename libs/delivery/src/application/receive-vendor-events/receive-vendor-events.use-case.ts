@@ -114,7 +114,8 @@ export class ReceiveVendorEvents {
     await this.messages.recordDeliveryState(message.id, { state: event.type, at: event.occurredAt });
 
     const reason = this.options.suppressAddresses ? suppressesAddress(event) : undefined;
-    const address = event.recipient ?? (message.channel === 'sms' ? message.phone : message.email);
+    // An SMS has one number, the one later sends are checked against: vendors spell it their own way (often without the +).
+    const address = message.channel === 'sms' ? (message.phone ?? event.recipient) : (event.recipient ?? message.email);
     if (reason && address && (message.channel === 'email' || message.channel === 'sms')) {
       await this.suppressions.insertIfAbsent({
         organizationId: scope.organizationId,
