@@ -7,6 +7,7 @@ import { ResendFake } from '../fakes/email/resend.fake';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { SendinblueFake } from '../fakes/email/sendinblue.fake';
 import { SesFake } from '../fakes/email/ses.fake';
+import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { NexmoFake } from '../fakes/sms/nexmo.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
@@ -14,6 +15,7 @@ import { VendorFake } from '../fakes/vendor-fake';
 import {
   CredentialsSigner,
   MailgunSigner,
+  MessageBirdSigner,
   SendGridSigner,
   SignedRequest,
   SnsSigner,
@@ -72,6 +74,7 @@ function vendors(): Vendor[] {
   const sns = new SnsSigner();
   const telnyx = new TelnyxSigner();
   const vonage = new VonageSigner();
+  const messagebird = new MessageBirdSigner();
   const twilioFake = new TwilioFake();
   const twilio = new TwilioSigner(twilioFake.token);
   const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -300,6 +303,24 @@ function vendors(): Vendor[] {
       },
       forge: tamper,
     },
+    {
+      providerId: 'messagebird',
+      channel: 'sms',
+      fake: new MessagebirdFake(),
+      credentials() {
+        return { accessKey: (this.fake as MessagebirdFake).accessKey, from: 'ACME', baseUrl: this.fake.origin };
+      },
+      signingKey: messagebird.signingKey,
+      // A status report is a GET: the report in the query, the JWT over the URL called.
+      event: (kind, c) =>
+        messagebird.sign(c.url, {
+          id: c.vendorId,
+          recipient: c.address.replace('+', ''),
+          statusDatetime: c.at.toISOString(),
+          ...(kind === 'delivered' ? { status: 'delivered' } : { status: 'delivery_failed', statusReason: 'unknown subscriber', statusErrorCode: '1' }),
+        }),
+      forge: (signed) => ({ ...signed, query: signed.query!.replace('status=', 'status=x') }),
+    },
   ];
 }
 
@@ -324,8 +345,10 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
     await Promise.all(all.map((v) => v.fake.close()));
   });
 
+  /** The vendor's callback: a POST of the body, or a GET with the query when the vendor reports that way. */
   const post = (path: string, signed: SignedRequest) => {
-    const req = request(t.app.getHttpServer()).post(path);
+    const server = request(t.app.getHttpServer());
+    const req = signed.query === undefined ? server.post(path) : server.get(`${path}?${signed.query}`);
     for (const [name, value] of Object.entries(signed.headers)) req.set(name, value);
     return req.send(signed.body);
   };

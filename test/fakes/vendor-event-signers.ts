@@ -15,6 +15,8 @@ type Headers = Record<string, string>;
 export interface SignedRequest {
   body: string;
   headers: Headers;
+  /** A callback made as a GET: the query string (without `?`) the vendor appends to the URL. */
+  query?: string;
 }
 
 const seconds = (at: Date) => String(Math.floor(at.getTime() / 1000));
@@ -204,7 +206,40 @@ export class VonageSigner {
   }
 }
 
+/** MessageBird: the signing key signs a JWT over the URL called (query included) and the body. */
+export class MessageBirdSigner {
+  readonly signingKey = randomBytes(24).toString('base64url');
+
+  /** A status report as MessageBird sends it: a GET with the report in the query (or, with `post`, a form body). */
+  sign(url: string, report: Record<string, string>, options: { at?: Date; post?: boolean } = {}): SignedRequest {
+    const query = new URLSearchParams(report).toString();
+    const body = options.post ? query : '';
+    const seconds = Math.floor((options.at ?? new Date()).getTime() / 1000);
+    const token = hs256Jwt(
+      {
+        iss: 'MessageBird',
+        nbf: seconds,
+        iat: seconds,
+        exp: seconds + 60,
+        jti: randomUUID(),
+        url_hash: sha256Hex(options.post ? url : `${url}?${query}`),
+        ...(body ? { payload_hash: sha256Hex(body) } : {}),
+      },
+      this.signingKey,
+    );
+    return {
+      body,
+      headers: { 'messagebird-signature-jwt': token, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(options.post ? {} : { query }),
+    };
+  }
+}
+
 /** A request as the parsers take it. */
 export function inbound(signed: SignedRequest, url = 'https://api.example.com/v2/inbound-webhooks/delivery-providers/e/i') {
-  return { rawBody: Buffer.from(signed.body), headers: Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v])), url };
+  return {
+    rawBody: Buffer.from(signed.body),
+    headers: Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v])),
+    url: signed.query === undefined ? url : `${url}?${signed.query}`,
+  };
 }

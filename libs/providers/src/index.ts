@@ -28,3 +28,4 @@ export * from './inbound/telnyx.events';
 export * from './inbound/mailjet.events';
 export * from './inbound/brevo.events';
 export * from './inbound/vonage.events';
+export * from './inbound/messagebird.events';

@@ -1,5 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { InboundWebhookRequest, InvalidWebhookSignatureError, MalformedWebhookBodyError, WEBHOOK_TOLERANCE_MS } from '@app/delivery';
+import {
+  DeliveryEventType,
+  InboundWebhookRequest,
+  InvalidWebhookSignatureError,
+  MalformedWebhookBodyError,
+  VendorDeliveryEvent,
+  WEBHOOK_TOLERANCE_MS,
+} from '@app/delivery';
 
 /** What every vendor parser shares: constant-time comparison, the timestamp window, safe JSON reading. */
 
@@ -149,4 +156,31 @@ export function verifySharedSecretJwt(token: string, secret: string, what: strin
 
 export function sha256Hex(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+/** What an SMS status report says: one message, one status. */
+export interface SmsStatusReport {
+  vendorId: string;
+  status: string;
+  type: DeliveryEventType;
+  /** Our message id, where the vendor echoes the reference we sent. */
+  messageId?: string;
+  recipient?: string;
+  occurredAt: Date;
+  permanent: boolean;
+  reason?: string;
+  raw: Record<string, unknown>;
+}
+
+/** The event of an SMS status report, keyed by message and status (the vendor's retry of the report has the same key). */
+export function smsStatusEvent(report: SmsStatusReport): VendorDeliveryEvent {
+  const { vendorId, status, messageId, recipient, reason, ...rest } = report;
+  return {
+    key: `${vendorId}:${status}`,
+    vendorMessageIds: [vendorId],
+    ...(messageId ? { messageId } : {}),
+    ...(recipient ? { recipient } : {}),
+    ...(reason ? { reason } : {}),
+    ...rest,
+  };
 }

@@ -35,10 +35,24 @@ describe('VendorEventSourceRegistry', () => {
     { authorization: 'Basic ###' },
     { 'x-twilio-signature': 'x' },
     { 'telnyx-signature-ed25519': 'AAAA', 'telnyx-timestamp': '99999999999999' },
+    { authorization: 'Bearer e30.e30.x' },
+    { 'messagebird-signature-jwt': 'not-a-jwt', authorization: 'Bearer ###.@@@.!!!' },
   ];
 
   it('serves each vendor we read events from', () => {
-    expect(registry.providerIds()).toEqual(['mailgun', 'mailjet', 'nexmo', 'postmark', 'resend', 'sendgrid', 'sendinblue', 'ses', 'telnyx', 'twilio']);
+    expect(registry.providerIds()).toEqual([
+      'mailgun',
+      'mailjet',
+      'messagebird',
+      'nexmo',
+      'postmark',
+      'resend',
+      'sendgrid',
+      'sendinblue',
+      'ses',
+      'telnyx',
+      'twilio',
+    ]);
   });
 
   it.each(registry.providerIds())('%s: garbage is refused with a DomainError or read as no events', (providerId) => {

@@ -2,6 +2,7 @@ import { VendorEventSource, VendorEventSources } from '@app/delivery';
 import { BrevoEventSource } from './brevo.events';
 import { MailgunEventSource } from './mailgun.events';
 import { MailjetEventSource } from './mailjet.events';
+import { MessageBirdEventSource } from './messagebird.events';
 import { PostmarkEventSource } from './postmark.events';
 import { SendGridEventSource } from './sendgrid.events';
 import { SesEventSource } from './ses.events';
@@ -26,6 +27,7 @@ export class VendorEventSourceRegistry implements VendorEventSources {
       new TwilioEventSource(),
       new TelnyxEventSource(),
       new VonageEventSource(),
+      new MessageBirdEventSource(),
     ],
   ) {
     for (const source of sources) for (const id of source.providerIds) this.byProvider.set(id, source);

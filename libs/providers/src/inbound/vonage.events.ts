@@ -9,6 +9,7 @@ import {
   sameSecret,
   secondsToDate,
   sha256Hex,
+  smsStatusEvent,
   stringOf,
   verifySharedSecretJwt,
 } from './inbound-support';
@@ -68,25 +69,19 @@ export class VonageEventSource implements VendorEventSource {
     const vendorId = params.get('messageId') ?? params.get('message-id') ?? undefined;
     if (!type || !vendorId) return { kind: 'events', events: [] };
     const errorCode = params.get('err-code') ?? undefined;
-    const clientRef = params.get('client-ref') ?? undefined;
-    const recipient = params.get('msisdn') ?? undefined;
     const at = params.get('message-timestamp');
-    return {
-      kind: 'events',
-      events: [
-        {
-          key: `${vendorId}:${status}`,
-          type,
-          vendorMessageIds: [vendorId],
-          ...(clientRef ? { messageId: clientRef } : {}),
-          ...(recipient ? { recipient } : {}),
-          // Vonage writes `YYYY-MM-DD HH:MM:SS` in UTC.
-          occurredAt: at ? dateOf(`${at.replace(' ', 'T')}Z`, now) : now,
-          permanent: errorCode !== undefined && PERMANENT_ERRORS.has(errorCode),
-          ...(errorCode && errorCode !== '0' ? { reason: `Vonage error ${errorCode}` } : {}),
-          raw: { messageId: vendorId, status, ...(errorCode ? { 'err-code': errorCode } : {}) },
-        },
-      ],
-    };
+    const event = smsStatusEvent({
+      vendorId,
+      status,
+      type,
+      messageId: params.get('client-ref') ?? undefined,
+      recipient: params.get('msisdn') ?? undefined,
+      // Vonage writes `YYYY-MM-DD HH:MM:SS` in UTC.
+      occurredAt: at ? dateOf(`${at.replace(' ', 'T')}Z`, now) : now,
+      permanent: errorCode !== undefined && PERMANENT_ERRORS.has(errorCode),
+      reason: errorCode && errorCode !== '0' ? `Vonage error ${errorCode}` : undefined,
+      raw: { messageId: vendorId, status, ...(errorCode ? { 'err-code': errorCode } : {}) },
+    });
+    return { kind: 'events', events: [event] };
   }
 }
