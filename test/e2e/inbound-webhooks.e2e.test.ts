@@ -9,6 +9,7 @@ import { SendinblueFake } from '../fakes/email/sendinblue.fake';
 import { SesFake } from '../fakes/email/ses.fake';
 import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { NexmoFake } from '../fakes/sms/nexmo.fake';
+import { PlivoFake } from '../fakes/sms/plivo.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { VendorFake } from '../fakes/vendor-fake';
@@ -16,6 +17,7 @@ import {
   CredentialsSigner,
   MailgunSigner,
   MessageBirdSigner,
+  PlivoSigner,
   SendGridSigner,
   SignedRequest,
   SnsSigner,
@@ -75,6 +77,8 @@ function vendors(): Vendor[] {
   const telnyx = new TelnyxSigner();
   const vonage = new VonageSigner();
   const messagebird = new MessageBirdSigner();
+  const plivoFake = new PlivoFake();
+  const plivo = new PlivoSigner(plivoFake.authToken);
   const twilioFake = new TwilioFake();
   const twilio = new TwilioSigner(twilioFake.token);
   const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -320,6 +324,23 @@ function vendors(): Vendor[] {
           ...(kind === 'delivered' ? { status: 'delivered' } : { status: 'delivery_failed', statusReason: 'unknown subscriber', statusErrorCode: '1' }),
         }),
       forge: (signed) => ({ ...signed, query: signed.query!.replace('status=', 'status=x') }),
+    },
+    {
+      providerId: 'plivo',
+      channel: 'sms',
+      fake: plivoFake,
+      // No signing key: the auth token credential signs, as for Twilio.
+      credentials() {
+        return { accountSid: plivoFake.authId, token: plivoFake.authToken, from: SMS_FROM, baseUrl: plivoFake.origin };
+      },
+      event: (kind, c) =>
+        plivo.sign(c.url, {
+          MessageUUID: c.vendorId,
+          To: c.address.replace('+', ''),
+          From: SMS_FROM.replace('+', ''),
+          ...(kind === 'delivered' ? { Status: 'delivered', ErrorCode: '000' } : { Status: 'undelivered', ErrorCode: '50' }),
+        }),
+      forge: (signed) => ({ ...signed, body: signed.body.replace('Status=', 'Status=x') }),
     },
   ];
 }

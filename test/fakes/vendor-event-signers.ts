@@ -3,7 +3,7 @@ import { createHash, createHmac, createPrivateKey, createSign, generateKeyPairSy
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { twilioSignature, vonageSignature } from '@app/providers';
+import { plivoSignatureV3, twilioSignature, vonageSignature } from '@app/providers';
 
 /**
  * What each vendor does when it calls an event webhook, with keys made for the test: the headers
@@ -158,6 +158,24 @@ export class TwilioSigner {
     return {
       body: form.toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(this.authToken, url, form) },
+    };
+  }
+}
+
+/** Plivo: the auth token signs the URL, the sorted form parameters and a nonce (signature V3). */
+export class PlivoSigner {
+  constructor(readonly authToken: string) {}
+
+  sign(url: string, params: Record<string, string>): SignedRequest {
+    const form = new URLSearchParams(params);
+    const nonce = String(randomBytes(8).readBigUInt64BE());
+    return {
+      body: form.toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-plivo-signature-v3': plivoSignatureV3(this.authToken, url, form, nonce),
+        'x-plivo-signature-v3-nonce': nonce,
+      },
     };
   }
 }

@@ -29,3 +29,4 @@ export * from './inbound/mailjet.events';
 export * from './inbound/brevo.events';
 export * from './inbound/vonage.events';
 export * from './inbound/messagebird.events';
+export * from './inbound/plivo.events';

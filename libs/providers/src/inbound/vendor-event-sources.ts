@@ -3,6 +3,7 @@ import { BrevoEventSource } from './brevo.events';
 import { MailgunEventSource } from './mailgun.events';
 import { MailjetEventSource } from './mailjet.events';
 import { MessageBirdEventSource } from './messagebird.events';
+import { PlivoEventSource } from './plivo.events';
 import { PostmarkEventSource } from './postmark.events';
 import { SendGridEventSource } from './sendgrid.events';
 import { SesEventSource } from './ses.events';
@@ -28,6 +29,7 @@ export class VendorEventSourceRegistry implements VendorEventSources {
       new TelnyxEventSource(),
       new VonageEventSource(),
       new MessageBirdEventSource(),
+      new PlivoEventSource(),
     ],
   ) {
     for (const source of sources) for (const id of source.providerIds) this.byProvider.set(id, source);
