@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   DeliveryEventType,
+  InboundWebhookKeys,
   InboundWebhookRequest,
   InvalidWebhookSignatureError,
   MalformedWebhookBodyError,
@@ -20,6 +21,14 @@ export function sameSecret(a: Buffer | string, b: Buffer | string): boolean {
 export function requireKey(key: string | undefined, what: string): string {
   if (!key) throw new InvalidWebhookSignatureError(`No ${what} is configured: set configurations.inboundWebhookSigningKey on the integration`);
   return key;
+}
+
+/** The account's auth token a vendor signs with: configurations.inboundWebhookSigningKey when set, else the integration's `token` credential. */
+export function requireAuthToken(keys: InboundWebhookKeys, vendor: string): string {
+  const token = keys.signingKey ?? stringOf(keys.credentials.token);
+  if (!token)
+    throw new InvalidWebhookSignatureError(`No ${vendor} auth token: set the integration token credential or configurations.inboundWebhookSigningKey`);
+  return token;
 }
 
 /** A signed time (seconds or an ISO date) within five minutes of now, else 401. */

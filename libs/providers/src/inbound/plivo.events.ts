@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { DeliveryEventType, InboundWebhookKeys, InboundWebhookRequest, InvalidWebhookSignatureError, VendorEventBatch, VendorEventSource } from '@app/delivery';
-import { header, requestParams, sameSecret, smsStatusEvent, stringOf } from './inbound-support';
+import { header, requireAuthToken, requestParams, sameSecret, smsStatusEvent } from './inbound-support';
 
 const STATUSES: Record<string, DeliveryEventType> = { delivered: 'delivered', undelivered: 'undelivered', failed: 'failed', rejected: 'failed' };
 /** Error codes that say the number cannot receive SMS: invalid destination, destination permanently unavailable. */
@@ -47,8 +47,7 @@ export class PlivoEventSource implements VendorEventSource {
   readonly providerIds = ['plivo'] as const;
 
   parse(request: InboundWebhookRequest, keys: InboundWebhookKeys, now: Date): VendorEventBatch {
-    const token = keys.signingKey ?? stringOf(keys.credentials.token);
-    if (!token) throw new InvalidWebhookSignatureError('No Plivo auth token: set the integration token credential or configurations.inboundWebhookSigningKey');
+    const token = requireAuthToken(keys, 'Plivo');
     const given = header(request.headers, 'x-plivo-signature-v3');
     const nonce = header(request.headers, 'x-plivo-signature-v3-nonce');
     if (!given || !nonce) throw new InvalidWebhookSignatureError('The X-Plivo-Signature-V3 and X-Plivo-Signature-V3-Nonce headers are required');
