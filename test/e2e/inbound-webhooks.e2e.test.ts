@@ -7,6 +7,7 @@ import { ResendFake } from '../fakes/email/resend.fake';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { SendinblueFake } from '../fakes/email/sendinblue.fake';
 import { SesFake } from '../fakes/email/ses.fake';
+import { InfobipSmsFake } from '../fakes/sms/infobip-sms.fake';
 import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { NexmoFake } from '../fakes/sms/nexmo.fake';
 import { PlivoFake } from '../fakes/sms/plivo.fake';
@@ -79,6 +80,7 @@ function vendors(): Vendor[] {
   const messagebird = new MessageBirdSigner();
   const plivoFake = new PlivoFake();
   const plivo = new PlivoSigner(plivoFake.authToken);
+  const infobip = new CredentialsSigner();
   const twilioFake = new TwilioFake();
   const twilio = new TwilioSigner(twilioFake.token);
   const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -341,6 +343,32 @@ function vendors(): Vendor[] {
           ...(kind === 'delivered' ? { Status: 'delivered', ErrorCode: '000' } : { Status: 'undelivered', ErrorCode: '50' }),
         }),
       forge: (signed) => ({ ...signed, body: signed.body.replace('Status=', 'Status=x') }),
+    },
+    {
+      providerId: 'infobip-sms',
+      channel: 'sms',
+      fake: new InfobipSmsFake(),
+      credentials() {
+        return { apiKey: (this.fake as InfobipSmsFake).apiKey, from: 'ACME', baseUrl: this.fake.origin };
+      },
+      signingKey: infobip.credentials,
+      event: (kind, c) =>
+        infobip.sign({
+          results: [
+            {
+              messageId: c.vendorId,
+              to: c.address.replace('+', ''),
+              doneAt: c.at.toISOString().replace('Z', '+0000'),
+              ...(kind === 'delivered'
+                ? { status: { groupName: 'DELIVERED', name: 'DELIVERED_TO_HANDSET' }, error: { name: 'NO_ERROR', permanent: false } }
+                : {
+                    status: { groupName: 'UNDELIVERABLE', name: 'UNDELIVERABLE_NOT_DELIVERED' },
+                    error: { name: 'EC_UNKNOWN_SUBSCRIBER', description: 'Unknown Subscriber', permanent: true },
+                  }),
+            },
+          ],
+        }),
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
     },
   ];
 }

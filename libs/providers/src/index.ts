@@ -30,3 +30,4 @@ export * from './inbound/brevo.events';
 export * from './inbound/vonage.events';
 export * from './inbound/messagebird.events';
 export * from './inbound/plivo.events';
+export * from './inbound/infobip.events';

@@ -26,7 +26,7 @@ export class InboundWebhooksController {
     description:
       "Point the vendor's event webhook here. The integration needs `configurations.inboundWebhookEnabled: true` and the key the vendor signs with in " +
       '`configurations.inboundWebhookSigningKey`: SendGrid (Signed Event Webhook, the base64 verification key; headers X-Twilio-Email-Event-Webhook-Signature/-Timestamp), ' +
-      'Mailgun (HTTP webhook signing key), Resend (the whsec_ secret; svix-* headers), Postmark and Mailjet (`user:password` of the webhook URL, sent as Basic auth), Brevo (`user:password` as Basic auth, or a bearer token), ' +
+      'Mailgun (HTTP webhook signing key), Resend (the whsec_ secret; svix-* headers), Postmark and Mailjet (`user:password` of the webhook URL, sent as Basic auth), Brevo and Infobip (`user:password` as Basic auth, or a bearer token), ' +
       'Amazon SES through SNS (the SNS signing certificate, PEM), Twilio (status callback; the auth token credential, or this key; the URL as API_PUBLIC_URL + path), ' +
       "Telnyx (the base64 Ed25519 public key), Vonage (the signature secret: a JWT in Authorization: Bearer, or the sig parameter), MessageBird (the signing key; MessageBird-Signature-JWT, usually on the GET route), Plivo (X-Plivo-Signature-V3; the auth token credential, or this key; the URL as API_PUBLIC_URL + path). Each event becomes an execution detail of the message's job (source Webhook) and the message's deliveryState; " +
       'a hard bounce or spam report suppresses the address (see /v2/suppressions). A bad, missing or stale (over 5 minutes) signature is a 401 and records nothing; ' +

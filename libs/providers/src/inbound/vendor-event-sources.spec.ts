@@ -42,6 +42,7 @@ describe('VendorEventSourceRegistry', () => {
 
   it('serves each vendor we read events from', () => {
     expect(registry.providerIds()).toEqual([
+      'infobip-sms',
       'mailgun',
       'mailjet',
       'messagebird',

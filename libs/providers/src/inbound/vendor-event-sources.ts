@@ -1,5 +1,6 @@
 import { VendorEventSource, VendorEventSources } from '@app/delivery';
 import { BrevoEventSource } from './brevo.events';
+import { InfobipEventSource } from './infobip.events';
 import { MailgunEventSource } from './mailgun.events';
 import { MailjetEventSource } from './mailjet.events';
 import { MessageBirdEventSource } from './messagebird.events';
@@ -30,6 +31,7 @@ export class VendorEventSourceRegistry implements VendorEventSources {
       new VonageEventSource(),
       new MessageBirdEventSource(),
       new PlivoEventSource(),
+      new InfobipEventSource(),
     ],
   ) {
     for (const source of sources) for (const id of source.providerIds) this.byProvider.set(id, source);
