@@ -11,6 +11,7 @@ import { InfobipSmsFake } from '../fakes/sms/infobip-sms.fake';
 import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { NexmoFake } from '../fakes/sms/nexmo.fake';
 import { PlivoFake } from '../fakes/sms/plivo.fake';
+import { Sms77Fake } from '../fakes/sms/sms77.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { VendorFake } from '../fakes/vendor-fake';
@@ -60,6 +61,8 @@ interface Vendor {
   event(kind: EventKind, c: EventContext): SignedRequest;
   /** The same request with its signature broken (or its credentials wrong). */
   forge(signed: SignedRequest): SignedRequest;
+  /** The vendor's failure report says the number or address is gone for good (else it is a failure that suppresses nothing). */
+  permanentFailures?: false;
 }
 
 const tamper = (signed: SignedRequest): SignedRequest => ({ ...signed, body: signed.body.replace(/"(\w+)"/, '"$1x"') });
@@ -81,6 +84,8 @@ function vendors(): Vendor[] {
   const plivoFake = new PlivoFake();
   const plivo = new PlivoSigner(plivoFake.authToken);
   const infobip = new CredentialsSigner();
+  const seven = new CredentialsSigner();
+  const sevenToken = randomBytes(24).toString('base64url');
   const twilioFake = new TwilioFake();
   const twilio = new TwilioSigner(twilioFake.token);
   const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -370,6 +375,26 @@ function vendors(): Vendor[] {
         }),
       forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
     },
+    {
+      providerId: 'sms77',
+      channel: 'sms',
+      fake: new Sms77Fake(),
+      credentials() {
+        return { apiKey: (this.fake as Sms77Fake).apiKey, from: 'ACME', baseUrl: this.fake.origin };
+      },
+      signingKey: sevenToken,
+      event: (kind, c) =>
+        seven.sign(
+          {
+            webhook_event: 'dlr',
+            webhook_timestamp: c.at.toISOString(),
+            data: { msg_id: c.vendorId, status: kind === 'delivered' ? 'DELIVERED' : 'NOTDELIVERED', timestamp: c.at.toISOString() },
+          },
+          { scheme: 'Bearer', credentials: sevenToken },
+        ),
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: 'Bearer wrong-token' } }),
+      permanentFailures: false,
+    },
   ];
 }
 
@@ -462,7 +487,7 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       );
     });
 
-    it('records a delivered event once, refuses a bad signature, acknowledges an unknown message, and suppresses after a hard bounce', async () => {
+    it('records a delivered event once, refuses a bad signature, acknowledges an unknown message, and suppresses after a permanent failure where the vendor reports one', async () => {
       const { transactionId, notification } = await send();
       expect(notification.jobs[0].status).toBe('completed');
       const vendorId = vendorIdOf(notification);
@@ -498,7 +523,7 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect(unknown.status).toBe(200);
       expect(unknown.body.data).toEqual({ recorded: 0, duplicates: 0, unknown: 1 });
 
-      // A hard bounce a second later: the message bounced, the address suppressed.
+      // A hard bounce a second later: the message bounced, the address suppressed (where the vendor says the failure is permanent).
       const bounce = await post(path, vendor.event('bounce', context(fresh(), new Date(Date.now() + 1000))));
       expect(bounce.status).toBe(200);
       expect(bounce.body.data.recorded).toBe(1);
@@ -511,6 +536,10 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect((await messageOf(transactionId)).deliveryState).toBe(vendor.channel === 'sms' ? 'undelivered' : 'bounced');
       const suppressions = await api.get('/v2/suppressions').query({ limit: 100 });
       expect(suppressions.status).toBe(200);
+      if (vendor.permanentFailures === false) {
+        expect(suppressions.body.data.map((s: any) => s.address)).not.toContain(address.toLowerCase());
+        return;
+      }
       expect(suppressions.body.data).toContainEqual(
         expect.objectContaining({
           address: address.toLowerCase(),

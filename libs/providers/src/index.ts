@@ -31,3 +31,4 @@ export * from './inbound/vonage.events';
 export * from './inbound/messagebird.events';
 export * from './inbound/plivo.events';
 export * from './inbound/infobip.events';
+export * from './inbound/seven.events';

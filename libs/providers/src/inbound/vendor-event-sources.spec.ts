@@ -53,6 +53,7 @@ describe('VendorEventSourceRegistry', () => {
       'sendgrid',
       'sendinblue',
       'ses',
+      'sms77',
       'telnyx',
       'twilio',
     ]);

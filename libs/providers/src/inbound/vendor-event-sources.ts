@@ -8,6 +8,7 @@ import { PlivoEventSource } from './plivo.events';
 import { PostmarkEventSource } from './postmark.events';
 import { SendGridEventSource } from './sendgrid.events';
 import { SesEventSource } from './ses.events';
+import { SevenEventSource } from './seven.events';
 import { ResendEventSource } from './svix.events';
 import { TelnyxEventSource } from './telnyx.events';
 import { TwilioEventSource } from './twilio.events';
@@ -32,6 +33,7 @@ export class VendorEventSourceRegistry implements VendorEventSources {
       new MessageBirdEventSource(),
       new PlivoEventSource(),
       new InfobipEventSource(),
+      new SevenEventSource(),
     ],
   ) {
     for (const source of sources) for (const id of source.providerIds) this.byProvider.set(id, source);
