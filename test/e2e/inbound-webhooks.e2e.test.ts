@@ -11,6 +11,7 @@ import { InfobipSmsFake } from '../fakes/sms/infobip-sms.fake';
 import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { NexmoFake } from '../fakes/sms/nexmo.fake';
 import { PlivoFake } from '../fakes/sms/plivo.fake';
+import { SnsFake } from '../fakes/sms/sns.fake';
 import { Sms77Fake } from '../fakes/sms/sms77.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
@@ -566,6 +567,58 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect(again.notification.jobs[0].status).toBe('completed');
       expect(vendor.fake.accepted.length).toBe(sendsBefore + 1);
       expect(vendor.fake.refusals).toEqual([]);
+    });
+  });
+
+  describe('Amazon SNS subscription confirmation', () => {
+    const snsFake = new SnsFake();
+    const signer = new SnsSigner();
+    const topicArn = 'arn:aws:sns:us-east-1:123456789012:ses-events';
+    let path: string;
+    beforeAll(async () => {
+      await snsFake.start();
+      const ses = all.find((v) => v.providerId === 'ses')!;
+      const res = await api.post('/v1/integrations').send({
+        providerId: 'ses',
+        channel: 'email',
+        identifier: uniqueName('ses-sub'),
+        credentials: ses.credentials(),
+        active: true,
+        configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: signer.certificate },
+      });
+      expect(res.status).toBe(201);
+      path = `/v2/inbound-webhooks/delivery-providers/${res.body.data._environmentId}/${res.body.data._id}`;
+    });
+    afterAll(() => snsFake.close());
+    const confirmation = (subscribeUrl: string, token: string) =>
+      signer.sign({
+        Type: 'SubscriptionConfirmation',
+        Message: `You have chosen to subscribe to the topic ${topicArn}.`,
+        Token: token,
+        SubscribeURL: subscribeUrl,
+      });
+
+    it('confirms a signed SubscriptionConfirmation by GETting its SubscribeURL (a loopback SNS, the rules allowing loopback)', async () => {
+      const { url, token } = snsFake.subscribeUrl(topicArn);
+      const forged = confirmation(url, token);
+      const refused = await post(path, { ...forged, body: forged.body.replace('Action=ConfirmSubscription', 'Action=ConfirmSubscription&x=1') });
+      expect(refused.status).toBe(401);
+      expect(snsFake.requests).toHaveLength(0);
+
+      const res = await post(path, confirmation(url, token));
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ recorded: 0, duplicates: 0, unknown: 0, subscriptionConfirmation: true, subscriptionConfirmed: true });
+      expect(snsFake.confirmedSubscriptions).toEqual([{ topicArn, token }]);
+    });
+
+    it('answers 200 and says so when SNS refuses the confirmation', async () => {
+      const res = await post(
+        path,
+        confirmation(`${snsFake.origin}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(topicArn)}&Token=unknown`, 'unknown'),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ subscriptionConfirmation: true, subscriptionConfirmed: false });
+      expect(snsFake.refusals.map((r) => r.reason)).toContain('unknown subscription token');
     });
   });
 

@@ -27,7 +27,7 @@ export class InboundWebhooksController {
       "Point the vendor's event webhook here. The integration needs `configurations.inboundWebhookEnabled: true` and the key the vendor signs with in " +
       '`configurations.inboundWebhookSigningKey`: SendGrid (Signed Event Webhook, the base64 verification key; headers X-Twilio-Email-Event-Webhook-Signature/-Timestamp), ' +
       'Mailgun (HTTP webhook signing key), Resend (the whsec_ secret; svix-* headers), Postmark and Mailjet (`user:password` of the webhook URL, sent as Basic auth), Brevo and Infobip (`user:password` as Basic auth, or a bearer token), ' +
-      'Amazon SES through SNS (the SNS signing certificate, PEM), Twilio (status callback; the auth token credential, or this key; the URL as API_PUBLIC_URL + path), ' +
+      'Amazon SES through SNS (the SNS signing certificate, PEM; a verified SubscriptionConfirmation is confirmed by GETting its SubscribeURL under the outbound network rules), Twilio (status callback; the auth token credential, or this key; the URL as API_PUBLIC_URL + path), ' +
       "Telnyx (the base64 Ed25519 public key), Vonage (the signature secret: a JWT in Authorization: Bearer, or the sig parameter), MessageBird (the signing key; MessageBird-Signature-JWT, usually on the GET route), Plivo (X-Plivo-Signature-V3; the auth token credential, or this key; the URL as API_PUBLIC_URL + path), seven/sms77 (a bearer token equal to this key, or Basic auth). Each event becomes an execution detail of the message's job (source Webhook) and the message's deliveryState; " +
       'a hard bounce or spam report suppresses the address (see /v2/suppressions). A bad, missing or stale (over 5 minutes) signature is a 401 and records nothing; ' +
       'a repeated event is recorded once; an event about an unknown message is acknowledged (200) and records nothing.',
@@ -86,7 +86,7 @@ export class InboundWebhooksController {
       recorded: result.recorded,
       duplicates: result.duplicates,
       unknown: result.unknown,
-      ...(result.subscription ? { subscriptionConfirmation: true } : {}),
+      ...(result.subscription ? { subscriptionConfirmation: true, subscriptionConfirmed: result.subscription.confirmed } : {}),
     };
   }
 
