@@ -349,12 +349,12 @@ describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`
     it('getWebhookProviderStatus: by provider id or integration id; 404 and 400 as Novu', async () => {
       expect((await novu.integrations.getWebhookProviderStatus('sendgrid')).data).toEqual({ data: true });
       expect((await novu.integrations.getWebhookProviderStatus(first)).data).toEqual({ data: true });
-      const mailjet = await novu.integrations.create('mailjet', {
+      const smtp = await novu.integrations.create('nodemailer', {
         channel: 'email' as never,
-        credentials: { apiKey: 'k', secretKey: 's', from: 'noreply@example.com', senderName: 'Acme' },
-        identifier: uniqueName('mailjet'),
+        credentials: { host: 'smtp.example.com', port: '587', from: 'noreply@example.com', senderName: 'Acme' },
+        identifier: uniqueName('smtp'),
       });
-      expect((await novu.integrations.getWebhookProviderStatus(mailjet.data.data._id)).data).toEqual({ data: false });
+      expect((await novu.integrations.getWebhookProviderStatus(smtp.data.data._id)).data).toEqual({ data: false }); // SMTP sends no events
       await refused('webhook status of an absent provider', 404, () => novu.integrations.getWebhookProviderStatus('postmark'));
       const slack = await novu.integrations.create('slack', {
         channel: 'chat' as never,

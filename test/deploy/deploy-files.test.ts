@@ -109,11 +109,14 @@ describe('docker-compose.yml', () => {
   const services: Record<string, any> = compose.services;
   const envExample = parseDotenv(readRootFile('.env.example'));
 
-  it('has PostgreSQL, Redis, the api and the worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
+  it('has PostgreSQL, Redis, the api, the worker and, under a profile, the inbound mail receiver', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'inbound-mail', 'postgres', 'redis', 'worker']);
+    expect(Object.entries(services).filter(([, service]) => service.profiles)).toEqual([
+      ['inbound-mail', expect.objectContaining({ profiles: ['inbound-mail'] })],
+    ]);
   });
 
-  it.each(['postgres', 'redis', 'api', 'worker'])('%s restarts unless stopped and has a health check', (name) => {
+  it.each(['postgres', 'redis', 'api', 'worker', 'inbound-mail'])('%s restarts unless stopped and has a health check', (name) => {
     const service = services[name];
     expect(service.restart).toBe('unless-stopped');
     expect(service.healthcheck?.disable).not.toBe(true);
@@ -121,7 +124,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts a service only once what it depends on is healthy', () => {
-    for (const name of ['api', 'worker']) expect(Object.keys(services[name].depends_on).sort()).toEqual(['postgres', 'redis']);
+    for (const name of ['api', 'worker', 'inbound-mail']) expect(Object.keys(services[name].depends_on).sort()).toEqual(['postgres', 'redis']);
     for (const [name, service] of Object.entries(services)) {
       for (const [dependency, condition] of Object.entries<any>(service.depends_on ?? {})) {
         expect({ name, dependency, condition: condition.condition }).toEqual({ name, dependency, condition: 'service_healthy' });
@@ -130,8 +133,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('runs the api and the worker from the image built from this repository, with no source mounted', () => {
-    for (const name of ['api', 'worker']) {
+  it('runs the api and the workers from the image built from this repository, with no source mounted', () => {
+    for (const name of ['api', 'worker', 'inbound-mail']) {
       const service = services[name];
       expect([service.build, service.build?.context]).toContain('.');
       expect(service.image).toBe(services.api.image);
@@ -140,6 +143,7 @@ describe('docker-compose.yml', () => {
     }
     expect(services.api.command).toEqual(startCommand('start:api'));
     expect(services.worker.command).toEqual(startCommand('start:worker'));
+    expect(services['inbound-mail'].command).toEqual(startCommand('start:worker'));
   });
 
   it('mounts named volumes only (no bind mount anywhere)', () => {
@@ -161,9 +165,39 @@ describe('docker-compose.yml', () => {
     expect(services.redis.ports).toBeUndefined();
   });
 
-  it('gives the worker a heartbeat file that its health check reads', () => {
-    expect(services.worker.environment.WORKER_HEARTBEAT_FILE).toBe('/tmp/worker-heartbeat');
-    expect(healthcheckArgv(services.worker.healthcheck.test).join(' ')).toContain('WORKER_HEARTBEAT_FILE');
+  it('gives the workers a heartbeat file that their health check reads', () => {
+    for (const name of ['worker', 'inbound-mail']) {
+      expect(services[name].environment.WORKER_HEARTBEAT_FILE).toBe('/tmp/worker-heartbeat');
+      expect(healthcheckArgv(services[name].healthcheck.test).join(' ')).toContain('WORKER_HEARTBEAT_FILE');
+    }
+  });
+
+  it('runs the inbound mail receiver in one worker of its own, on 2525 inside, published on INBOUND_MAIL_PORT (25 unless set)', () => {
+    const mail = services['inbound-mail'];
+    expect(mail.environment.INBOUND_MAIL_PORT).toBe('2525');
+    expect(services.worker.environment.INBOUND_MAIL_PORT).toBeUndefined(); // scaled workers listen on nothing
+    expect(services.api.environment.INBOUND_MAIL_PORT).toBeUndefined();
+    expect(mail.ports).toEqual(['25:2525']);
+    expect(interpolate(raw.services['inbound-mail'].ports[0], { INBOUND_MAIL_PORT: '2526' })).toBe('2526:2525');
+  });
+
+  it('passes the delivery-event, outbound-webhook and reply-callback settings to every service process, empty leaving the defaults', () => {
+    const settings = [
+      'API_PUBLIC_URL',
+      'SUPPRESS_BOUNCED_ADDRESSES',
+      'INBOUND_WEBHOOK_BODY_LIMIT_BYTES',
+      'WEBHOOK_RETRY_DELAYS',
+      'WEBHOOK_TIMEOUT_SECONDS',
+      'INBOUND_MAIL_DOMAIN',
+    ];
+    for (const name of ['api', 'worker', 'inbound-mail']) {
+      for (const setting of settings) {
+        expect({ name, setting, value: raw.services[name].environment[setting] }).toEqual({ name, setting, value: `\${${setting}:-}` });
+        expect(services[name].environment[setting]).toBe('');
+      }
+    }
+    const configured = interpolateAll(raw, { ...secrets, INBOUND_MAIL_DOMAIN: 'replies.example.com' });
+    expect(configured.services.worker.environment.INBOUND_MAIL_DOMAIN).toBe('replies.example.com');
   });
 
   it('points the api and the worker at the postgres and redis services with their credentials', () => {
