@@ -14,25 +14,9 @@ import { Novu } from '@novu/node';
 import { AddressInfo } from 'node:net';
 import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
+import { NOVU_NODE_VERSION, refused } from '../support/novu-node';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const SDK_VERSION: string = require('@novu/node/package.json').version;
-
-/** The body of a refused SDK call, and its status; fails when the call succeeds. */
-async function refused(what: string, status: number, call: () => Promise<unknown>): Promise<Record<string, unknown>> {
-  try {
-    await call();
-  } catch (error) {
-    // the SDK's axios error carries the answer
-    const response = (error as { response?: { status: number; data: Record<string, unknown> } }).response;
-    if (!response) throw error;
-    expect({ what, status: response.status }).toEqual({ what, status });
-    return response.data;
-  }
-  throw new Error(`${what}: expected HTTP ${status}, but the call succeeded`);
-}
-
-describe.each(STORES)(`@novu/node ${SDK_VERSION} against the service (%s)`, (store) => {
+describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`, (store) => {
   let t: TestApp;
   let baseUrl: string;
   let novu: Novu;
@@ -365,12 +349,12 @@ describe.each(STORES)(`@novu/node ${SDK_VERSION} against the service (%s)`, (sto
     it('getWebhookProviderStatus: by provider id or integration id; 404 and 400 as Novu', async () => {
       expect((await novu.integrations.getWebhookProviderStatus('sendgrid')).data).toEqual({ data: true });
       expect((await novu.integrations.getWebhookProviderStatus(first)).data).toEqual({ data: true });
-      const mailjet = await novu.integrations.create('mailjet', {
+      const smtp = await novu.integrations.create('nodemailer', {
         channel: 'email' as never,
-        credentials: { apiKey: 'k', secretKey: 's', from: 'noreply@example.com', senderName: 'Acme' },
-        identifier: uniqueName('mailjet'),
+        credentials: { host: 'smtp.example.com', port: '587', from: 'noreply@example.com', senderName: 'Acme' },
+        identifier: uniqueName('smtp'),
       });
-      expect((await novu.integrations.getWebhookProviderStatus(mailjet.data.data._id)).data).toEqual({ data: false });
+      expect((await novu.integrations.getWebhookProviderStatus(smtp.data.data._id)).data).toEqual({ data: false }); // SMTP sends no events
       await refused('webhook status of an absent provider', 404, () => novu.integrations.getWebhookProviderStatus('postmark'));
       const slack = await novu.integrations.create('slack', {
         channel: 'chat' as never,

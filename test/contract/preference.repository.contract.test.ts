@@ -42,6 +42,23 @@ function preferenceRepositoryContract(open: () => Promise<{ repository: Preferen
     expect(replaced.schedule).toEqual({ isEnabled: false });
   });
 
+  it('keeps the enabled switch unless a new value is given; a record never switched has none', async () => {
+    const subscriberId = newId();
+    const workflowId = newId();
+    const plain = await repository.upsert(scope, { subscriberId, workflowId, channels: { email: false }, at: t1 });
+    expect(plain).not.toHaveProperty('enabled');
+    expect(await repository.upsert(scope, { subscriberId, workflowId, channels: {}, enabled: false, at: t2 })).toMatchObject({
+      enabled: false,
+      channels: { email: false },
+    });
+    expect(await repository.upsert(scope, { subscriberId, workflowId, channels: { sms: true }, at: t2 })).toMatchObject({ enabled: false });
+    const created = await repository.upsert(scope, { subscriberId, workflowId: null, channels: {}, enabled: true, at: t1 });
+    expect(created).toMatchObject({ workflowId: null, enabled: true });
+    const { global, workflow } = await repository.findForWorkflow(scope, subscriberId, workflowId);
+    expect({ global: global?.enabled, workflow: workflow?.enabled }).toEqual({ global: true, workflow: false });
+    expect((await repository.listForSubscriber(scope, subscriberId)).map((r) => r.enabled)).toEqual([true, false]);
+  });
+
   it('merges concurrent writes of different channels without losing one', async () => {
     const subscriberId = newId();
     const workflowId = newId();

@@ -185,6 +185,21 @@ function subscriberRepositoryContract(open: () => Promise<{ repository: Subscrib
     expect(await repository.listBatch(scope(), null, 10)).toEqual({ subscribers: [], next: null });
   });
 
+  it('listPage: oldest first, page by page, hasMore only while a later page holds any; one environment only', async () => {
+    const env = scope();
+    for (const id of ['p1', 'p2', 'p3', 'p4', 'p5']) await upsert(env, id);
+    await upsert(scope(), 'elsewhere');
+    const first = await repository.listPage(env, { page: 0, limit: 2 });
+    expect({ ids: ids(first.items), hasMore: first.hasMore }).toEqual({ ids: ['p1', 'p2'], hasMore: true });
+    const last = await repository.listPage(env, { page: 2, limit: 2 });
+    expect({ ids: ids(last.items), hasMore: last.hasMore }).toEqual({ ids: ['p5'], hasMore: false });
+    const exact = await repository.listPage(env, { page: 0, limit: 5 });
+    expect({ ids: ids(exact.items), hasMore: exact.hasMore }).toEqual({ ids: ['p1', 'p2', 'p3', 'p4', 'p5'], hasMore: false });
+    expect(exact.items[0]).toMatchObject({ environmentId: env.environmentId, channels: [] });
+    expect(await repository.listPage(env, { page: 3, limit: 2 })).toEqual({ items: [], hasMore: false });
+    expect(await repository.listPage(scope(), { page: 0, limit: 10 })).toEqual({ items: [], hasMore: false });
+  });
+
   describe('search', () => {
     const env = scope();
     beforeAll(async () => {

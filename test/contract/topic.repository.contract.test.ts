@@ -129,6 +129,43 @@ function topicRepositoryContract(open: () => Promise<{ repository: TopicReposito
     expect(await repository.listMemberIds(env, 'missing', null, 3)).toEqual({ subscriberIds: [], next: null });
   });
 
+  it("gives a trigger's batches of members with each one's subscription preference for that workflow", async () => {
+    const env = scope();
+    const { topic: t } = await repository.upsert(topic(env, 'prefs-batch'));
+    for (const id of ['p0', 'p1', 'p2', 'p3']) await repository.addSubscriptions(t, [member(id)], tick(), ids());
+    const gold = { workflowId: 'wf-a', enabled: true, condition: { '==': [{ var: 'payload.tier' }, 'gold'] } };
+    await repository.updateSubscription(
+      env,
+      'prefs-batch',
+      'p1',
+      {
+        preferences: [
+          { workflowId: 'wf-b', enabled: true },
+          { workflowId: 'wf-a', enabled: false },
+        ],
+      },
+      tick(),
+    );
+    await repository.updateSubscription(env, 'prefs-batch', 'p2', { preferences: [gold] }, tick());
+    await repository.updateSubscription(env, 'prefs-batch', 'p3', { preferences: [{ workflowId: 'wf-b', enabled: false }] }, tick());
+
+    const first = await repository.listMembersFor(env, 'prefs-batch', 'wf-a', null, 2);
+    expect(first.members).toEqual([{ subscriberId: 'p0' }, { subscriberId: 'p1', preference: { workflowId: 'wf-a', enabled: false } }]);
+    // the same batches and cursors as listMemberIds
+    const memberIds = await repository.listMemberIds(env, 'prefs-batch', null, 2);
+    expect(first.next).toBe(memberIds.next);
+    const second = await repository.listMembersFor(env, 'prefs-batch', 'wf-a', first.next, 2);
+    expect(second).toEqual({ members: [{ subscriberId: 'p2', preference: gold }, { subscriberId: 'p3' }], next: null });
+    expect((await repository.listMembersFor(env, 'prefs-batch', 'wf-b', null, 10)).members.map((m) => m.preference?.enabled)).toEqual([
+      undefined,
+      true,
+      undefined,
+      false,
+    ]);
+    expect(await repository.listMembersFor(env, 'missing', 'wf-a', null, 3)).toEqual({ members: [], next: null });
+    expect(await repository.listMembersFor(scope(), 'prefs-batch', 'wf-a', null, 3)).toEqual({ members: [], next: null });
+  });
+
   it('knows the topics of each subscriber and forgets a deleted subscriber', async () => {
     const env = scope();
     const { topic: one } = await repository.upsert(topic(env, 'one'));

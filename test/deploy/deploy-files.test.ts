@@ -109,22 +109,26 @@ describe('docker-compose.yml', () => {
   const services: Record<string, any> = compose.services;
   const envExample = parseDotenv(readRootFile('.env.example'));
 
-  it('has PostgreSQL, Redis, the api and the worker by default, and MongoDB with its own api and worker in the mongodb profile', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'api-mongodb', 'mongodb', 'postgres', 'redis', 'worker', 'worker-mongodb']);
+  it('has PostgreSQL, Redis, the api and the worker by default; MongoDB with its own api and worker, and the inbound mail receiver, under profiles', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'api-mongodb', 'inbound-mail', 'mongodb', 'postgres', 'redis', 'worker', 'worker-mongodb']);
     const byDefault = Object.keys(services).filter((name) => services[name].profiles === undefined);
     expect(byDefault.sort()).toEqual(['api', 'postgres', 'redis', 'worker']);
     for (const name of ['mongodb', 'api-mongodb', 'worker-mongodb']) expect(services[name].profiles).toEqual(['mongodb']);
+    expect(services['inbound-mail'].profiles).toEqual(['inbound-mail']);
   });
 
-  it.each(['postgres', 'redis', 'api', 'worker', 'mongodb', 'api-mongodb', 'worker-mongodb'])('%s restarts unless stopped and has a health check', (name) => {
-    const service = services[name];
-    expect(service.restart).toBe('unless-stopped');
-    expect(service.healthcheck?.disable).not.toBe(true);
-    expect(healthcheckArgv(service.healthcheck.test).length).toBeGreaterThan(0);
-  });
+  it.each(['postgres', 'redis', 'api', 'worker', 'inbound-mail', 'mongodb', 'api-mongodb', 'worker-mongodb'])(
+    '%s restarts unless stopped and has a health check',
+    (name) => {
+      const service = services[name];
+      expect(service.restart).toBe('unless-stopped');
+      expect(service.healthcheck?.disable).not.toBe(true);
+      expect(healthcheckArgv(service.healthcheck.test).length).toBeGreaterThan(0);
+    },
+  );
 
   it('starts a service only once what it depends on is healthy', () => {
-    for (const name of ['api', 'worker']) expect(Object.keys(services[name].depends_on).sort()).toEqual(['postgres', 'redis']);
+    for (const name of ['api', 'worker', 'inbound-mail']) expect(Object.keys(services[name].depends_on).sort()).toEqual(['postgres', 'redis']);
     for (const name of ['api-mongodb', 'worker-mongodb']) expect(Object.keys(services[name].depends_on).sort()).toEqual(['mongodb', 'redis']);
     for (const [name, service] of Object.entries(services)) {
       for (const [dependency, condition] of Object.entries<any>(service.depends_on ?? {})) {
@@ -134,8 +138,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('runs the api and the worker from the image built from this repository, with no source mounted', () => {
-    for (const name of ['api', 'worker', 'api-mongodb', 'worker-mongodb']) {
+  it('runs the api and the workers from the image built from this repository, with no source mounted', () => {
+    for (const name of ['api', 'worker', 'inbound-mail', 'api-mongodb', 'worker-mongodb']) {
       const service = services[name];
       expect([service.build, service.build?.context]).toContain('.');
       expect(service.image).toBe(services.api.image);
@@ -143,7 +147,7 @@ describe('docker-compose.yml', () => {
       expect(service.working_dir).toBeUndefined();
     }
     for (const name of ['api', 'api-mongodb']) expect(services[name].command).toEqual(startCommand('start:api'));
-    for (const name of ['worker', 'worker-mongodb']) expect(services[name].command).toEqual(startCommand('start:worker'));
+    for (const name of ['worker', 'worker-mongodb', 'inbound-mail']) expect(services[name].command).toEqual(startCommand('start:worker'));
   });
 
   it('mounts named volumes only (no bind mount anywhere)', () => {
@@ -163,11 +167,39 @@ describe('docker-compose.yml', () => {
     expect(services['api-mongodb'].ports).toEqual(services.api.ports);
   });
 
-  it('gives the worker a heartbeat file that its health check reads', () => {
-    for (const name of ['worker', 'worker-mongodb']) {
+  it('gives the workers a heartbeat file that their health check reads', () => {
+    for (const name of ['worker', 'worker-mongodb', 'inbound-mail']) {
       expect(services[name].environment.WORKER_HEARTBEAT_FILE).toBe('/tmp/worker-heartbeat');
       expect(healthcheckArgv(services[name].healthcheck.test).join(' ')).toContain('WORKER_HEARTBEAT_FILE');
     }
+  });
+
+  it('runs the inbound mail receiver in one worker of its own, on 2525 inside, published on INBOUND_MAIL_PORT (25 unless set)', () => {
+    const mail = services['inbound-mail'];
+    expect(mail.environment.INBOUND_MAIL_PORT).toBe('2525');
+    expect(services.worker.environment.INBOUND_MAIL_PORT).toBeUndefined(); // scaled workers listen on nothing
+    expect(services.api.environment.INBOUND_MAIL_PORT).toBeUndefined();
+    expect(mail.ports).toEqual(['25:2525']);
+    expect(interpolate(raw.services['inbound-mail'].ports[0], { INBOUND_MAIL_PORT: '2526' })).toBe('2526:2525');
+  });
+
+  it('passes the delivery-event, outbound-webhook and reply-callback settings to every service process, empty leaving the defaults', () => {
+    const settings = [
+      'API_PUBLIC_URL',
+      'SUPPRESS_BOUNCED_ADDRESSES',
+      'INBOUND_WEBHOOK_BODY_LIMIT_BYTES',
+      'WEBHOOK_RETRY_DELAYS',
+      'WEBHOOK_TIMEOUT_SECONDS',
+      'INBOUND_MAIL_DOMAIN',
+    ];
+    for (const name of ['api', 'worker', 'inbound-mail', 'api-mongodb', 'worker-mongodb']) {
+      for (const setting of settings) {
+        expect({ name, setting, value: raw.services[name].environment[setting] }).toEqual({ name, setting, value: `\${${setting}:-}` });
+        expect(services[name].environment[setting]).toBe('');
+      }
+    }
+    const configured = interpolateAll(raw, { ...secrets, INBOUND_MAIL_DOMAIN: 'replies.example.com' });
+    expect(configured.services.worker.environment.INBOUND_MAIL_DOMAIN).toBe('replies.example.com');
   });
 
   it('points the api and the worker at the postgres and redis services with their credentials', () => {

@@ -85,6 +85,8 @@ interface RunningService {
   stop(): Promise<void>;
 }
 
+const START_TIMEOUT_MS = 60_000;
+
 /** Starts the service and waits until its health check answers. */
 async function startService(vars: Record<string, string>): Promise<RunningService> {
   const port = await freePort();
@@ -97,7 +99,9 @@ async function startService(vars: Record<string, string>): Promise<RunningServic
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
-  for (let attempt = 0; attempt < 300; attempt++) {
+  // Generous: on a loaded two-core machine an embedded first start has taken more than 30 s.
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
     const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then(
       (r) => r.ok,
@@ -107,7 +111,7 @@ async function startService(vars: Record<string, string>): Promise<RunningServic
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
-  throw new Error(`the service did not become healthy within 30 s:\n${output}`);
+  throw new Error(`the service did not become healthy within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
 }
 
 describe('configuration of the built service', () => {
@@ -172,7 +176,7 @@ describe('configuration of the built service', () => {
         await second.stop();
       }
     }
-  }, 120_000);
+  }, 180_000);
   it('a first start on a terminal prints a readable block whatever LOG_LEVEL is', async () => {
     const service = await startService({ DATA_DIR: scratch('notify-first-'), LOG_FORMAT: 'pretty', LOG_LEVEL: 'warn' });
     const output = service.output();
@@ -226,7 +230,7 @@ describe('configuration of the built service', () => {
     } finally {
       await service.stop();
     }
-  }, 120_000);
+  }, 180_000);
 
   it('embedded mode loses no accepted work across a restart: a delayed step still delivers', async () => {
     const dataDir = scratch('notify-restart-');
@@ -269,5 +273,5 @@ describe('configuration of the built service', () => {
     } finally {
       await second.stop();
     }
-  }, 120_000);
+  }, 180_000);
 });

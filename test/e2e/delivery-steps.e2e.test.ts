@@ -2,7 +2,9 @@ import { DateTime } from 'luxon';
 import { JOB_REPOSITORY, JobRepository, MESSAGE_REPOSITORY, MessageRepository } from '@app/delivery';
 import { verifyWebhookSignature } from '../../libs/providers/src/webhooks/webhook-signature';
 import { LoopbackReceiver, ReceivedRequest } from '../../libs/providers/src/testing/loopback-receiver';
+import request from 'supertest';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
+import { SendGridSigner } from '../fakes/vendor-event-signers';
 import { ApiClient, STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -198,6 +200,77 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
     });
   });
 
+  describe('dynamic delay (metadata type dynamic, dynamicKey)', () => {
+    const dynamicDelay = (dynamicKey: string) => ({ template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey } });
+    const delayedFor = (job: any) => JSON.parse(job.executionDetails.find((d: any) => d.detail === 'Step delayed').raw).delayMs as number;
+
+    it('waits until the ISO date-time at the payload path', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([inApp('before'), dynamicDelay('payload.sendAt'), inApp('after')]);
+      const subscriberId = await e.subscriber();
+      const sendAt = new Date(Date.now() + 1_500).toISOString();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { sendAt } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'completed']);
+      const delay = notification.jobs[1];
+      expect(delay.step.metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
+      expect(detailsOf(delay)).toEqual(expect.arrayContaining(['Step delayed', 'Delay is finished']));
+      const messages = await e.messagesOf({ transactionId });
+      const after = messages.find((m) => m.content === 'after');
+      expect(messages.map((m) => m.content).sort()).toEqual(['after', 'before']);
+      expect(new Date(after.createdAt).getTime()).toBeGreaterThanOrEqual(new Date(sendAt).getTime());
+    });
+
+    it('waits the {amount, unit} at the payload path, in any of the units', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([dynamicDelay('payload.wait'), inApp('after the wait')]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { wait: { amount: 1, unit: 'seconds' } } });
+      const [notification] = await e.settled(transactionId);
+      expect(notification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed']);
+      expect(delayedFor(notification.jobs[0])).toBe(1_000);
+      expect(await e.messagesOf({ transactionId })).toHaveLength(1);
+
+      // longer units: the delay is set (then the trigger canceled)
+      for (const [unit, ms] of [
+        ['minutes', 60_000],
+        ['hours', 3_600_000],
+      ] as const) {
+        const long = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { wait: { amount: 1, unit } } });
+        const waiting = await waitFor(async () => {
+          const [n] = await e.notificationsOf(long.transactionId);
+          return n?.jobs[0]?.status === 'delayed' && n;
+        });
+        expect(waiting.jobs.map((j: any) => j.status)).toEqual(['delayed', 'pending']);
+        expect(delayedFor(waiting.jobs[0])).toBe(ms);
+        await e.api.delete(`/v1/events/trigger/${long.transactionId}`).expect(200);
+      }
+    });
+
+    it('fails the delay job, saying why, and cancels the steps after it, for a missing, malformed or past value', async () => {
+      const e = await environment();
+      const wf = await e.createWorkflow([dynamicDelay('payload.at'), inApp('never')]);
+      const subscriberId = await e.subscriber();
+      const cases: [unknown, RegExp][] = [
+        [undefined, /Dynamic delay key 'payload.at' not found in payload/],
+        ['invalid-format', /is not a valid format/],
+        [{ amount: 5, unit: 'invalid-unit' }, /Invalid time unit 'invalid-unit'/],
+        [new Date(Date.now() - 10_000).toISOString(), /must be a future date/],
+      ];
+      for (const [at, reason] of cases) {
+        const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: at === undefined ? { other: 1 } : { at } });
+        const [notification] = await e.settled(transactionId);
+        const [delay, next] = notification.jobs;
+        expect({ at, status: delay.status }).toEqual({ at, status: 'failed' });
+        const failure = delay.executionDetails.find((d: any) => d.status === 'Failed');
+        expect(failure.detail).toMatch(reason);
+        expect(next.status).toBe('canceled');
+        expect(detailsOf(next)).toContain('Step was canceled because a previous step failed');
+        expect(await e.messagesOf({ transactionId })).toHaveLength(0);
+      }
+    });
+  });
+
   describe('digest', () => {
     it('keeps one digest per digestKey value', async () => {
       const e = await environment();
@@ -346,6 +419,43 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       expect(wentNotification.jobs.map((j: any) => j.status)).toEqual(['failed', 'completed']);
       const wentMessages = await e.messagesOf({ transactionId: went.transactionId, channel: 'in_app' });
       expect(wentMessages.map((m) => m.content)).toEqual(['after failure']);
+    });
+  });
+
+  describe('previous-step filters (on: previousStep)', () => {
+    const wait = { template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } };
+    const onPrevious = (step: string, stepType: string) => [{ value: 'AND', children: [{ on: 'previousStep', step, stepType }] }];
+
+    it("goes by whether the step's in-app message was read or seen when the later step runs", async () => {
+      const e = await environment();
+      const first = uniqueName('uuid');
+      const wf = await e.createWorkflow([
+        inApp('first', { uuid: first }),
+        wait,
+        inApp('thanks for reading', { filters: onPrevious(first, 'read') }),
+        inApp('you have not seen it', { filters: onPrevious(first, 'unseen') }),
+      ]);
+      const subscriberId = await e.subscriber();
+      const read = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const unread = await e.trigger({ name: wf.identifier, to: subscriberId });
+      // the subscriber reads the first message of one of them while its delay runs
+      const [firstMessage] = await waitFor(async () => {
+        const messages = await e.messagesOf({ transactionId: read.transactionId });
+        return messages.length === 1 && messages;
+      });
+      await e.api.post('/v1/messages/mark-as').send({ messageId: firstMessage._id, markAs: 'read', subscriberId }).expect(201);
+
+      const [readNotification] = await e.settled(read.transactionId);
+      expect(readNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'completed', 'canceled']);
+      const skipped = readNotification.jobs[3].executionDetails.find((d: any) => d.detail === 'Step was skipped based on steps conditions');
+      expect(JSON.parse(skipped.raw)).toEqual([
+        { filter: 'previousStep', field: 'unseen', expected: 'true', actual: 'false', operator: 'EQUAL', passed: false, step: first },
+      ]);
+      expect((await e.messagesOf({ transactionId: read.transactionId })).map((m) => m.content).sort()).toEqual(['first', 'thanks for reading']);
+
+      const [unreadNotification] = await e.settled(unread.transactionId);
+      expect(unreadNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'canceled', 'completed']);
+      expect((await e.messagesOf({ transactionId: unread.transactionId })).map((m) => m.content).sort()).toEqual(['first', 'you have not seen it']);
     });
   });
 
@@ -637,6 +747,49 @@ describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
       const message = await waitFor(async () => (await e.messagesOf({ transactionId: toVip.transactionId })).find((m) => m.status === 'sent'));
       expect(typeof message.content).toBe('string');
       expect(message.content).toContain('Hello');
+    });
+
+    it("a previous-step filter counts an email read once its provider's event webhook reports it opened", async () => {
+      const e = await environment();
+      const signer = new SendGridSigner();
+      const sg = (await e.integration(
+        sendgridIntegration(uniqueName('sg'), { configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: signer.verificationKey } }),
+      )) as { _id: string; _environmentId?: string };
+      const email = uniqueName('uuid');
+      const wf = await e.createWorkflow([
+        { uuid: email, template: { type: 'email', subject: 'News', content: 'Read me' } },
+        { template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } },
+        inApp('glad you opened it', { filters: [{ value: 'AND', children: [{ on: 'previousStep', step: email, stepType: 'read' }] }] }),
+      ]);
+      const subscriberId = await e.subscriber({ email: 'reader@example.com' });
+      const opened = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const ignored = await e.trigger({ name: wf.identifier, to: subscriberId });
+
+      // the provider reports the first email opened while the delay runs
+      const sent = await waitFor(async () => {
+        const [n] = await e.notificationsOf(opened.transactionId);
+        return n?.jobs[0]?.executionDetails.find((d: any) => d.detail === 'Message sent');
+      });
+      const event = signer.sign([
+        {
+          event: 'open',
+          email: 'reader@example.com',
+          timestamp: Math.floor(Date.now() / 1000),
+          sg_event_id: uniqueName('ev'),
+          sg_message_id: `${JSON.parse(sent.raw).id}.filter1`,
+        },
+      ]);
+      const res = await request(t.app.getHttpServer())
+        .post(`/v2/inbound-webhooks/delivery-providers/${sg._environmentId}/${sg._id}`)
+        .set(event.headers)
+        .send(event.body);
+      expect(res.body.data).toEqual({ recorded: 1, duplicates: 0, unknown: 0 });
+
+      const [openedNotification] = await e.settled(opened.transactionId);
+      expect(openedNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'completed']);
+      const [ignoredNotification] = await e.settled(ignored.transactionId);
+      expect(ignoredNotification.jobs.map((j: any) => j.status)).toEqual(['completed', 'completed', 'canceled']);
+      expect(await e.messagesOf({ transactionId: ignored.transactionId, channel: 'in_app' })).toHaveLength(0);
     });
 
     it("names the message's provider on the email job, sent or failed", async () => {

@@ -149,6 +149,20 @@ const ROUTES: [method: 'post' | 'put' | 'patch', path: string, body: (r: ReturnT
   ['patch', '/v1/topics/fz-topic', ({ value }) => ({ name: value() })],
   ['post', '/v1/notification-templates', ({ pick, value }) => ({ name: pick(['nt', value()]), notificationGroupId: value(), steps: value(), tags: value() })],
   ['put', '/v1/notification-templates/fz-wf/status', ({ value }) => ({ active: value() })],
+  ['post', '/v1/subscribers', ({ pick, value }) => ({ subscriberId: pick(['fz-4', value()]), firstName: value(), data: value(), channels: value() })],
+  [
+    'post',
+    '/v1/subscribers/bulk',
+    ({ pick, value }) => ({ subscribers: pick([[{ subscriberId: pick(['fz-5', value()]), email: value() }, value()], value()]) }),
+  ],
+  ['put', '/v1/subscribers/fz', ({ value }) => ({ lastName: value(), data: value() })],
+  ['patch', '/v1/subscribers/fz/online-status', ({ value }) => ({ isOnline: value(), online: value() })],
+  ['patch', '/v1/subscribers/fz/preferences', ({ value }) => ({ enabled: value(), preferences: value() })],
+  ['patch', '/v1/subscribers/fz/preferences/fz-wf', ({ value }) => ({ enabled: value(), channel: value() })],
+  ['post', '/v1/subscribers/fz/messages/mark-as', ({ value }) => ({ messageId: value(), markAs: value() })],
+  ['post', '/v1/subscribers/fz/messages/markAs', ({ value }) => ({ messageId: value(), mark: value() })],
+  ['post', '/v1/subscribers/fz/messages/mark-all', ({ value }) => ({ markAs: value(), feedIdentifier: value() })],
+  ['post', '/v1/subscribers/fz/messages/x/actions/primary', ({ value }) => ({ status: value(), payload: value() })],
 ];
 
 const SEGMENTS = ['', 'x', '-1', '1e9', '99999999999999999999', 'NaN', '[]', '%25', '..', '💥', 'a'.repeat(3000), '2026-13-45', '__proto__', 'constructor'];
@@ -170,10 +184,21 @@ const QUERY_KEYS = [
   'transactionId[a]',
   'includeCursor',
   'criticality',
+  'seen',
+  'read',
+  'payload',
+  'feedIdentifier',
+  'includeInactiveChannels',
   '__proto__[x]',
   'a[b][c][d][e][f]',
 ];
 const READ_PATHS = [
+  '/v1/subscribers',
+  '/v1/subscribers/{}',
+  '/v1/subscribers/{}/preferences',
+  '/v1/subscribers/{}/preferences/{}',
+  '/v1/subscribers/{}/notifications/feed',
+  '/v1/subscribers/{}/notifications/unseen',
   '/v2/subscribers',
   '/v2/subscribers/{}',
   '/v2/subscribers/{}/preferences',
@@ -198,6 +223,7 @@ const READ_PATHS = [
   '/v1/integrations/webhook/provider/{}/status',
 ];
 const DELETE_PATHS = [
+  '/v1/subscribers/{}',
   '/v2/subscribers/{}',
   '/v2/topics/{}',
   '/v1/tenants/{}',

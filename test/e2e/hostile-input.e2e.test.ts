@@ -54,6 +54,13 @@ const BODY_ROUTES: [method: 'post' | 'put' | 'patch', path: string, body: Body][
   ['post', '/v1/topics', (s) => ({ key: s, name: s })],
   ['post', '/v1/topics/hi-topic/subscribers', (s) => ({ subscribers: [s] })],
   ['post', '/v1/notification-templates', (s) => ({ name: s, notificationGroupId: s, steps: [{ template: { type: 'in_app', content: s } }] })],
+  ['post', '/v1/subscribers', (s) => ({ subscriberId: s, firstName: s, data: { [s]: s } })],
+  ['post', '/v1/subscribers/bulk', (s) => ({ subscribers: [{ subscriberId: s }, { subscriberId: 'hi-4', lastName: s }] })],
+  ['put', '/v1/subscribers/hi', (s) => ({ lastName: s, data: { [s]: s } })],
+  ['patch', '/v1/subscribers/hi/preferences/hi-wf', (s) => ({ channel: { type: s, enabled: false } })],
+  ['patch', '/v1/subscribers/hi/preferences', (s) => ({ preferences: [{ type: s, enabled: false }] })],
+  ['post', '/v1/subscribers/hi/messages/mark-as', (s) => ({ messageId: s, markAs: 'read' })],
+  ['post', '/v1/subscribers/hi/messages/markAs', (s) => ({ messageId: [s], mark: { read: true } })],
 ];
 const PATH_ROUTES: [method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, body?: Record<string, unknown>][] = [
   ['get', '/v2/subscribers/{}'],
@@ -80,6 +87,17 @@ const PATH_ROUTES: [method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: s
   ['get', '/v1/integrations/webhook/provider/{}/status'],
   ['put', '/v1/notification-templates/{}/status', { active: true }],
   ['get', '/v1/notification-groups/{}'],
+  ['get', '/v1/subscribers/{}'],
+  ['put', '/v1/subscribers/{}', { firstName: 'x' }],
+  ['delete', '/v1/subscribers/{}'],
+  ['patch', '/v1/subscribers/{}/online-status', { isOnline: true }],
+  ['get', '/v1/subscribers/{}/preferences'],
+  ['get', '/v1/subscribers/hi/preferences/{}'],
+  ['patch', '/v1/subscribers/hi/preferences/{}', { enabled: false }],
+  ['get', '/v1/subscribers/{}/notifications/feed'],
+  ['get', '/v1/subscribers/{}/notifications/unseen'],
+  ['post', '/v1/subscribers/{}/messages/mark-all', { markAs: 'read' }],
+  ['post', '/v1/subscribers/hi/messages/{}/actions/primary', { status: 'done' }],
 ];
 const TABLES = ['subscribers', 'topics', 'topic_subscriptions', 'tenants', 'workflows', 'integrations', 'triggers'];
 

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
+import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
-import { SendGridSigner, SignedRequest, TwilioSigner } from '../fakes/vendor-event-signers';
+import { MessageBirdSigner, SendGridSigner, SignedRequest, TwilioSigner } from '../fakes/vendor-event-signers';
 import { ServiceHarness, buildService, removeBuild } from '../support/service-processes';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -10,7 +11,8 @@ import { waitFor } from '../support/wait-for';
  * The built service in production mode (api and worker apart, PostgreSQL, Bull on Redis): an email
  * sent by the worker through the SendGrid fake and an SMS through the Twilio fake, then each vendor's
  * signed event posted to the api process — the raw body reaches the signature check there as in the
- * embedded mode, the message shows the state, and a bad signature is refused.
+ * embedded mode, the message shows the state, and a bad signature is refused; and a MessageBird status
+ * report, a GET whose query its JWT covers.
  */
 jest.setTimeout(240_000);
 
@@ -19,17 +21,18 @@ let buildDir: string;
 let h: ServiceHarness;
 const sendgridFake = new SendgridFake();
 const twilioFake = new TwilioFake();
+const messagebirdFake = new MessagebirdFake();
 
 beforeAll(async () => {
   buildDir = await buildService();
-  await Promise.all([sendgridFake.start(), twilioFake.start()]);
+  await Promise.all([sendgridFake.start(), twilioFake.start(), messagebirdFake.start()]);
   h = await ServiceHarness.create(buildDir, { env: { API_PUBLIC_URL: PUBLIC_URL } });
   await h.startApi();
   await h.startWorker();
 }, 240_000);
 afterAll(async () => {
   await h?.close();
-  await Promise.all([sendgridFake.close(), twilioFake.close()]);
+  await Promise.all([sendgridFake.close(), twilioFake.close(), messagebirdFake.close()]);
   if (buildDir) removeBuild(buildDir);
 }, 60_000);
 
@@ -118,4 +121,23 @@ it('Twilio: a status callback signed over API_PUBLIC_URL + path with the auth to
   expect(res.status).toBe(200);
   expect(res.body.data.recorded).toBe(1);
   expect(await messageState(transactionId)).toBe('delivered');
+});
+
+it('MessageBird: a status report as a GET, its JWT over API_PUBLIC_URL + path + query, marks the SMS undelivered', async () => {
+  const signer = new MessageBirdSigner();
+  const { path, vendorId, transactionId } = await sendThrough(
+    'sms',
+    'messagebird',
+    { accessKey: messagebirdFake.accessKey, from: 'ACME', baseUrl: messagebirdFake.origin },
+    signer.signingKey,
+    { phone: '+15555550124' },
+  );
+  const report = { id: vendorId, recipient: '15555550124', status: 'delivery_failed', statusDatetime: new Date().toISOString() };
+  const signed = signer.sign(PUBLIC_URL + path, report);
+  const get = (query: string) => request(h.baseUrl).get(`${path}?${query}`).set(signed.headers);
+  expect((await get(signed.query!.replace('delivery_failed', 'delivered'))).status).toBe(401);
+  const res = await get(signed.query!);
+  expect(res.status).toBe(200);
+  expect(res.body.data).toEqual({ recorded: 1, duplicates: 0, unknown: 0 });
+  expect(await messageState(transactionId)).toBe('undelivered');
 });

@@ -1,14 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { MailgunFake } from '../fakes/email/mailgun.fake';
+import { MailjetFake } from '../fakes/email/mailjet.fake';
 import { PostmarkFake } from '../fakes/email/postmark.fake';
 import { ResendFake } from '../fakes/email/resend.fake';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
+import { SendinblueFake } from '../fakes/email/sendinblue.fake';
 import { SesFake } from '../fakes/email/ses.fake';
+import { InfobipSmsFake } from '../fakes/sms/infobip-sms.fake';
+import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
+import { NexmoFake } from '../fakes/sms/nexmo.fake';
+import { PlivoFake } from '../fakes/sms/plivo.fake';
+import { SnsFake } from '../fakes/sms/sns.fake';
+import { Sms77Fake } from '../fakes/sms/sms77.fake';
 import { TelnyxFake } from '../fakes/sms/telnyx.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { VendorFake } from '../fakes/vendor-fake';
-import { MailgunSigner, PostmarkSigner, SendGridSigner, SignedRequest, SnsSigner, SvixSigner, TelnyxSigner, TwilioSigner } from '../fakes/vendor-event-signers';
+import {
+  CredentialsSigner,
+  MailgunSigner,
+  MessageBirdSigner,
+  PlivoSigner,
+  SendGridSigner,
+  SignedRequest,
+  SnsSigner,
+  SvixSigner,
+  TelnyxSigner,
+  TwilioSigner,
+  VonageSigner,
+} from '../fakes/vendor-event-signers';
 import { ApiClient, StoreUnderTest, TestApp, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -42,6 +62,8 @@ interface Vendor {
   event(kind: EventKind, c: EventContext): SignedRequest;
   /** The same request with its signature broken (or its credentials wrong). */
   forge(signed: SignedRequest): SignedRequest;
+  /** The vendor's failure report says the number or address is gone for good (else it is a failure that suppresses nothing). */
+  permanentFailures?: false;
 }
 
 const tamper = (signed: SignedRequest): SignedRequest => ({ ...signed, body: signed.body.replace(/"(\w+)"/, '"$1x"') });
@@ -52,9 +74,19 @@ function vendors(): Vendor[] {
   const sendgrid = new SendGridSigner();
   const mailgun = new MailgunSigner();
   const svix = new SvixSigner();
-  const postmark = new PostmarkSigner();
+  const postmark = new CredentialsSigner();
+  const mailjet = new CredentialsSigner();
+  const brevo = new CredentialsSigner();
+  const brevoToken = randomBytes(24).toString('base64url');
   const sns = new SnsSigner();
   const telnyx = new TelnyxSigner();
+  const vonage = new VonageSigner();
+  const messagebird = new MessageBirdSigner();
+  const plivoFake = new PlivoFake();
+  const plivo = new PlivoSigner(plivoFake.authToken);
+  const infobip = new CredentialsSigner();
+  const seven = new CredentialsSigner();
+  const sevenToken = randomBytes(24).toString('base64url');
   const twilioFake = new TwilioFake();
   const twilio = new TwilioSigner(twilioFake.token);
   const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
@@ -146,6 +178,48 @@ function vendors(): Vendor[] {
       forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
     },
     {
+      providerId: 'mailjet',
+      channel: 'email',
+      fake: new MailjetFake(),
+      credentials() {
+        const f = this.fake as MailjetFake;
+        return { apiKey: f.apiKey, secretKey: f.secretKey, ...SENDER, baseUrl: f.origin };
+      },
+      signingKey: mailjet.credentials,
+      event: (kind, c) => {
+        const event = {
+          time: seconds(c.at),
+          MessageID: c.vendorId,
+          email: c.address,
+          ...(kind === 'delivered' ? { event: 'sent' } : { event: 'bounce', hard_bounce: true, error_related_to: 'recipient', error: 'user unknown' }),
+        };
+        const signed = mailjet.sign([event]);
+        return { ...signed, body: signed.body.replace(/"MessageID":"(\d+)"/, '"MessageID":$1') }; // a bare integer, as Mailjet writes it
+      },
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
+    },
+    {
+      providerId: 'sendinblue',
+      channel: 'email',
+      fake: new SendinblueFake(),
+      credentials() {
+        return { apiKey: (this.fake as SendinblueFake).apiKey, ...SENDER, baseUrl: this.fake.origin };
+      },
+      signingKey: brevoToken,
+      // A bearer token here (Basic credentials work the same way, as for Mailjet).
+      event: (kind, c) =>
+        brevo.sign(
+          {
+            email: c.address,
+            'message-id': c.vendorId,
+            ts_event: seconds(c.at),
+            ...(kind === 'delivered' ? { event: 'delivered' } : { event: 'hard_bounce', reason: 'unknown user' }),
+          },
+          { scheme: 'Bearer', credentials: brevoToken },
+        ),
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: 'Bearer wrong-token' } }),
+    },
+    {
       providerId: 'ses',
       channel: 'email',
       fake: new SesFake(),
@@ -219,6 +293,109 @@ function vendors(): Vendor[] {
         }),
       forge: tamper,
     },
+    {
+      providerId: 'nexmo',
+      channel: 'sms',
+      fake: new NexmoFake(),
+      credentials() {
+        const f = this.fake as NexmoFake;
+        return { apiKey: f.apiKey, secretKey: f.apiSecret, from: SMS_FROM, baseUrl: f.origin };
+      },
+      signingKey: vonage.signatureSecret,
+      // Vonage reports the number without the +; the delivered receipt comes as signed JSON, the failure as a signed form.
+      event: (kind, c) => {
+        const receipt = {
+          msisdn: c.address.replace('+', ''),
+          to: SMS_FROM.replace('+', ''),
+          messageId: c.vendorId,
+          'message-timestamp': c.at.toISOString().slice(0, 19).replace('T', ' '),
+          ...(kind === 'delivered' ? { status: 'delivered', 'err-code': '0' } : { status: 'failed', 'err-code': '3' }),
+        };
+        return kind === 'delivered' ? vonage.signJwt(receipt) : vonage.signSig(receipt);
+      },
+      forge: tamper,
+    },
+    {
+      providerId: 'messagebird',
+      channel: 'sms',
+      fake: new MessagebirdFake(),
+      credentials() {
+        return { accessKey: (this.fake as MessagebirdFake).accessKey, from: 'ACME', baseUrl: this.fake.origin };
+      },
+      signingKey: messagebird.signingKey,
+      // A status report is a GET: the report in the query, the JWT over the URL called.
+      event: (kind, c) =>
+        messagebird.sign(c.url, {
+          id: c.vendorId,
+          recipient: c.address.replace('+', ''),
+          statusDatetime: c.at.toISOString(),
+          ...(kind === 'delivered' ? { status: 'delivered' } : { status: 'delivery_failed', statusReason: 'unknown subscriber', statusErrorCode: '1' }),
+        }),
+      forge: (signed) => ({ ...signed, query: signed.query!.replace('status=', 'status=x') }),
+    },
+    {
+      providerId: 'plivo',
+      channel: 'sms',
+      fake: plivoFake,
+      // No signing key: the auth token credential signs, as for Twilio.
+      credentials() {
+        return { accountSid: plivoFake.authId, token: plivoFake.authToken, from: SMS_FROM, baseUrl: plivoFake.origin };
+      },
+      event: (kind, c) =>
+        plivo.sign(c.url, {
+          MessageUUID: c.vendorId,
+          To: c.address.replace('+', ''),
+          From: SMS_FROM.replace('+', ''),
+          ...(kind === 'delivered' ? { Status: 'delivered', ErrorCode: '000' } : { Status: 'undelivered', ErrorCode: '50' }),
+        }),
+      forge: (signed) => ({ ...signed, body: signed.body.replace('Status=', 'Status=x') }),
+    },
+    {
+      providerId: 'infobip-sms',
+      channel: 'sms',
+      fake: new InfobipSmsFake(),
+      credentials() {
+        return { apiKey: (this.fake as InfobipSmsFake).apiKey, from: 'ACME', baseUrl: this.fake.origin };
+      },
+      signingKey: infobip.credentials,
+      event: (kind, c) =>
+        infobip.sign({
+          results: [
+            {
+              messageId: c.vendorId,
+              to: c.address.replace('+', ''),
+              doneAt: c.at.toISOString().replace('Z', '+0000'),
+              ...(kind === 'delivered'
+                ? { status: { groupName: 'DELIVERED', name: 'DELIVERED_TO_HANDSET' }, error: { name: 'NO_ERROR', permanent: false } }
+                : {
+                    status: { groupName: 'UNDELIVERABLE', name: 'UNDELIVERABLE_NOT_DELIVERED' },
+                    error: { name: 'EC_UNKNOWN_SUBSCRIBER', description: 'Unknown Subscriber', permanent: true },
+                  }),
+            },
+          ],
+        }),
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: `Basic ${Buffer.from('hook:wrong').toString('base64')}` } }),
+    },
+    {
+      providerId: 'sms77',
+      channel: 'sms',
+      fake: new Sms77Fake(),
+      credentials() {
+        return { apiKey: (this.fake as Sms77Fake).apiKey, from: 'ACME', baseUrl: this.fake.origin };
+      },
+      signingKey: sevenToken,
+      event: (kind, c) =>
+        seven.sign(
+          {
+            webhook_event: 'dlr',
+            webhook_timestamp: c.at.toISOString(),
+            data: { msg_id: c.vendorId, status: kind === 'delivered' ? 'DELIVERED' : 'NOTDELIVERED', timestamp: c.at.toISOString() },
+          },
+          { scheme: 'Bearer', credentials: sevenToken },
+        ),
+      forge: (signed) => ({ ...signed, headers: { ...signed.headers, authorization: 'Bearer wrong-token' } }),
+      permanentFailures: false,
+    },
   ];
 }
 
@@ -243,8 +420,10 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
     await Promise.all(all.map((v) => v.fake.close()));
   });
 
+  /** The vendor's callback: a POST of the body, or a GET with the query when the vendor reports that way. */
   const post = (path: string, signed: SignedRequest) => {
-    const req = request(t.app.getHttpServer()).post(path);
+    const server = request(t.app.getHttpServer());
+    const req = signed.query === undefined ? server.post(path) : server.get(`${path}?${signed.query}`);
     for (const [name, value] of Object.entries(signed.headers)) req.set(name, value);
     return req.send(signed.body);
   };
@@ -309,7 +488,7 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       );
     });
 
-    it('records a delivered event once, refuses a bad signature, acknowledges an unknown message, and suppresses after a hard bounce', async () => {
+    it('records a delivered event once, refuses a bad signature, acknowledges an unknown message, and suppresses after a permanent failure where the vendor reports one', async () => {
       const { transactionId, notification } = await send();
       expect(notification.jobs[0].status).toBe('completed');
       const vendorId = vendorIdOf(notification);
@@ -345,7 +524,7 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect(unknown.status).toBe(200);
       expect(unknown.body.data).toEqual({ recorded: 0, duplicates: 0, unknown: 1 });
 
-      // A hard bounce a second later: the message bounced, the address suppressed.
+      // A hard bounce a second later: the message bounced, the address suppressed (where the vendor says the failure is permanent).
       const bounce = await post(path, vendor.event('bounce', context(fresh(), new Date(Date.now() + 1000))));
       expect(bounce.status).toBe(200);
       expect(bounce.body.data.recorded).toBe(1);
@@ -358,6 +537,10 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect((await messageOf(transactionId)).deliveryState).toBe(vendor.channel === 'sms' ? 'undelivered' : 'bounced');
       const suppressions = await api.get('/v2/suppressions').query({ limit: 100 });
       expect(suppressions.status).toBe(200);
+      if (vendor.permanentFailures === false) {
+        expect(suppressions.body.data.map((s: any) => s.address)).not.toContain(address.toLowerCase());
+        return;
+      }
       expect(suppressions.body.data).toContainEqual(
         expect.objectContaining({
           address: address.toLowerCase(),
@@ -384,6 +567,58 @@ describe.each(SETUPS)('inbound vendor events ($name)', ({ store, redis }) => {
       expect(again.notification.jobs[0].status).toBe('completed');
       expect(vendor.fake.accepted.length).toBe(sendsBefore + 1);
       expect(vendor.fake.refusals).toEqual([]);
+    });
+  });
+
+  describe('Amazon SNS subscription confirmation', () => {
+    const snsFake = new SnsFake();
+    const signer = new SnsSigner();
+    const topicArn = 'arn:aws:sns:us-east-1:123456789012:ses-events';
+    let path: string;
+    beforeAll(async () => {
+      await snsFake.start();
+      const ses = all.find((v) => v.providerId === 'ses')!;
+      const res = await api.post('/v1/integrations').send({
+        providerId: 'ses',
+        channel: 'email',
+        identifier: uniqueName('ses-sub'),
+        credentials: ses.credentials(),
+        active: true,
+        configurations: { inboundWebhookEnabled: true, inboundWebhookSigningKey: signer.certificate },
+      });
+      expect(res.status).toBe(201);
+      path = `/v2/inbound-webhooks/delivery-providers/${res.body.data._environmentId}/${res.body.data._id}`;
+    });
+    afterAll(() => snsFake.close());
+    const confirmation = (subscribeUrl: string, token: string) =>
+      signer.sign({
+        Type: 'SubscriptionConfirmation',
+        Message: `You have chosen to subscribe to the topic ${topicArn}.`,
+        Token: token,
+        SubscribeURL: subscribeUrl,
+      });
+
+    it('confirms a signed SubscriptionConfirmation by GETting its SubscribeURL (a loopback SNS, the rules allowing loopback)', async () => {
+      const { url, token } = snsFake.subscribeUrl(topicArn);
+      const forged = confirmation(url, token);
+      const refused = await post(path, { ...forged, body: forged.body.replace('Action=ConfirmSubscription', 'Action=ConfirmSubscription&x=1') });
+      expect(refused.status).toBe(401);
+      expect(snsFake.requests).toHaveLength(0);
+
+      const res = await post(path, confirmation(url, token));
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ recorded: 0, duplicates: 0, unknown: 0, subscriptionConfirmation: true, subscriptionConfirmed: true });
+      expect(snsFake.confirmedSubscriptions).toEqual([{ topicArn, token }]);
+    });
+
+    it('answers 200 and says so when SNS refuses the confirmation', async () => {
+      const res = await post(
+        path,
+        confirmation(`${snsFake.origin}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(topicArn)}&Token=unknown`, 'unknown'),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ subscriptionConfirmation: true, subscriptionConfirmed: false });
+      expect(snsFake.refusals.map((r) => r.reason)).toContain('unknown subscription token');
     });
   });
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { STEPS_QUEUE } from '@app/delivery';
 import { JOB_QUEUE, JobQueue } from '@app/kernel';
+import { WEBHOOKS_QUEUE, webhookJob } from '@app/webhooks';
 import { TestApp, TestAppOptions, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -92,15 +93,19 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
     expect(text).not.toContain(subscriberId);
   });
 
-  it('reports the depth and the oldest waiting job of both queues, read at scrape time', async () => {
+  it('reports the depth and the oldest waiting job of each queue (fanout, steps, outbound webhooks), read at scrape time', async () => {
     // An api process with no consumers (production mode's api), so the job waits.
     const apiOnly = await startTestApp({ ...options, worker: false });
     const queue = apiOnly.app.get<JobQueue>(JOB_QUEUE);
     const waiting = uniqueName('held');
     const delayed = uniqueName('later');
+    const retry = webhookJob(uniqueName('delivery'), 2, 600_000); // an outbound webhook attempt waiting out its backoff
+    const attempt = webhookJob(uniqueName('delivery'), 1);
     try {
       await queue.add(STEPS_QUEUE, { id: waiting, data: { jobId: waiting } });
       await queue.add(STEPS_QUEUE, { id: delayed, data: { jobId: delayed }, delayMs: 600_000 });
+      await queue.add(WEBHOOKS_QUEUE, retry);
+      await queue.add(WEBHOOKS_QUEUE, attempt);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const text = (await request(apiOnly.app.getHttpServer()).get('/metrics').expect(200)).text;
       expect(sample(text, 'notify_queue_jobs{queue="steps",state="waiting"}')).toBeGreaterThanOrEqual(1);
@@ -110,9 +115,16 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
         expect(sample(text, `notify_queue_jobs{queue="fanout",state="${state}"}`)).toBeGreaterThanOrEqual(0);
       }
       expect(sample(text, 'notify_queue_oldest_waiting_job_age_seconds{queue="fanout"}')).toBeGreaterThanOrEqual(0);
+      expect(sample(text, 'notify_queue_jobs{queue="webhooks",state="waiting"}')).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'notify_queue_jobs{queue="webhooks",state="delayed"}')).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'notify_queue_jobs{queue="webhooks",state="active"}')).toBeGreaterThanOrEqual(0);
+      expect(sample(text, 'notify_queue_jobs{queue="webhooks",state="failed"}')).toBeGreaterThanOrEqual(0);
+      expect(sample(text, 'notify_queue_oldest_waiting_job_age_seconds{queue="webhooks"}')).toBeGreaterThanOrEqual(0.25);
     } finally {
       await queue.remove(STEPS_QUEUE, waiting);
       await queue.remove(STEPS_QUEUE, delayed);
+      await queue.remove(WEBHOOKS_QUEUE, retry.id);
+      await queue.remove(WEBHOOKS_QUEUE, attempt.id);
       await apiOnly.close();
     }
   });

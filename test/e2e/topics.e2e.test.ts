@@ -7,6 +7,7 @@ import {
   TopicResponseDto$inboundSchema,
 } from '@novu/api/models/components';
 import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 
 describe.each(STORES)('topics v2 (%s)', (store) => {
   let t: TestApp;
@@ -262,6 +263,59 @@ describe.each(STORES)('topics v2 (%s)', (store) => {
     ]) {
       await patch(body).expect(422);
     }
+  });
+
+  it("applies each subscription's own preferences when a trigger goes to the topic, as Novu", async () => {
+    const env = await t.createEnvironment('Topic fan-out preferences');
+    const api = t.api(env.apiKey);
+    const workflow = async (name: string) =>
+      (
+        await api
+          .post('/v1/workflows')
+          .send({ name, active: true, steps: [{ template: { type: 'in_app', content: 'news for {{subscriber.subscriberId}}' } }] })
+          .expect(201)
+      ).body.data;
+    const news = await workflow('Topic news');
+    const other = await workflow('Other news');
+    const people = ['on', 'off', 'gold', 'silver', 'other-workflow', 'both'];
+    for (const subscriberId of people) await api.post('/v2/subscribers').send({ subscriberId }).expect(201);
+    await api.post('/v2/topics/fan-news/subscriptions').send({ subscriberIds: people }).expect(201);
+    await api
+      .post('/v2/topics/fan-vip/subscriptions')
+      .send({ subscriberIds: ['both'] })
+      .expect(201);
+    const prefer = (key: string, subscriberId: string, preferences: unknown[]) =>
+      api
+        .patch(`/v2/topics/${key}/subscriptions/${encodeURIComponent(`tk_${key}:si_${subscriberId}`)}`)
+        .send({ preferences })
+        .expect(200);
+    await prefer('fan-news', 'on', [{ workflowId: news._id, enabled: true }]);
+    await prefer('fan-news', 'off', [{ workflowId: news.triggers[0].identifier, enabled: false }]);
+    await prefer('fan-news', 'gold', [{ workflowId: news._id, condition: { '==': [{ var: 'payload.tier' }, 'gold'] } }]);
+    await prefer('fan-news', 'silver', [{ workflowId: news._id, condition: { '==': [{ var: 'payload.tier' }, 'silver'] } }]);
+    await prefer('fan-news', 'other-workflow', [{ workflowId: other._id, enabled: false }]);
+    await prefer('fan-news', 'both', [{ workflowId: news._id, enabled: false }]);
+    await prefer('fan-vip', 'both', [{ workflowId: news._id, enabled: true }]);
+
+    /** Who the trigger reached, once every expected notification is there (a topic's page of members is written at once). */
+    const reached = async (to: unknown[], payload: Record<string, unknown>, expected: string[]) => {
+      const trigger = await api.post('/v1/events/trigger').send({ name: news.triggers[0].identifier, to, payload }).expect(201);
+      const { transactionId } = trigger.body.data;
+      const notifications = await waitFor(async () => {
+        const res = await api.get('/v1/notifications').query({ transactionId, limit: '100' }).expect(200);
+        return res.body.data.length >= expected.length && res.body.data;
+      });
+      return notifications.map((n: any) => n.subscriber.subscriberId).sort();
+    };
+    const topic = (topicKey: string) => ({ type: 'Topic', topicKey });
+    // `both` is off in fan-news but on in fan-vip: reached through fan-vip
+    const gold = ['both', 'gold', 'on', 'other-workflow'];
+    expect(await reached([topic('fan-news'), topic('fan-vip')], { tier: 'gold' }, gold)).toEqual(gold);
+    const silver = ['on', 'other-workflow', 'silver'];
+    expect(await reached([topic('fan-news')], { tier: 'silver' }, silver)).toEqual(silver);
+    // a member named as a recipient is not reached through a topic: its subscription does not apply
+    const direct = ['off', 'on', 'other-workflow'];
+    expect(await reached(['off', topic('fan-news')], {}, direct)).toEqual(direct);
   });
 
   it('keeps environments apart', async () => {

@@ -70,6 +70,64 @@ describe.each(STORES)('workflows (%s)', (store) => {
     expect(delay.metadata).toEqual({ type: 'regular', amount: 1, unit: 'hours' });
   });
 
+  it("accepts Novu's dynamic delay (metadata type dynamic, dynamicKey) and refuses a dynamicKey that is no payload path", async () => {
+    const dynamic = { template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey: 'payload.sendAt' } };
+    const res = await create({ name: 'Dynamic delay', steps: [dynamic, { template: { type: 'in_app', content: 'later' } }] }).expect(201);
+    expect(res.body.data.steps[0].metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
+    const read = await t.api().get(`/v1/workflows/${res.body.data._id}`).expect(200);
+    expect(read.body.data.steps[0].metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
+
+    for (const dynamicKey of [undefined, 'sendAt', 'payload.', 'payload..sendAt', 'payload.send at']) {
+      const refused = await create({ name: 'Bad dynamic', steps: [{ template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey } }] });
+      expect({ dynamicKey, status: refused.status }).toEqual({ dynamicKey, status: 422 });
+      expect(Object.keys(refused.body.errors)).toEqual(['steps.0.metadata.dynamicKey']);
+    }
+    const notString = await create({ name: 'Bad dynamic', steps: [{ template: { type: 'delay' }, metadata: { type: 'dynamic', dynamicKey: 7 } }] });
+    expect(notString.status).toBe(422);
+    expect(Object.keys(notString.body.errors)).toContain('steps.0.metadata.dynamicKey');
+  });
+
+  it("accepts Novu's previousStep filter parts and refuses one that names no earlier channel step", async () => {
+    const first = { uuid: 'b6944995-a283-46bd-b55a-18625fd1d4fd', template: { type: 'in_app', content: 'first' } };
+    const wait = { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } };
+    // Novu's stored shape: operator EQUAL beside step and stepType, no field or value
+    const novuPart = { operator: 'EQUAL', on: 'previousStep', step: first.uuid, stepType: 'unseen' };
+    const followUp = (children: unknown[]) => ({ template: { type: 'email', subject: 's', content: 'c' }, filters: [{ value: 'AND', children }] });
+    const res = await create({ name: 'Follow up', steps: [first, wait, followUp([novuPart]), followUp([{ on: 'previousStep', stepType: 'read' }])] }).expect(
+      201,
+    );
+    const steps = res.body.data.steps;
+    expect(steps[0].uuid).toBe(first.uuid);
+    expect(steps[2].filters).toEqual([
+      { isNegated: false, type: 'GROUP', value: 'AND', children: [{ on: 'previousStep', step: first.uuid, stepType: 'unseen' }] },
+    ]);
+    // without `step`: the nearest channel step before
+    expect(steps[3].filters[0].children).toEqual([{ on: 'previousStep', step: steps[2].uuid, stepType: 'read' }]);
+
+    const refused: [unknown[], unknown[], string][] = [
+      [[first], [{ on: 'previousStep', step: first.uuid, stepType: 'opened' }], 'steps.1.filters.0.children.0.stepType'],
+      [[first], [{ on: 'previousStep', step: first.uuid }], 'steps.1.filters.0.children.0.stepType'],
+      [[first], [{ on: 'previousStep', step: 'no-such-step', stepType: 'read' }], 'steps.1.filters.0.children.0.step'],
+      [[wait], [{ on: 'previousStep', stepType: 'read' }], 'steps.1.filters.0.children.0.step'],
+      [[{ ...wait, uuid: 'the-delay' }], [{ on: 'previousStep', step: 'the-delay', stepType: 'read' }], 'steps.1.filters.0.children.0.step'],
+      [[], [{ on: 'previousStep', stepType: 'read' }], 'steps.0.filters.0.children.0.step'],
+      [[first], [{ on: 'payload', stepType: 'read' }], 'steps.1.filters.0.children.0.field'],
+    ];
+    for (const [before, children, field] of refused) {
+      const bad = await create({ name: 'Bad follow up', steps: [...before, followUp(children)] });
+      expect({ children, status: bad.status }).toEqual({ children, status: 422 });
+      expect(Object.keys(bad.body.errors)).toContain(field);
+    }
+    // an update that drops the step a filter names is refused, and changes nothing
+    const dropped = await t
+      .api()
+      .put(`/v1/workflows/${res.body.data._id}`)
+      .send({ steps: [wait, followUp([novuPart])] })
+      .expect(422);
+    expect(Object.keys(dropped.body.errors)).toEqual(['steps.1.filters.0.children.0.step']);
+    expect((await t.api().get(`/v1/workflows/${res.body.data._id}`).expect(200)).body.data.steps).toEqual(steps);
+  });
+
   it('is inactive (a draft) unless active is sent, as Novu', async () => {
     const res = await create({ name: 'Quiet one', steps: [] }).expect(201);
     expect(res.body.data).toMatchObject({ active: false, draft: true, steps: [], tags: [], description: '' });

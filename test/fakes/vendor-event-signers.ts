@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { createHmac, createPrivateKey, createSign, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createHash, createHmac, createPrivateKey, createSign, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { twilioSignature } from '@app/providers';
+import { plivoSignatureV3, twilioSignature, vonageSignature } from '@app/providers';
 
 /**
  * What each vendor does when it calls an event webhook, with keys made for the test: the headers
@@ -15,6 +15,8 @@ type Headers = Record<string, string>;
 export interface SignedRequest {
   body: string;
   headers: Headers;
+  /** A callback made as a GET: the query string (without `?`) the vendor appends to the URL. */
+  query?: string;
 }
 
 const seconds = (at: Date) => String(Math.floor(at.getTime() / 1000));
@@ -63,14 +65,22 @@ export class SvixSigner {
   }
 }
 
-/** Postmark: Basic credentials of the webhook URL. */
-export class PostmarkSigner {
+/**
+ * Vendors that sign nothing (Postmark, Mailjet, Brevo, Infobip, seven): the credentials of the
+ * webhook URL as Basic auth, or the key as a bearer token where the vendor lets a header be set.
+ */
+export class CredentialsSigner {
   readonly credentials = `hook:${randomBytes(12).toString('hex')}`;
 
-  sign(record: Record<string, unknown>, credentials = this.credentials): SignedRequest {
+  sign(body: unknown, options: { credentials?: string; scheme?: 'Basic' | 'Bearer' } = {}): SignedRequest {
+    const credentials = options.credentials ?? this.credentials;
+    const scheme = options.scheme ?? 'Basic';
     return {
-      body: JSON.stringify(record),
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+      body: JSON.stringify(body),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `${scheme} ${scheme === 'Basic' ? Buffer.from(credentials).toString('base64') : credentials}`,
+      },
     };
   }
 }
@@ -152,6 +162,24 @@ export class TwilioSigner {
   }
 }
 
+/** Plivo: the auth token signs the URL, the sorted form parameters and a nonce (signature V3). */
+export class PlivoSigner {
+  constructor(readonly authToken: string) {}
+
+  sign(url: string, params: Record<string, string>): SignedRequest {
+    const form = new URLSearchParams(params);
+    const nonce = String(randomBytes(8).readBigUInt64BE());
+    return {
+      body: form.toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-plivo-signature-v3': plivoSignatureV3(this.authToken, url, form, nonce),
+        'x-plivo-signature-v3-nonce': nonce,
+      },
+    };
+  }
+}
+
 /** Telnyx: an Ed25519 key pair; the public key as the portal shows it (base64 of the 32 raw bytes). */
 export class TelnyxSigner {
   private readonly keys = generateKeyPairSync('ed25519');
@@ -165,7 +193,71 @@ export class TelnyxSigner {
   }
 }
 
+/** A JWT signed with a shared secret (HS256), as Vonage and MessageBird put in their webhook headers. */
+export function hs256Jwt(claims: Record<string, unknown>, secret: string): string {
+  const encode = (part: Record<string, unknown>) => Buffer.from(JSON.stringify(part)).toString('base64url');
+  const signingInput = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
+  return `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
+}
+
+const sha256Hex = (data: string) => createHash('sha256').update(data).digest('hex');
+
+/** Vonage: the account's signature secret signs either a JWT in Authorization (body hashed) or a `sig` parameter. */
+export class VonageSigner {
+  readonly signatureSecret = randomBytes(20).toString('hex');
+
+  /** A JSON receipt with `Authorization: Bearer <JWT>` (`payload_hash`, `iat`). */
+  signJwt(receipt: Record<string, string>, at = new Date()): SignedRequest {
+    const body = JSON.stringify(receipt);
+    const token = hs256Jwt(
+      { iat: Math.floor(at.getTime() / 1000), jti: randomUUID(), iss: 'Vonage', payload_hash: sha256Hex(body), api_key: receipt['api-key'] ?? 'key' },
+      this.signatureSecret,
+    );
+    return { body, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } };
+  }
+
+  /** A form receipt with `timestamp`, `nonce` and the `sig` parameter (HMAC-SHA256 unless told). */
+  signSig(receipt: Record<string, string>, options: { at?: Date; method?: 'md5hash' | 'sha256' } = {}): SignedRequest {
+    const params = new URLSearchParams({ ...receipt, timestamp: seconds(options.at ?? new Date()), nonce: randomUUID() });
+    params.set('sig', vonageSignature(params, this.signatureSecret, options.method ?? 'sha256'));
+    return { body: params.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+  }
+}
+
+/** MessageBird: the signing key signs a JWT over the URL called (query included) and the body. */
+export class MessageBirdSigner {
+  readonly signingKey = randomBytes(24).toString('base64url');
+
+  /** A status report as MessageBird sends it: a GET with the report in the query (or, with `post`, a form body). */
+  sign(url: string, report: Record<string, string>, options: { at?: Date; post?: boolean } = {}): SignedRequest {
+    const query = new URLSearchParams(report).toString();
+    const body = options.post ? query : '';
+    const seconds = Math.floor((options.at ?? new Date()).getTime() / 1000);
+    const token = hs256Jwt(
+      {
+        iss: 'MessageBird',
+        nbf: seconds,
+        iat: seconds,
+        exp: seconds + 60,
+        jti: randomUUID(),
+        url_hash: sha256Hex(options.post ? url : `${url}?${query}`),
+        ...(body ? { payload_hash: sha256Hex(body) } : {}),
+      },
+      this.signingKey,
+    );
+    return {
+      body,
+      headers: { 'messagebird-signature-jwt': token, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(options.post ? {} : { query }),
+    };
+  }
+}
+
 /** A request as the parsers take it. */
 export function inbound(signed: SignedRequest, url = 'https://api.example.com/v2/inbound-webhooks/delivery-providers/e/i') {
-  return { rawBody: Buffer.from(signed.body), headers: Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v])), url };
+  return {
+    rawBody: Buffer.from(signed.body),
+    headers: Object.fromEntries(Object.entries(signed.headers).map(([k, v]) => [k.toLowerCase(), v])),
+    url: signed.query === undefined ? url : `${url}?${signed.query}`,
+  };
 }

@@ -17,6 +17,7 @@ import {
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { EnvironmentsModule } from '@app/environments';
 import { MetricsModule } from '@app/metrics';
+import { WEBHOOKS_QUEUE } from '@app/webhooks';
 import { DeliveryProvidersModule } from '@app/providers';
 import { BootstrapService } from './bootstrap.service';
 import { HealthController } from './health/health.controller';
@@ -80,7 +81,7 @@ export class AppModule {
         NotSupportedHttpModule,
         queueModule(options),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
-        MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE] }),
+        MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE] }),
         DeliveryProvidersModule,
         ...(options.runWorker ? [DeliveryWorkerModule] : []),
       ],

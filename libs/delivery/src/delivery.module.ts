@@ -22,6 +22,7 @@ import { ReplyAddresses } from './application/run-step/channels/reply-addresses'
 import { SendChannelStep } from './application/run-step/send-channel-step';
 import { StepChain } from './application/run-step/step-chain';
 import { StepGate } from './application/run-step/step-gate';
+import { PreviousSteps } from './application/run-step/previous-steps';
 import { StepHandlers } from './application/run-step/step-handlers';
 import { StoreStepWrites } from './application/run-step/step-writes';
 import { DelayStep } from './application/run-step/steps/delay.step';
@@ -53,7 +54,7 @@ const useCases = [
 ];
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */
-const stepParts = [StoreStepWrites, StepGate, StepChain, StepRecorder, StepHandlers, SendChannelStep, DelayStep, DigestStep];
+const stepParts = [StoreStepWrites, StepGate, PreviousSteps, StepChain, StepRecorder, StepHandlers, SendChannelStep, DelayStep, DigestStep];
 const channelSenders = [ChannelSupport, ProviderDelivery, ReplyAddresses, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
 
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */

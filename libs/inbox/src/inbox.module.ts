@@ -10,6 +10,8 @@ import { InboxViews } from './application/inbox-views';
 import { MarkMessagesAs } from './application/mark-messages-as/mark-messages-as.use-case';
 import { DeleteMessage } from './application/delete-message/delete-message.use-case';
 import { ListInboxNotifications } from './application/list-inbox-notifications/list-inbox-notifications.use-case';
+import { ResolveSubscriberSession } from './application/resolve-subscriber-session/resolve-subscriber-session.use-case';
+import { ListSubscriberFeed } from './application/list-subscriber-feed/list-subscriber-feed.use-case';
 import { StartInboxSession } from './application/start-inbox-session/start-inbox-session.use-case';
 import { TrackSubscriberPresence } from './application/track-subscriber-presence/track-subscriber-presence.use-case';
 import { WakeSnoozedNotifications } from './application/wake-snoozed-notifications/wake-snoozed-notifications.use-case';
@@ -28,6 +30,8 @@ const useCases = [
   TrackSubscriberPresence,
   MarkMessagesAs,
   DeleteMessage,
+  ResolveSubscriberSession,
+  ListSubscriberFeed,
 ];
 
 /**

@@ -20,4 +20,6 @@ export * from './application/track-subscriber-presence/track-subscriber-presence
 export * from './application/wake-snoozed-notifications/wake-snoozed-notifications.use-case';
 export * from './application/mark-messages-as/mark-messages-as.use-case';
 export * from './application/delete-message/delete-message.use-case';
+export * from './application/resolve-subscriber-session/resolve-subscriber-session.use-case';
+export * from './application/list-subscriber-feed/list-subscriber-feed.use-case';
 export * from './inbox.module';

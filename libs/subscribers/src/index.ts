@@ -13,6 +13,8 @@ export * from './application/get-subscriber/get-subscriber.use-case';
 export * from './application/update-subscriber/update-subscriber.use-case';
 export * from './application/delete-subscriber/delete-subscriber.use-case';
 export * from './application/upsert-subscriber/upsert-subscriber.use-case';
+export * from './application/list-subscribers-page/list-subscribers-page.use-case';
+export * from './application/bulk-create-subscribers/bulk-create-subscribers.use-case';
 export * from './application/update-subscriber-credentials/update-subscriber-credentials.use-case';
 export * from './application/delete-subscriber-credentials/delete-subscriber-credentials.use-case';
 export * from './application/upsert-topic/upsert-topic.use-case';

@@ -1,4 +1,6 @@
 import { Module, Provider } from '@nestjs/common';
+import { BulkCreateSubscribers } from './application/bulk-create-subscribers/bulk-create-subscribers.use-case';
+import { ListSubscribersPage } from './application/list-subscribers-page/list-subscribers-page.use-case';
 import { AddTopicSubscriptions } from './application/add-topic-subscriptions/add-topic-subscriptions.use-case';
 import { CreateSubscriber } from './application/create-subscriber/create-subscriber.use-case';
 import { DeleteSubscriber } from './application/delete-subscriber/delete-subscriber.use-case';
@@ -34,6 +36,8 @@ const subscriberUseCases: Provider[] = [
   UpsertSubscribers,
   UpdateSubscriberCredentials,
   DeleteSubscriberCredentials,
+  ListSubscribersPage,
+  BulkCreateSubscribers,
 ];
 
 const topicUseCases: Provider[] = [

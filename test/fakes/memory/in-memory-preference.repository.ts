@@ -7,13 +7,14 @@ export class InMemoryPreferenceRepository implements PreferenceRepository {
   private readonly records = new Map<string, SubscriberPreference>();
 
   async upsert(scope: EnvironmentScope, change: PreferenceChange): Promise<SubscriberPreference> {
-    const { subscriberId, workflowId, channels, schedule, at } = stored(change);
+    const { subscriberId, workflowId, channels, schedule, enabled, at } = stored(change);
     const key = this.key(scope.environmentId, subscriberId, workflowId);
     const existing = this.records.get(key);
     if (existing) {
       // Merged key by key, as jsonb `||`.
       existing.channels = { ...existing.channels, ...channels };
       if (schedule) existing.schedule = schedule;
+      if (enabled !== undefined) existing.enabled = enabled;
       existing.updatedAt = at;
       return copy(existing);
     }
@@ -25,6 +26,7 @@ export class InMemoryPreferenceRepository implements PreferenceRepository {
       workflowId: workflowId || null,
       channels,
       ...(schedule ? { schedule } : {}),
+      ...(enabled !== undefined ? { enabled } : {}),
       createdAt: at,
       updatedAt: new Date(at),
     };

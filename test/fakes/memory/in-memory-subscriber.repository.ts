@@ -1,4 +1,4 @@
-import { CursorPage, EnvironmentScope } from '@app/kernel';
+import { CursorPage, EnvironmentScope, PageRequest } from '@app/kernel';
 import {
   SUBSCRIBER_PROFILE_FIELDS,
   Subscriber,
@@ -72,6 +72,13 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
       .slice(0, limit + 1);
     const batch = rows.slice(0, limit).map(copy);
     return { subscribers: batch, next: rows.length > limit ? batch[batch.length - 1].id : null };
+  }
+
+  async listPage(scope: EnvironmentScope, { page, limit }: PageRequest): Promise<{ items: Subscriber[]; hasMore: boolean }> {
+    const rows = this.inEnvironment(scope.environmentId)
+      .sort(byId)
+      .slice(page * limit, page * limit + limit + 1);
+    return { items: rows.slice(0, limit).map(copy), hasMore: rows.length > limit };
   }
 
   async findManyByIds(scope: EnvironmentScope, ids: string[]): Promise<Subscriber[]> {

@@ -3,6 +3,7 @@ import {
   SubscriberSubscriptionSearch,
   Topic,
   TopicMember,
+  TopicMemberPreference,
   TopicRepository,
   TopicSearch,
   TopicSubscription,
@@ -189,14 +190,41 @@ export class InMemoryTopicRepository implements TopicRepository {
     afterCursor: string | null,
     limit: number,
   ): Promise<{ subscriberIds: string[]; next: string | null }> {
+    const batch = this.membersPage(scope, topicKey, null, afterCursor, limit);
+    return { subscriberIds: batch.members.map((m) => m.subscriberId), next: batch.next };
+  }
+
+  async listMembersFor(
+    scope: EnvironmentScope,
+    topicKey: string,
+    workflowId: string,
+    afterCursor: string | null,
+    limit: number,
+  ): Promise<{ members: TopicMemberPreference[]; next: string | null }> {
+    return this.membersPage(scope, topicKey, workflowId, afterCursor, limit);
+  }
+
+  private membersPage(
+    scope: EnvironmentScope,
+    topicKey: string,
+    workflowId: string | null,
+    afterCursor: string | null,
+    limit: number,
+  ): { members: TopicMemberPreference[]; next: string | null } {
     const topic = this.findTopic(scope.environmentId, topicKey);
-    if (!topic) return { subscriberIds: [], next: null };
+    if (!topic) return { members: [], next: null };
     const rows = this.membershipsOf(topic.id)
       .filter((s) => afterCursor === null || s.id > afterCursor)
       .sort(orderBy((s) => s.id))
       .slice(0, limit + 1);
     const batch = rows.slice(0, limit);
-    return { subscriberIds: batch.map((s) => s.subscriberId), next: rows.length > limit ? batch[batch.length - 1].id : null };
+    return {
+      members: batch.map((s) => {
+        const preference = s.preferences?.find((p) => p.workflowId === workflowId);
+        return { subscriberId: s.subscriberId, ...(preference ? { preference: copy(preference) } : {}) };
+      }),
+      next: rows.length > limit ? batch[batch.length - 1].id : null,
+    };
   }
 
   async topicKeysOfSubscribers(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, string[]>> {

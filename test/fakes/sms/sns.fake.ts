@@ -33,6 +33,11 @@ const BAD_SIGNATURE = 'The request signature we calculated does not match the si
  * does (unknown access key → InvalidClientTokenId, wrong signature → SignatureDoesNotMatch, both 403).
  */
 export class SnsFake extends VendorFake {
+  /** Topic ARN by the subscription token a SubscriptionConfirmation carried. */
+  private readonly pendingSubscriptions = new Map<string, string>();
+  /** Subscriptions confirmed through their SubscribeURL. */
+  readonly confirmedSubscriptions: { topicArn: string; token: string }[] = [];
+
   constructor(
     readonly accessKeyId = 'AKIAFAKESNSKEY000001',
     readonly secretAccessKey = 'fake-sns-secret-access-key',
@@ -41,7 +46,18 @@ export class SnsFake extends VendorFake {
     super();
   }
 
+  /**
+   * The SubscribeURL SNS puts in a SubscriptionConfirmation for a topic: `GET /?Action=ConfirmSubscription&TopicArn=…&Token=…`
+   * on this fake (unsigned, as SNS serves it: the token is the credential).
+   */
+  subscribeUrl(topicArn: string): { url: string; token: string } {
+    const token = randomUUID().replace(/-/g, '').repeat(4);
+    this.pendingSubscriptions.set(token, topicArn);
+    return { url: `${this.origin}/?${new URLSearchParams({ Action: 'ConfirmSubscription', TopicArn: topicArn, Token: token }).toString()}`, token };
+  }
+
   protected async handle(request: FakeRequest): Promise<FakeReply> {
+    if (request.method === 'GET' && request.query.get('Action') === 'ConfirmSubscription') return this.confirmSubscription(request);
     const verdict = await hasValidSigV4(request, { accessKeyId: this.accessKeyId, secretAccessKey: this.secretAccessKey, region: this.region, service: 'sns' });
     if (verdict !== true) {
       if (typeof verdict === 'string' && verdict.startsWith('access key '))
@@ -79,6 +95,19 @@ export class SnsFake extends VendorFake {
     );
     this.expect(form.get('Message'), 400, 'empty message', errorResponse(400, 'Sender', 'InvalidParameter', 'Invalid parameter: Empty message').body);
     return this.deliver(request, success('Publish', `<MessageId>${randomUUID()}</MessageId>`));
+  }
+
+  private confirmSubscription(request: FakeRequest): FakeReply {
+    const token = request.query.get('Token') ?? '';
+    const topicArn = this.pendingSubscriptions.get(token);
+    this.expect(
+      topicArn !== undefined && topicArn === request.query.get('TopicArn'),
+      400,
+      'unknown subscription token',
+      errorResponse(400, 'Sender', 'InvalidParameter', 'Invalid token').body,
+    );
+    this.confirmedSubscriptions.push({ topicArn: topicArn!, token });
+    return this.deliver(request, success('ConfirmSubscription', `<SubscriptionArn>${xml(topicArn!)}:${randomUUID()}</SubscriptionArn>`));
   }
 
   protected failure(outcome: VendorOutcome): FakeReply {

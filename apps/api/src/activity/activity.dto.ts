@@ -9,8 +9,14 @@ export class InboundWebhookResultDto {
   duplicates: number;
   @ApiProperty({ description: 'Events about messages this environment does not know: acknowledged, nothing recorded', example: 0 })
   unknown: number;
-  @ApiPropertyOptional({ description: 'Amazon SNS SubscriptionConfirmation: verified; the SubscribeURL is logged for the operator to visit', example: true })
+  @ApiPropertyOptional({ description: 'The request was an Amazon SNS SubscriptionConfirmation, verified with the configured certificate', example: true })
   subscriptionConfirmation?: boolean;
+  @ApiPropertyOptional({
+    description:
+      'With subscriptionConfirmation: whether GETting its SubscribeURL (under the outbound network rules) was answered 2xx; when not, the URL is logged for the operator',
+    example: true,
+  })
+  subscriptionConfirmed?: boolean;
 }
 
 export class ListSuppressionsQueryDto extends PageQueryDto {}

@@ -65,7 +65,8 @@ export class IntegrationsController {
     description:
       'A provider id picks the first integration of that provider with credentials, anything else is an integration `_id`. True ' +
       'for the providers whose event webhooks POST /v2/inbound-webhooks/delivery-providers/... reads (sendgrid, mailgun, resend, ' +
-      'postmark, ses, twilio, telnyx); false for the other email and sms providers.',
+      'postmark, mailjet, sendinblue, ses, twilio, telnyx, nexmo, messagebird, plivo, infobip-sms, sms77); false for the other ' +
+      'email and sms providers (nodemailer, email-webhook, sns, generic-sms).',
   })
   @ApiParam({ name: 'providerOrIntegrationId', description: 'A provider id (e.g. `sendgrid`) or an integration `_id`', example: 'sendgrid' })
   @ApiOkResponse({

@@ -1,8 +1,7 @@
-import { Condition } from '@app/kernel';
 import { ExecutionDetail, Job, JobDigest, NotificationActivity } from '@app/delivery';
 import { Subscriber } from '@app/subscribers';
 import { StepTemplate, StepVariant, Workflow, WorkflowStep } from '@app/workflows';
-import { ConditionDto } from '../workflows/workflow.dto';
+import { toFilterResponse } from '../workflows/workflow.mapper';
 import {
   ActivityDigestResponseDto,
   ActivityExecutionDetailResponseDto,
@@ -22,16 +21,6 @@ const SEVERITIES = ['high', 'medium', 'low', 'none'];
 const WORKFLOW_ORIGIN = 'novu-cloud-v1';
 /** Novu's schema requires a job providerId; steps without a provider (digest, delay) show Novu's own. */
 const DEFAULT_JOB_PROVIDER_ID = 'novu';
-
-// Novu's schema requires isNegated and type; filters stored without them read as a plain group.
-function toFilterResponse(condition: Condition): ConditionDto {
-  return {
-    isNegated: condition.isNegated ?? false,
-    type: condition.type ?? 'GROUP',
-    value: condition.value,
-    children: condition.children.map((part) => ({ field: part.field, value: String(part.value), operator: part.operator, on: part.on })),
-  };
-}
 
 function toTemplateResponse({ id, ...rest }: StepTemplate): Record<string, unknown> {
   return defined({ _id: id, ...rest });

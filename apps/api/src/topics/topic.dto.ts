@@ -64,9 +64,13 @@ export class SubscriptionPreferenceDto {
   subscriptionId: string;
   @ApiPropertyOptional({ description: 'The workflow the preference is for', type: SubscriptionWorkflowDto })
   workflow?: SubscriptionWorkflowDto;
-  @ApiProperty({ description: 'Whether the workflow is on for this subscription (when no condition is given)' })
+  @ApiProperty({ description: 'Whether triggers of the workflow sent to the topic reach this subscriber (when no condition is given)' })
   enabled: boolean;
-  @ApiPropertyOptional({ description: 'JSON Logic condition on `{payload}`', type: 'object', additionalProperties: true })
+  @ApiPropertyOptional({
+    description: 'JSON Logic condition on `{payload}`: a trigger of the workflow sent to the topic reaches this subscriber only when it gives exactly true',
+    type: 'object',
+    additionalProperties: true,
+  })
   condition?: Record<string, unknown>;
 }
 
@@ -236,7 +240,9 @@ export class UpdateTopicSubscriptionRequestDto {
     description:
       "The subscription's preferences, replacing the stored ones: each a workflow id or trigger identifier, `{workflowId, enabled?, condition?}` " +
       'or `{filter: {workflowIds?, tags?}, enabled?, condition?}` (tags name active workflows). `condition` is JSON Logic on `{payload}`; ' +
-      'workflows that are not found are left out',
+      'workflows that are not found are left out. Applied when a trigger of that workflow goes to the topic: with a condition, the subscriber ' +
+      'is reached only when it gives exactly true for the payload (`enabled` is then not read); without one, only when `enabled` is not false. ' +
+      'A subscriber skipped so is still reached through another topic of the trigger whose subscription lets it through, or when named as a recipient',
     type: 'array',
     items: { oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] },
     example: [{ filter: { workflowIds: ['welcome'], tags: ['billing'] }, enabled: false }],

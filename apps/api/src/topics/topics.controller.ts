@@ -180,7 +180,8 @@ export class TopicsController {
     summary: "Change a subscription's name and its own per-workflow preferences",
     description:
       'The identifier is the one the subscription was listed with (`tk_<topicKey>:si_<subscriberId>`). `preferences` replaces the stored ones ' +
-      '([] removes them); a field left out stays.',
+      '([] removes them); a field left out stays. A trigger of a workflow sent to the topic skips the subscriber when its preference for that ' +
+      'workflow is off, or its condition is not true for the payload.',
   })
   @TopicKeyParam()
   @ApiParam({ name: 'identifier', description: 'Identifier of the subscription', example: 'tk_news:si_user-1' })

@@ -16,10 +16,11 @@ import {
   MaxLength,
   Min,
   ValidateBy,
+  ValidateIf,
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
-import { CONDITION_OPERATORS } from '@app/kernel';
+import { CONDITION_OPERATORS, PREVIOUS_STEP_STATES } from '@app/kernel';
 import { ACTOR_TYPES, DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
 import { PageQueryDto } from '../http/page-query.dto';
 
@@ -102,24 +103,57 @@ export class PreferenceChannelsDto {
   push?: boolean;
 }
 
+const isFieldPart = (part: { on?: unknown }) => part.on !== 'previousStep';
+const isPreviousStepPart = (part: { on?: unknown }) => part.on === 'previousStep';
+
 export class ConditionPartDto {
-  @ApiProperty({ description: 'Path inside the source (`on`), e.g. `plan` or `address.country`', example: 'plan' })
+  @ApiPropertyOptional({
+    description: 'Path inside the source (`on`), e.g. `plan` or `address.country`; required unless `on` is previousStep',
+    example: 'plan',
+  })
+  @ValidateIf(isFieldPart)
   @IsString()
   @IsNotEmpty()
   @MaxLength(NAME_MAX)
-  field: string;
+  field?: string;
 
-  @ApiProperty({ description: 'Expected value (templates like `{{payload.x}}` are rendered first)', example: 'pro' })
+  @ApiPropertyOptional({
+    description: 'Expected value (templates like `{{payload.x}}` are rendered first); required unless `on` is previousStep',
+    example: 'pro',
+  })
+  @ValidateIf(isFieldPart)
   @IsConditionValue()
-  value: string | number | boolean;
+  value?: string | number | boolean;
 
-  @ApiProperty({ description: 'Comparison', enum: CONDITION_OPERATORS, example: 'EQUAL' })
+  @ApiPropertyOptional({ description: 'Comparison; required unless `on` is previousStep', enum: CONDITION_OPERATORS, example: 'EQUAL' })
+  @ValidateIf(isFieldPart)
   @IsIn(CONDITION_OPERATORS)
-  operator: string;
+  operator?: string;
 
-  @ApiProperty({ description: 'What the field is read from', enum: CONDITION_SOURCES, example: 'payload' })
-  @IsIn(CONDITION_SOURCES)
+  @ApiProperty({
+    description:
+      'What the field is read from; `previousStep` (Novu): instead of a field, the state of the message(s) an earlier channel step (`step`) sent ' +
+      'in the same notification when this step runs — `stepType` read, unread, seen or unseen (an email counts as read and seen once its ' +
+      'provider reports it opened or clicked); a step that sent nothing passes, as Novu',
+    enum: [...CONDITION_SOURCES, 'previousStep'],
+    example: 'payload',
+  })
+  @IsIn([...CONDITION_SOURCES, 'previousStep'])
   on: string;
+
+  @ApiPropertyOptional({
+    description: 'previousStep: the `uuid` of an earlier channel step of the workflow (422 otherwise); left out, the nearest channel step before this one',
+    example: '0f8b0a4e-5d6c-4f4e-9a53-4a8d1b2f6c11',
+  })
+  @ValidateIf((part: { on?: unknown; step?: unknown }) => isPreviousStepPart(part) && part.step !== undefined)
+  @IsString()
+  @MaxLength(NAME_MAX)
+  step?: string;
+
+  @ApiPropertyOptional({ description: 'previousStep: the state that passes', enum: PREVIOUS_STEP_STATES, example: 'read' })
+  @ValidateIf(isPreviousStepPart)
+  @IsIn(PREVIOUS_STEP_STATES)
+  stepType?: string;
 }
 
 export class ConditionDto {
@@ -370,7 +404,11 @@ export class TimedConfigDto {
 }
 
 export class StepMetadataDto {
-  @ApiPropertyOptional({ description: 'Digest: regular | backoff | timed. Delay: regular | scheduled', enum: METADATA_TYPES })
+  @ApiPropertyOptional({
+    description:
+      'Digest: regular | backoff | timed. Delay: regular (amount, unit), scheduled (delayPath) or dynamic (dynamicKey: the wait is read from the payload when the step runs)',
+    enum: METADATA_TYPES,
+  })
   @IsOptional()
   @IsIn(METADATA_TYPES)
   type?: string;
@@ -424,6 +462,18 @@ export class StepMetadataDto {
   @IsString()
   @MaxLength(NAME_MAX)
   delayPath?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Dynamic delay (Novu's name): `payload.` and the path of a value read when the step runs, either an ISO-8601 date-time to wait for " +
+      '(UTC when it names no zone) or `{amount, unit}` to wait (unit: seconds, minutes, hours, days, weeks, months). A missing, malformed or past ' +
+      'value fails the delay job (its error names why) and cancels the steps after it, as Novu',
+    example: 'payload.sendAt',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NAME_MAX)
+  dynamicKey?: string;
 }
 
 export class ReplyCallbackDto {

@@ -1,8 +1,9 @@
-import { Condition } from '@app/kernel';
+import { PreviousStepState, StepCondition, isPreviousStepPart } from '@app/kernel';
 import {
   DEFAULT_NOTIFICATION_GROUP_NAME,
   EmailBlock,
   StepDraft,
+  StepFilterDraft,
   StepTemplate,
   StepVariant,
   Workflow,
@@ -23,12 +24,31 @@ import {
 
 const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
-function toCondition(dto: ConditionDto): Condition {
+function toCondition(dto: ConditionDto): StepFilterDraft {
   return {
     isNegated: dto.isNegated ?? false,
     type: dto.type ?? 'GROUP',
     value: dto.value,
-    children: dto.children.map((part) => ({ field: part.field, value: String(part.value), operator: part.operator, on: part.on })),
+    // Validated: a field part has field, value and operator; a previousStep part has stepType.
+    children: dto.children.map((part) =>
+      part.on === 'previousStep'
+        ? defined({ on: 'previousStep' as const, step: part.step, stepType: part.stepType as PreviousStepState })
+        : { field: part.field as string, value: String(part.value), operator: part.operator as string, on: part.on },
+    ),
+  };
+}
+
+/** A stored step filter as answered (Novu's shapes: a previousStep part has no field, value or operator). */
+export function toFilterResponse(condition: StepCondition): ConditionDto {
+  return {
+    isNegated: condition.isNegated ?? false,
+    type: condition.type ?? 'GROUP',
+    value: condition.value,
+    children: condition.children.map((part) =>
+      isPreviousStepPart(part)
+        ? { on: part.on, step: part.step, stepType: part.stepType }
+        : { field: part.field, value: String(part.value), operator: part.operator, on: part.on },
+    ),
   };
 }
 
@@ -113,7 +133,7 @@ function toVariantResponse(step: StepVariant): StepVariantResponseDto {
     active: step.active,
     shouldStopOnFail: step.shouldStopOnFail,
     template: toTemplateResponse(step.template) as StepVariantResponseDto['template'],
-    filters: step.filters,
+    filters: step.filters.map(toFilterResponse),
     ...(step.metadata ? { metadata: step.metadata } : {}),
     ...(step.replyCallback ? { replyCallback: step.replyCallback } : {}),
   };

@@ -59,11 +59,52 @@ describe('computeDelayMs', () => {
     expect(() => computeDelayMs({ type: 'timed', cron: 'not a cron' }, {}, {}, now)).toThrow();
   });
 
-  it('dynamic: an ISO date or an {amount, unit} at the key', () => {
-    expect(computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.sendAt' }, { sendAt: '2024-06-01T12:00:10Z' }, {}, now)).toBe(10_000);
-    expect(computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.wait' }, { wait: { amount: 2, unit: 'minutes' } }, {}, now)).toBe(120_000);
-    expect(() => computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.sendAt' }, { sendAt: '2020-01-01T00:00:00Z' }, {}, now)).toThrow(InvalidDelayError);
-    expect(() => computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.nope' }, {}, {}, now)).toThrow(InvalidDelayError);
+  it('dynamic: an ISO date-time or an {amount, unit} at the key', () => {
+    const dynamic = (dynamicKey: string) => ({ type: 'dynamic', dynamicKey });
+    expect(computeDelayMs(dynamic('payload.sendAt'), { sendAt: '2024-06-01T12:00:10Z' }, {}, now)).toBe(10_000);
+    expect(computeDelayMs(dynamic('payload.sendAt'), { sendAt: '2024-06-01T12:00:10.500Z' }, {}, now)).toBe(10_500);
+    expect(computeDelayMs(dynamic('payload.sendAt'), { sendAt: '2024-06-01T14:00:10+02:00' }, {}, now)).toBe(10_000);
+    // no zone: read as UTC
+    expect(computeDelayMs(dynamic('payload.sendAt'), { sendAt: '2024-06-01T12:01:00' }, {}, now)).toBe(60_000);
+    expect(computeDelayMs(dynamic('payload.wait'), { wait: { amount: 2, unit: 'minutes' } }, {}, now)).toBe(120_000);
+    expect(computeDelayMs(dynamic('payload.when.wait'), { when: { wait: { amount: 1, unit: 'hours' } } }, {}, now)).toBe(3_600_000);
+    // the overrides' delay is for regular delays only
+    expect(computeDelayMs(dynamic('payload.wait'), { wait: { amount: 1, unit: 'seconds' } }, { delay: { amount: 9, unit: 'hours' } }, now)).toBe(1_000);
+  });
+
+  it("dynamic: each way the value can be wrong fails with its own message (Novu's wording for each)", () => {
+    const failure = (payload: Record<string, unknown>) => {
+      try {
+        computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.at' }, payload, {}, now);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidDelayError);
+        return { code: (error as InvalidDelayError).code, message: (error as Error).message };
+      }
+      throw new Error('expected a failure');
+    };
+    expect(failure({})).toEqual({ code: 'invalid_delay_value', message: "Dynamic delay key 'payload.at' not found in payload" });
+    expect(failure({ at: '' }).message).toMatch(/not found in payload/);
+    expect(failure({ at: '2020-01-01T00:00:00Z' })).toEqual({
+      code: 'delay_date_not_in_future',
+      message: "Dynamic delay timestamp '2020-01-01T00:00:00Z' must be a future date",
+    });
+    expect(failure({ at: 'invalid-format' }).message).toMatch(/not a valid format/);
+    expect(failure({ at: '20-09-2025' }).message).toMatch(/not a valid format/);
+    expect(failure({ at: '2025-09-20' }).message).toMatch(/not a valid format/); // a date without a time
+    expect(failure({ at: 42 }).message).toMatch(/not a valid format/);
+    expect(failure({ at: { amount: 5 } }).message).toMatch(/not a valid format/);
+    expect(failure({ at: ['2025-09-20T00:00:00Z'] }).message).toMatch(/not a valid format/);
+    expect(failure({ at: { amount: 5, unit: 'fortnights' } }).message).toMatch(/^Invalid time unit 'fortnights'/);
+    expect(failure({ at: { amount: -1, unit: 'seconds' } }).message).toMatch(/^Invalid amount '-1'/);
+    expect(failure({ at: { amount: '5', unit: 'seconds' } }).message).toMatch(/^Invalid amount '5'/);
+    expect(failure({ at: { amount: 0, unit: 'seconds' } })).toMatchObject({
+      code: 'delay_date_not_in_future',
+      message: expect.stringMatching(/must be in the future/),
+    });
+    expect(() => computeDelayMs({ type: 'dynamic' }, {}, {}, now)).toThrow('Dynamic delay key not found');
+    expect(() => computeDelayMs({ type: 'dynamic', dynamicKey: 'payload.at' }, { at: { amount: 181, unit: 'days' } }, {}, now)).toThrow(
+      DeferDurationExceededError,
+    );
   });
 
   it('refuses waits beyond the 180-day limit', () => {

@@ -1,6 +1,6 @@
 import { readPath } from '@app/kernel';
 import { InvalidDelayError, DeferDurationExceededError } from './errors';
-import { DelayMetadata, MAX_DEFER_DURATION_MS, TimingOverrides, durationMs } from './step-metadata';
+import { DelayMetadata, MAX_DEFER_DURATION_MS, TIME_UNITS, TimingOverrides, durationMs, isTimeUnit } from './step-metadata';
 import { nextCronOccurrence } from './timed-schedule';
 
 /** `overrides.delay = {amount, unit}` replaces a regular wait (Novu's `isValidDelayOverride`). */
@@ -22,6 +22,62 @@ function parseInstant(value: unknown): number | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/i;
+
+/** An ISO-8601 date-time (a zone-less one read as UTC, so every process reads it alike); undefined for anything else. */
+function isoDateTimeMs(value: string): number | undefined {
+  if (!ISO_DATE_TIME.test(value)) return undefined;
+  const hasZone = /(Z|[+-]\d{2}:\d{2})$/i.test(value);
+  const ms = Date.parse(hasZone ? value : `${value}Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Novu's dynamic delay: the value at `dynamicKey` (`payload.sendAt`) is, when the step runs, an ISO-8601
+ * date-time to wait for or an `{amount, unit}` to wait. A missing value, another shape, a bad amount or
+ * unit, a past date or no wait at all is an InvalidDelayError, whose message says which (the job fails).
+ */
+function dynamicDelayMs(key: string | undefined, payload: Record<string, unknown> | undefined | null, now: Date): number {
+  if (!key) throw new InvalidDelayError('invalid_delay_configuration', 'Dynamic delay key not found');
+  const details = { dynamicKey: key };
+  const value = readPath({ payload: payload ?? {} }, key) ?? readPayloadPath(payload ?? {}, key);
+  if (value === undefined || value === null || value === '') {
+    throw new InvalidDelayError('invalid_delay_value', `Dynamic delay key '${key}' not found in payload`, details);
+  }
+  let delay: number;
+  const at = typeof value === 'string' ? isoDateTimeMs(value) : undefined;
+  if (at !== undefined) {
+    delay = at - now.getTime();
+    if (delay < 0) throw new InvalidDelayError('delay_date_not_in_future', `Dynamic delay timestamp '${String(value)}' must be a future date`, details);
+  } else if (typeof value === 'object' && !Array.isArray(value) && 'amount' in value && 'unit' in value) {
+    const { amount, unit } = value;
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
+      throw new InvalidDelayError(
+        'invalid_delay_value',
+        `Invalid amount '${String(amount)}' in the dynamic delay at '${key}': a number of at least 0 is expected`,
+        details,
+      );
+    }
+    if (!isTimeUnit(unit)) {
+      throw new InvalidDelayError(
+        'invalid_delay_value',
+        `Invalid time unit '${String(unit)}' in the dynamic delay at '${key}': one of ${TIME_UNITS.join(', ')} is expected`,
+        details,
+      );
+    }
+    delay = durationMs(amount, unit) ?? 0;
+  } else {
+    throw new InvalidDelayError(
+      'invalid_delay_value',
+      `Dynamic delay value at '${key}' is not a valid format: an ISO-8601 date-time or {amount, unit} is expected`,
+      details,
+    );
+  }
+  // As Novu: a dynamic delay that gives no wait at all is an error, not an immediate send.
+  if (delay <= 0) throw new InvalidDelayError('delay_date_not_in_future', `Dynamic delay must be in the future: the value at '${key}' gives no wait`, details);
+  return delay;
 }
 
 /**
@@ -59,37 +115,9 @@ export function computeDelayMs(
       delay = nextCronOccurrence(metadata.cron, now, timezone).getTime() - now.getTime();
       break;
     }
-    case 'dynamic': {
-      const key = metadata.dynamicKey;
-      if (!key) throw new InvalidDelayError('invalid_delay_configuration', 'Dynamic delay key not found');
-      const value = readPath({ payload: payload ?? {} }, key) ?? readPayloadPath(payload ?? {}, key);
-      if (value === undefined || value === null) {
-        throw new InvalidDelayError('invalid_delay_configuration', `Dynamic delay key '${key}' not found in payload`, { dynamicKey: key });
-      }
-      if (typeof value === 'object' && !(value instanceof Date)) {
-        const ms = durationMs((value as { amount?: unknown }).amount, (value as { unit?: unknown }).unit);
-        if (ms === undefined) {
-          throw new InvalidDelayError('invalid_delay_configuration', `Dynamic delay value at '${key}' is not a valid {amount, unit}`, {
-            dynamicKey: key,
-          });
-        }
-        delay = ms;
-      } else {
-        const at = parseInstant(value);
-        if (at === undefined) {
-          throw new InvalidDelayError('invalid_delay_configuration', `Dynamic delay value at '${key}' is not an ISO-8601 date`, {
-            dynamicKey: key,
-          });
-        }
-        delay = at - now.getTime();
-        if (delay < 0) {
-          throw new InvalidDelayError('delay_date_not_in_future', `Dynamic delay timestamp '${String(value)}' must be a future date`, {
-            dynamicKey: key,
-          });
-        }
-      }
+    case 'dynamic':
+      delay = dynamicDelayMs(metadata.dynamicKey, payload, now);
       break;
-    }
     case 'regular': {
       const ms = delayOverrideMs(overrides) ?? durationMs(metadata.amount, metadata.unit);
       if (ms === undefined) {

@@ -143,3 +143,22 @@ export function messagePayload(payload: Record<string, unknown>): Record<string,
   const { attachments: _attachments, ...rest } = payload;
   return rest;
 }
+
+/** Vendor events that show an email was opened (a click implies it). */
+export const EMAIL_OPENING_EVENTS: readonly DeliveryEventType[] = ['opened', 'clicked'];
+
+/**
+ * Whether what one step sent was seen / read, for previous-step filters: any of its messages
+ * marked so (the Inbox, mark-as), or for an email one its provider reports opened (Novu counts an
+ * email read and seen once opened). Undefined when the step sent no message.
+ */
+export function messagesReadState(
+  messages: readonly Pick<Message, 'id' | 'seen' | 'read'>[],
+  openedIds: ReadonlySet<string> = new Set(),
+): { seen: boolean; read: boolean } | undefined {
+  if (messages.length === 0) return undefined;
+  return {
+    seen: messages.some((message) => message.seen || openedIds.has(message.id)),
+    read: messages.some((message) => message.read || openedIds.has(message.id)),
+  };
+}

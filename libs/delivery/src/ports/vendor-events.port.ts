@@ -60,3 +60,13 @@ export interface DeliveryEventOptions {
   suppressAddresses: boolean;
 }
 export const DELIVERY_EVENT_OPTIONS = Symbol('DeliveryEventOptions');
+
+/**
+ * Confirms a vendor's subscription handshake (Amazon SNS) by GETting the URL it sent, under the
+ * outbound network rules the webhooks and chat sends keep (no private targets unless allowed,
+ * never cloud metadata). Never throws: says whether the vendor answered 2xx.
+ */
+export interface SubscriptionConfirmer {
+  confirm(url: string): Promise<{ confirmed: boolean; error?: string }>;
+}
+export const SUBSCRIPTION_CONFIRMER = Symbol('SubscriptionConfirmer');

@@ -45,3 +45,10 @@ export class NoActionOfTypeError extends InvalidRequestError {
     super('inbox_action_missing', `The notification has no ${actionType} action`);
   }
 }
+
+/** Novu answers the feed reads and button actions of an unknown subscriber with 400 (its marks: 404). */
+export class FeedSubscriberNotFoundError extends InvalidRequestError {
+  constructor(subscriberId: string) {
+    super('subscriber_not_found', `Subscriber not found for this environment with the id: ${subscriberId}. Make sure to create a subscriber first.`);
+  }
+}

@@ -33,11 +33,19 @@ export function changeFor(action: Exclude<InboxAction, 'complete' | 'revert'>, a
   }
 }
 
-/** `cta.action` after completing (`done`, result type) or reverting (`pending`, no result) a button. */
-export function ctaAfter(cta: MessageCta | undefined, action: 'complete' | 'revert', actionType: InboxActionType): MessageCta {
+/**
+ * `cta.action` after completing (`done`, result type and payload: what the server-side v1 route may
+ * send, `{}` from the Inbox) or reverting (`pending`, no result) a button.
+ */
+export function ctaAfter(
+  cta: MessageCta | undefined,
+  action: 'complete' | 'revert',
+  actionType: InboxActionType,
+  payload: Record<string, unknown> = {},
+): MessageCta {
   const base: MessageCta = cta ?? { type: 'redirect' };
   const { result: _result, ...rest } = base.action ?? {};
   return action === 'complete'
-    ? { ...base, action: { ...rest, status: 'done', result: { type: actionType, payload: {} } } }
+    ? { ...base, action: { ...rest, status: 'done', result: { type: actionType, payload } } }
     : { ...base, action: { ...rest, status: 'pending' } };
 }

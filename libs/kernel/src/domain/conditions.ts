@@ -31,9 +31,34 @@ export interface ConditionPart {
   on: ConditionSource;
 }
 
-export interface Condition {
+/** Novu's previous-step filter values: whether the message an earlier step sent was read or seen (or not). */
+export const PREVIOUS_STEP_STATES = ['read', 'unread', 'seen', 'unseen'] as const;
+export type PreviousStepState = (typeof PREVIOUS_STEP_STATES)[number];
+
+/**
+ * Novu's `{on: 'previousStep', step, stepType}`: passes on the state of the message(s) the step with
+ * uuid `step` sent in the same notification (step filters only, never integration conditions).
+ */
+export interface PreviousStepConditionPart {
+  on: 'previousStep';
+  /** The uuid of an earlier channel step of the workflow. */
+  step: string;
+  stepType: PreviousStepState;
+}
+
+/** A step filter's part: a field comparison or a previous-step check. */
+export type StepConditionPart = ConditionPart | PreviousStepConditionPart;
+
+export function isPreviousStepPart(part: StepConditionPart): part is PreviousStepConditionPart {
+  return part.on === 'previousStep';
+}
+
+export interface Condition<Part extends { on: string } = ConditionPart> {
   isNegated?: boolean;
   type?: string; // Novu sends 'BOOLEAN'
   value: 'AND' | 'OR';
-  children: ConditionPart[];
+  children: Part[];
 }
+
+/** A workflow step's filter (may check a previous step). */
+export type StepCondition = Condition<StepConditionPart>;

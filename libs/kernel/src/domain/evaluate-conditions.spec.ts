@@ -1,4 +1,4 @@
-import { Condition, ConditionPart } from './conditions';
+import { Condition, ConditionPart, PreviousStepConditionPart, PreviousStepState } from './conditions';
 import { evaluateConditions, readPath } from './evaluate-conditions';
 
 const vars = {
@@ -157,6 +157,41 @@ describe('evaluateConditions', () => {
     });
     expect(result.passed).toBe(true);
     expect(result.details[0].expected).toBe('Ada Lovelace');
+  });
+});
+
+describe('evaluateConditions: previous-step parts', () => {
+  const previous = (stepType: PreviousStepState, step = 'uuid-1'): PreviousStepConditionPart => ({ on: 'previousStep', step, stepType });
+  const check = (p: PreviousStepConditionPart, state: { seen: boolean; read: boolean } | undefined) =>
+    evaluateConditions([{ value: 'AND', children: [p] }], { ...vars, previousSteps: state ? { [p.step]: state } : {} });
+
+  it('passes read / seen on the state of the step it names, and unread / unseen on its opposite', () => {
+    const readAndSeen = { seen: true, read: true };
+    const seenOnly = { seen: true, read: false };
+    const neither = { seen: false, read: false };
+    expect([readAndSeen, seenOnly, neither].map((state) => check(previous('read'), state).passed)).toEqual([true, false, false]);
+    expect([readAndSeen, seenOnly, neither].map((state) => check(previous('unread'), state).passed)).toEqual([false, true, true]);
+    expect([readAndSeen, seenOnly, neither].map((state) => check(previous('seen'), state).passed)).toEqual([true, true, false]);
+    expect([readAndSeen, seenOnly, neither].map((state) => check(previous('unseen'), state).passed)).toEqual([false, false, true]);
+  });
+
+  it('passes, as Novu, when the step it names sent nothing in this notification', () => {
+    expect(check(previous('read'), undefined).passed).toBe(true);
+    expect(check(previous('unseen'), undefined).passed).toBe(true);
+  });
+
+  it("records the check Novu's way (the state as field, expected true) with the step's uuid", () => {
+    expect(check(previous('read'), { seen: true, read: false }).details).toEqual([
+      { filter: 'previousStep', field: 'read', expected: 'true', actual: 'false', operator: 'EQUAL', passed: false, step: 'uuid-1' },
+    ]);
+  });
+
+  it('combines with field parts, groups and negation like any part', () => {
+    const children = [previous('read'), part('count', 'EQUAL', '10')];
+    const variables = { ...vars, previousSteps: { 'uuid-1': { seen: true, read: false } } };
+    expect(evaluateConditions([{ value: 'AND', children }], variables).passed).toBe(false);
+    expect(evaluateConditions([{ value: 'OR', children }], variables).passed).toBe(true);
+    expect(evaluateConditions([{ value: 'AND', isNegated: true, children: [previous('read')] }], variables).passed).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { Condition, ConditionPart } from './conditions';
+import { ConditionPart, PreviousStepConditionPart, StepCondition, StepConditionPart, isPreviousStepPart } from './conditions';
 
 /**
  * Step filters and integration conditions, evaluated the way Novu's v1 filter does (several filters
@@ -11,7 +11,17 @@ export interface ConditionVariables {
   subscriber?: unknown;
   tenant?: unknown;
   actor?: unknown;
+  /**
+   * What previous-step parts read: by step uuid, whether the messages that step sent in this
+   * notification were seen / read. A step left out (it sent nothing, or never ran) passes, as Novu.
+   */
+  previousSteps?: Readonly<Record<string, MessageReadState | undefined>>;
   [source: string]: unknown;
+}
+
+export interface MessageReadState {
+  seen: boolean;
+  read: boolean;
 }
 
 export interface ConditionCheck {
@@ -22,6 +32,8 @@ export interface ConditionCheck {
   actual: unknown;
   operator: string;
   passed: boolean;
+  /** A previous-step part: the uuid of the step it read. */
+  step?: string;
 }
 
 export interface ConditionsResult {
@@ -35,7 +47,7 @@ export interface EvaluateConditionsOptions {
 }
 
 export function evaluateConditions(
-  filters: readonly Condition[] | undefined | null,
+  filters: readonly StepCondition[] | undefined | null,
   variables: ConditionVariables,
   options: EvaluateConditionsOptions = {},
 ): ConditionsResult {
@@ -49,7 +61,7 @@ export function evaluateConditions(
   return { passed, details };
 }
 
-function evaluateFilter(filter: Condition, variables: ConditionVariables, options: EvaluateConditionsOptions, details: ConditionCheck[]): boolean {
+function evaluateFilter(filter: StepCondition, variables: ConditionVariables, options: EvaluateConditionsOptions, details: ConditionCheck[]): boolean {
   const children = filter.children ?? [];
   let passed: boolean;
   if (children.length === 0) {
@@ -65,7 +77,34 @@ function evaluateFilter(filter: Condition, variables: ConditionVariables, option
   return filter.isNegated ? !passed : passed;
 }
 
-function evaluatePart(part: ConditionPart, variables: ConditionVariables, options: EvaluateConditionsOptions): ConditionCheck {
+function evaluatePart(part: StepConditionPart, variables: ConditionVariables, options: EvaluateConditionsOptions): ConditionCheck {
+  if (isPreviousStepPart(part)) return evaluatePreviousStep(part, variables);
+  return evaluateFieldPart(part, variables, options);
+}
+
+/** Recorded as Novu records it: the state asked for as the field, expected "true", the outcome as the actual value. */
+function evaluatePreviousStep(part: PreviousStepConditionPart, variables: ConditionVariables): ConditionCheck {
+  const state = variables.previousSteps?.[part.step];
+  const passed = state === undefined || previousStepPasses(part.stepType, state);
+  return { filter: 'previousStep', field: part.stepType, expected: 'true', actual: String(passed), operator: 'EQUAL', passed, step: part.step };
+}
+
+function previousStepPasses(stepType: string, state: MessageReadState): boolean {
+  switch (stepType) {
+    case 'seen':
+      return state.seen;
+    case 'unseen':
+      return !state.seen;
+    case 'read':
+      return state.read;
+    case 'unread':
+      return !state.read;
+    default:
+      return false;
+  }
+}
+
+function evaluateFieldPart(part: ConditionPart, variables: ConditionVariables, options: EvaluateConditionsOptions): ConditionCheck {
   const source = String(part.on ?? 'payload');
   const actual = readPath(variables, `${source}.${part.field}`);
   let expected: unknown = part.value;

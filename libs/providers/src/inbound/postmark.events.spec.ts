@@ -1,9 +1,9 @@
 import { InvalidWebhookSignatureError } from '@app/delivery';
-import { PostmarkSigner, inbound } from '../../../../test/fakes/vendor-event-signers';
+import { CredentialsSigner, inbound } from '../../../../test/fakes/vendor-event-signers';
 import { PostmarkEventSource } from './postmark.events';
 
 describe('PostmarkEventSource', () => {
-  const signer = new PostmarkSigner();
+  const signer = new CredentialsSigner();
   const source = new PostmarkEventSource();
   const keys = { credentials: {}, signingKey: signer.credentials };
   const now = new Date();
@@ -32,7 +32,7 @@ describe('PostmarkEventSource', () => {
   });
 
   it('refuses wrong or missing credentials', () => {
-    expect(() => source.parse(inbound(signer.sign(bounce, 'hook:wrong')), keys, now)).toThrow(InvalidWebhookSignatureError);
+    expect(() => source.parse(inbound(signer.sign(bounce, { credentials: 'hook:wrong' })), keys, now)).toThrow(InvalidWebhookSignatureError);
     expect(() => source.parse(inbound({ body: JSON.stringify(bounce), headers: {} }), keys, now)).toThrow(InvalidWebhookSignatureError);
   });
 });

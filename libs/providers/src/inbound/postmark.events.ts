@@ -1,5 +1,5 @@
-import { DeliveryEventType, InboundWebhookKeys, InboundWebhookRequest, InvalidWebhookSignatureError, VendorEventBatch, VendorEventSource } from '@app/delivery';
-import { dateOf, excerpt, hashKey, header, objectOf, parseJson, requireKey, sameSecret, stringOf } from './inbound-support';
+import { DeliveryEventType, InboundWebhookKeys, InboundWebhookRequest, VendorEventBatch, VendorEventSource } from '@app/delivery';
+import { dateOf, excerpt, hashKey, objectOf, parseJson, requireCredentials, requireKey, stringOf } from './inbound-support';
 
 const HARD_BOUNCES = new Set(['HardBounce', 'BadEmailAddress', 'ManuallyDeactivated', 'SpamNotification']);
 
@@ -15,12 +15,7 @@ export class PostmarkEventSource implements VendorEventSource {
   readonly providerIds = ['postmark'] as const;
 
   parse(request: InboundWebhookRequest, keys: InboundWebhookKeys, now: Date): VendorEventBatch {
-    const expected = requireKey(keys.signingKey, 'Postmark webhook user:password');
-    const authorization = header(request.headers, 'authorization') ?? '';
-    const match = /^Basic\s+(\S+)$/i.exec(authorization);
-    if (!match || !sameSecret(Buffer.from(match[1], 'base64').toString('utf8'), expected)) {
-      throw new InvalidWebhookSignatureError('The Basic credentials do not match the ones configured for this Postmark webhook');
-    }
+    requireCredentials(request, requireKey(keys.signingKey, 'Postmark webhook user:password'), 'Postmark', { bearer: false });
     const record = objectOf(parseJson(request.rawBody));
     const recordType = stringOf(record.RecordType) ?? '';
     const messageId = stringOf(record.MessageID);

@@ -38,7 +38,7 @@ const TYPES: Record<string, DeliveryEventType> = {
  * Amazon SES events through an Amazon SNS topic (HTTPS subscription). The SNS signature (version 1:
  * SHA1withRSA, 2: SHA256withRSA, base64) is checked against the SNS signing certificate configured
  * in configurations.inboundWebhookSigningKey (PEM): nothing is fetched from SigningCertURL. A
- * SubscriptionConfirmation is verified and answered with its SubscribeURL; a Notification carries
+ * SubscriptionConfirmation is verified and its SubscribeURL handed on (the use case visits it); a Notification carries
  * the SES event (event publishing `eventType`, or feedback `notificationType`) in `Message`. The
  * message is `mail.messageId` (what SESv2 SendEmail answered); a bounce or complaint yields one event
  * per recipient; `bounceType` Permanent is a hard bounce.

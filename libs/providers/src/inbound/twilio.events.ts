@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { DeliveryEventType, InboundWebhookKeys, InboundWebhookRequest, InvalidWebhookSignatureError, VendorEventBatch, VendorEventSource } from '@app/delivery';
-import { header, sameSecret, stringOf } from './inbound-support';
+import { header, requireAuthToken, sameSecret, smsStatusEvent } from './inbound-support';
 
 const TYPES: Record<string, DeliveryEventType> = { delivered: 'delivered', undelivered: 'undelivered', failed: 'failed' };
 /** Error codes that say the number cannot receive SMS at all: unknown destination, landline, invalid, not mobile. */
@@ -27,8 +27,7 @@ export class TwilioEventSource implements VendorEventSource {
   readonly providerIds = ['twilio'] as const;
 
   parse(request: InboundWebhookRequest, keys: InboundWebhookKeys, now: Date): VendorEventBatch {
-    const token = keys.signingKey ?? stringOf(keys.credentials.token);
-    if (!token) throw new InvalidWebhookSignatureError('No Twilio auth token: set the integration token credential or configurations.inboundWebhookSigningKey');
+    const token = requireAuthToken(keys, 'Twilio');
     const given = header(request.headers, 'x-twilio-signature');
     if (!given) throw new InvalidWebhookSignatureError('The X-Twilio-Signature header is required');
     const params = new URLSearchParams(request.rawBody.toString('utf8'));
@@ -41,21 +40,16 @@ export class TwilioEventSource implements VendorEventSource {
     let type = TYPES[status];
     if (type && errorCode === UNSUBSCRIBED_ERROR) type = 'unsubscribed';
     if (!type || !sid) return { kind: 'events', events: [] };
-    const to = params.get('To') ?? undefined;
-    return {
-      kind: 'events',
-      events: [
-        {
-          key: `${sid}:${status}`,
-          type,
-          vendorMessageIds: [sid],
-          ...(to ? { recipient: to } : {}),
-          occurredAt: now,
-          permanent: errorCode !== undefined && PERMANENT_ERRORS.has(errorCode),
-          ...(errorCode ? { reason: `Twilio error ${errorCode}${params.get('ErrorMessage') ? `: ${params.get('ErrorMessage')}` : ''}` } : {}),
-          raw: { MessageSid: sid, MessageStatus: status, ...(errorCode ? { ErrorCode: errorCode } : {}) },
-        },
-      ],
-    };
+    const event = smsStatusEvent({
+      vendorId: sid,
+      status,
+      type,
+      recipient: params.get('To') ?? undefined,
+      occurredAt: now,
+      permanent: errorCode !== undefined && PERMANENT_ERRORS.has(errorCode),
+      reason: errorCode ? `Twilio error ${errorCode}${params.get('ErrorMessage') ? `: ${params.get('ErrorMessage')}` : ''}` : undefined,
+      raw: { MessageSid: sid, MessageStatus: status, ...(errorCode ? { ErrorCode: errorCode } : {}) },
+    });
+    return { kind: 'events', events: [event] };
   }
 }

@@ -9,7 +9,7 @@ import { COLLECTIONS, MongoStore } from '../mongo-store';
 const GLOBAL = '';
 
 const documents = new DocumentMapper<SubscriberPreference>({
-  fields: ['organizationId', 'environmentId', 'subscriberId', 'workflowId', 'channels', 'schedule', 'createdAt', 'updatedAt'],
+  fields: ['organizationId', 'environmentId', 'subscriberId', 'workflowId', 'channels', 'schedule', 'enabled', 'createdAt', 'updatedAt'],
   json: ['channels', 'schedule'],
   defaults: { channels: () => ({}) },
 });
@@ -23,13 +23,14 @@ export const preferenceDocuments = {
   },
 };
 
-/** The upsert of one change: channels merged key by key ($set of each), the schedule replaced when given. */
+/** The upsert of one change: channels merged key by key ($set of each), the schedule and the switch replaced when given. */
 export function preferenceUpsert(scope: EnvironmentScope, change: PreferenceChange) {
   const $set: Doc = { updatedAt: change.at };
   for (const [channel, enabled] of Object.entries(change.channels)) {
     if (enabled !== undefined) $set[storedJsonPath('channels', channel)] = enabled;
   }
   if (change.schedule) $set.schedule = toStoredJson(change.schedule);
+  if (change.enabled !== undefined) $set.enabled = change.enabled;
   return {
     filter: { environmentId: scope.environmentId, subscriberId: change.subscriberId, workflowId: change.workflowId ?? GLOBAL },
     update: { $setOnInsert: { organizationId: scope.organizationId, createdAt: change.at }, $set },

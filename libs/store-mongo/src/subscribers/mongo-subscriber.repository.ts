@@ -1,4 +1,4 @@
-import { CursorPage, EnvironmentScope } from '@app/kernel';
+import { CursorPage, EnvironmentScope, PageRequest } from '@app/kernel';
 import {
   SUBSCRIBER_PROFILE_FIELDS,
   Subscriber,
@@ -117,6 +117,11 @@ export class MongoSubscriberRepository implements SubscriberRepository {
     const docs = await this.subscribers.find(filter, { sort: { _id: 1 }, limit: limit + 1 }).toArray();
     const batch = docs.slice(0, limit).map((doc) => subscriberDocuments.toDomain(doc));
     return { subscribers: batch, next: docs.length > limit ? batch[batch.length - 1].id : null };
+  }
+
+  async listPage(scope: EnvironmentScope, { page, limit }: PageRequest): Promise<{ items: Subscriber[]; hasMore: boolean }> {
+    const docs = await this.subscribers.find({ environmentId: scope.environmentId }, { sort: { _id: 1 }, skip: page * limit, limit: limit + 1 }).toArray();
+    return { items: docs.slice(0, limit).map((doc) => subscriberDocuments.toDomain(doc)), hasMore: docs.length > limit };
   }
 
   async insert(subscriber: Subscriber): Promise<boolean> {

@@ -118,5 +118,27 @@ describe('preference documents', () => {
       { subscriberId: 's1', workflowId: 'w1', channels: {}, schedule: { isEnabled: false }, at },
     );
     expect(withSchedule.update.$set).toEqual({ updatedAt: at, schedule: { isEnabled: false } });
+    const switchedOff = preferenceUpsert(
+      { organizationId: 'o1', environmentId: 'e1' },
+      { subscriberId: 's1', workflowId: 'w1', channels: {}, enabled: false, at },
+    );
+    expect(switchedOff.update.$set).toEqual({ updatedAt: at, enabled: false });
+  });
+
+  it("keep the subscriber's switch (Novu's v1 enabled) both ways, and leave it out when never set", () => {
+    const off = {
+      organizationId: 'o1',
+      environmentId: 'e1',
+      subscriberId: 's1',
+      workflowId: 'w1',
+      channels: { sms: false },
+      enabled: false,
+      createdAt: at,
+      updatedAt: at,
+    };
+    expect(preferenceDocuments.toDocument(off)).toMatchObject({ enabled: false });
+    expect(preferenceDocuments.toDomain(preferenceDocuments.toDocument(off))).toEqual(off);
+    const { enabled: _e, ...unset } = off;
+    expect(preferenceDocuments.toDomain(preferenceDocuments.toDocument(unset))).not.toHaveProperty('enabled');
   });
 });

@@ -3,6 +3,7 @@ import {
   SubscriberSubscriptionSearch,
   Topic,
   TopicMember,
+  TopicMemberPreference,
   TopicRepository,
   TopicSearch,
   TopicSearchFilter,
@@ -234,6 +235,29 @@ export class MongoTopicRepository implements TopicRepository {
       .toArray();
     const batch = docs.slice(0, limit);
     return { subscriberIds: batch.map((doc) => doc.subscriberId), next: docs.length > limit ? batch[batch.length - 1]._id : null };
+  }
+
+  async listMembersFor(
+    scope: EnvironmentScope,
+    topicKey: string,
+    workflowId: string,
+    afterCursor: string | null,
+    limit: number,
+  ): Promise<{ members: TopicMemberPreference[]; next: string | null }> {
+    const topicId = await this.topicIdOf(scope, topicKey);
+    if (topicId === null) return { members: [], next: null };
+    // The same page as listMemberIds, each membership read whole: its preferences are decoded by the mapper.
+    const docs = await this.memberships
+      .find({ topicId, ...(afterCursor !== null ? { _id: { $gt: afterCursor } } : {}) }, { sort: { _id: 1 }, limit: limit + 1 })
+      .toArray();
+    const batch = docs.slice(0, limit);
+    return {
+      members: batch.map((doc) => {
+        const preference = topicSubscriptionDocuments.toDomain(doc).preferences?.find((p) => p.workflowId === workflowId);
+        return { subscriberId: doc.subscriberId as string, ...(preference ? { preference } : {}) };
+      }),
+      next: docs.length > limit ? (batch[batch.length - 1]._id) : null,
+    };
   }
 
   async topicKeysOfSubscribers(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, string[]>> {

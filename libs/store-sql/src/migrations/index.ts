@@ -20,6 +20,7 @@ import { subscriberClearedFieldsMigration } from './0018_subscriber_cleared_fiel
 import { messageActorMigration } from './0019_message_actor';
 import { subscriberSearchMigration } from './0020_subscriber_search';
 import { triggerBroadcastMigration } from './0021_trigger_broadcast';
+import { preferenceEnabledMigration } from './0022_preference_enabled';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: Migration[] = [
   messageActorMigration,
   subscriberSearchMigration,
   triggerBroadcastMigration,
+  preferenceEnabledMigration,
 ];

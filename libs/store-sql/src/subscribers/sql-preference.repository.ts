@@ -13,6 +13,7 @@ const toPreference = (r: any): SubscriberPreference => ({
   workflowId: r.workflow_id === GLOBAL ? null : r.workflow_id,
   channels: r.channels ?? {},
   ...(r.schedule ? { schedule: r.schedule } : {}),
+  ...(typeof r.enabled === 'boolean' ? { enabled: r.enabled } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -41,11 +42,12 @@ export class SqlPreferenceRepository implements PreferenceRepository {
   async upsert(scope: EnvironmentScope, change: PreferenceChange): Promise<SubscriberPreference> {
     // One statement: concurrent writers of different channels both land (jsonb `||` merges key by key).
     const [row] = await this.sql.query(
-      `INSERT INTO subscriber_preferences (organization_id, environment_id, subscriber_id, workflow_id, channels, schedule, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $7)
+      `INSERT INTO subscriber_preferences (organization_id, environment_id, subscriber_id, workflow_id, channels, schedule, enabled, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $8, $7, $7)
        ON CONFLICT (environment_id, subscriber_id, workflow_id) DO UPDATE SET
          channels = subscriber_preferences.channels || EXCLUDED.channels,
          schedule = COALESCE(EXCLUDED.schedule, subscriber_preferences.schedule),
+         enabled = COALESCE(EXCLUDED.enabled, subscriber_preferences.enabled),
          updated_at = EXCLUDED.updated_at
        RETURNING *`,
       [
@@ -56,6 +58,7 @@ export class SqlPreferenceRepository implements PreferenceRepository {
         JSON.stringify(change.channels),
         change.schedule ? JSON.stringify(change.schedule) : null,
         change.at,
+        change.enabled ?? null,
       ],
     );
     return toPreference(row);

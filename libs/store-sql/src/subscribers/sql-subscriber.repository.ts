@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CallBatcher, CursorPage, EnvironmentScope } from '@app/kernel';
+import { CallBatcher, CursorPage, EnvironmentScope, PageRequest } from '@app/kernel';
 import { Subscriber, SubscriberChanges, SubscriberChannel, SubscriberRepository, SubscriberSearch, SubscriberUpsert, clearedBy } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
@@ -88,6 +88,15 @@ export class SqlSubscriberRepository implements SubscriberRepository {
     ]);
     const batch = rows.slice(0, limit).map(toSubscriber);
     return { subscribers: batch, next: rows.length > limit ? batch[batch.length - 1].id : null };
+  }
+
+  async listPage(scope: EnvironmentScope, { page, limit }: PageRequest): Promise<{ items: Subscriber[]; hasMore: boolean }> {
+    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 ORDER BY id LIMIT $2 OFFSET $3', [
+      scope.environmentId,
+      limit + 1,
+      page * limit,
+    ]);
+    return { items: rows.slice(0, limit).map(toSubscriber), hasMore: rows.length > limit };
   }
 
   async insert(s: Subscriber): Promise<boolean> {

@@ -4,10 +4,12 @@ import {
   SubscriberSubscriptionSearch,
   Topic,
   TopicMember,
+  TopicMemberPreference,
   TopicRepository,
   TopicSearch,
   TopicSubscription,
   TopicSubscriptionChanges,
+  TopicSubscriptionPreference,
   TopicSubscriptionSearch,
 } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
@@ -222,14 +224,41 @@ export class SqlTopicRepository implements TopicRepository {
     afterCursor: string | null,
     limit: number,
   ): Promise<{ subscriberIds: string[]; next: string | null }> {
-    const rows = await this.sql.query<{ id: string; subscriber_id: string }>(
-      `SELECT id, subscriber_id FROM topic_subscriptions
+    const batch = await this.membersPage(scope, topicKey, null, afterCursor, limit);
+    return { subscriberIds: batch.members.map((m) => m.subscriberId), next: batch.next };
+  }
+
+  listMembersFor(
+    scope: EnvironmentScope,
+    topicKey: string,
+    workflowId: string,
+    afterCursor: string | null,
+    limit: number,
+  ): Promise<{ members: TopicMemberPreference[]; next: string | null }> {
+    return this.membersPage(scope, topicKey, workflowId, afterCursor, limit);
+  }
+
+  // The workflow's entry is picked out of the stored preferences in the same statement: no round trip per page.
+  private async membersPage(
+    scope: EnvironmentScope,
+    topicKey: string,
+    workflowId: string | null,
+    afterCursor: string | null,
+    limit: number,
+  ): Promise<{ members: TopicMemberPreference[]; next: string | null }> {
+    const rows = await this.sql.query<{ id: string; subscriber_id: string; preference: TopicSubscriptionPreference | null }>(
+      `SELECT id, subscriber_id,
+         (SELECT p FROM jsonb_array_elements(COALESCE(preferences, '[]'::jsonb)) p WHERE p->>'workflowId' = $5::text LIMIT 1) AS preference
+       FROM topic_subscriptions
        WHERE topic_id = ${topicIdOf('$1', '$2')} AND ($3::text IS NULL OR id > $3::text)
        ORDER BY id LIMIT $4`,
-      [scope.environmentId, topicKey, afterCursor, limit + 1],
+      [scope.environmentId, topicKey, afterCursor, limit + 1, workflowId],
     );
     const batch = rows.slice(0, limit);
-    return { subscriberIds: batch.map((r) => r.subscriber_id), next: rows.length > limit ? batch[batch.length - 1].id : null };
+    return {
+      members: batch.map((r) => ({ subscriberId: r.subscriber_id, ...(r.preference ? { preference: r.preference } : {}) })),
+      next: rows.length > limit ? batch[batch.length - 1].id : null,
+    };
   }
 
   async topicKeysOfSubscribers(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, string[]>> {

@@ -39,6 +39,22 @@ describe('resolveChannelPreferences', () => {
     expect(resolved.readOnly).toBe(true);
   });
 
+  it("a subscriber's switch turned off (global first, then the workflow's) disables it, channels kept; critical ignores it", () => {
+    const workflow = { critical: false, preferenceSettings: allChannels(true) };
+    expect(resolveChannelPreferences({ workflow })).toMatchObject({ enabled: true });
+    expect(resolveChannelPreferences({ workflow })).not.toHaveProperty('disabledBy');
+    const off = resolveChannelPreferences({
+      workflow,
+      global: { channels: {}, enabled: true },
+      subscriberWorkflow: { channels: { sms: false }, enabled: false },
+    });
+    expect(off).toMatchObject({ enabled: false, disabledBy: 'subscriber_workflow', channels: { ...allChannels(true), sms: false } });
+    const globalOff = resolveChannelPreferences({ workflow, global: { channels: {}, enabled: false }, subscriberWorkflow: { channels: {}, enabled: false } });
+    expect(globalOff).toMatchObject({ enabled: false, disabledBy: 'subscriber_global' });
+    const critical = resolveChannelPreferences({ workflow: { ...workflow, critical: true }, global: { channels: {}, enabled: false } });
+    expect(critical).toMatchObject({ enabled: true, readOnly: true });
+  });
+
   it('lets a channel no layer mentions inherit enabled (on)', () => {
     const resolved = resolveChannelPreferences({ workflow: { critical: false, preferenceSettings: { email: false } } });
     expect(resolved.channels).toEqual({ in_app: true, email: false, sms: true, chat: true, push: true });

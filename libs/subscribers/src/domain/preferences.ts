@@ -15,6 +15,11 @@ export interface SubscriberPreference {
   workflowId: string | null;
   channels: Partial<ChannelFlags>;
   schedule?: Schedule;
+  /**
+   * Novu's v1 switch (`enabled` of its v1 preference routes): false turns the workflow (or, on the
+   * global record, every workflow) off for the subscriber whatever its channels say; absent: on.
+   */
+  enabled?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,37 +29,50 @@ export type PreferenceSource = 'workflow' | 'subscriber_global' | 'subscriber_wo
 
 export interface WorkflowPreferenceDefaults {
   critical: boolean;
-  /** The workflow's defaults; a channel it leaves out inherits `enabled` (all on). */
+  /** The workflow's defaults; a channel it leaves out is on. */
   preferenceSettings?: Partial<ChannelFlags>;
 }
 
 export interface ResolvedChannelPreferences {
-  /** Novu's `all.enabled`; nothing in the API turns it off, so it is always true today. */
+  /** Novu's `all.enabled`: false when the subscriber switched the workflow, or everything, off (v1 routes). */
   enabled: boolean;
+  /** Which record's switch turned it off (the global one wins); absent while enabled. */
+  disabledBy?: 'subscriber_global' | 'subscriber_workflow';
   /** True for critical workflows: subscriber choices were not applied. */
   readOnly: boolean;
   channels: ChannelFlags;
   sources: Record<Channel, PreferenceSource>;
 }
 
+/** Which switch is off, the global one first; a critical workflow ignores both (as it ignores the channels). */
+function switchedOffBy(
+  global: Pick<SubscriberPreference, 'enabled'> | null | undefined,
+  workflow: Pick<SubscriberPreference, 'enabled'> | null | undefined,
+): ResolvedChannelPreferences['disabledBy'] {
+  if (global?.enabled === false) return 'subscriber_global';
+  if (workflow?.enabled === false) return 'subscriber_workflow';
+  return undefined;
+}
+
 /**
  * The preference merge the delivery engine gates channel steps with: workflow defaults, then
  * the subscriber's global choices, then their choices for this workflow, each later layer
- * winning per channel. A critical workflow ignores the subscriber's layers altogether.
+ * winning per channel; a subscriber's switch (global or of the workflow) turned off mutes every channel.
+ * A critical workflow ignores the subscriber's layers altogether.
  */
 export function resolveChannelPreferences(input: {
   workflow: WorkflowPreferenceDefaults;
-  global?: Pick<SubscriberPreference, 'channels'> | null;
-  subscriberWorkflow?: Pick<SubscriberPreference, 'channels'> | null;
+  global?: Pick<SubscriberPreference, 'channels' | 'enabled'> | null;
+  subscriberWorkflow?: Pick<SubscriberPreference, 'channels' | 'enabled'> | null;
 }): ResolvedChannelPreferences {
-  const enabled = true;
   const readOnly = input.workflow.critical;
+  const disabledBy = readOnly ? undefined : switchedOffBy(input.global, input.subscriberWorkflow);
   const layers: [PreferenceSource, Partial<ChannelFlags> | undefined][] = [['workflow', input.workflow.preferenceSettings]];
   if (!readOnly) layers.push(['subscriber_global', input.global?.channels], ['subscriber_workflow', input.subscriberWorkflow?.channels]);
   const channels = {} as ChannelFlags;
   const sources = {} as Record<Channel, PreferenceSource>;
   for (const channel of CHANNELS) {
-    channels[channel] = enabled;
+    channels[channel] = true;
     sources[channel] = 'workflow';
     for (const [source, values] of layers) {
       const value = values?.[channel];
@@ -64,7 +82,7 @@ export function resolveChannelPreferences(input: {
       }
     }
   }
-  return { enabled, readOnly, channels, sources };
+  return { enabled: !disabledBy, ...(disabledBy ? { disabledBy } : {}), readOnly, channels, sources };
 }
 
 /** What the preferences view needs to know about a workflow. */
@@ -115,7 +133,7 @@ export function buildPreferencesView(input: {
     const resolved = resolveChannelPreferences({ workflow, global, subscriberWorkflow: own });
     const channels: Partial<ChannelFlags> = {};
     for (const channel of workflow.channels) channels[channel] = resolved.channels[channel];
-    const setBySubscriber = own && Object.values(own.channels).some((v) => typeof v === 'boolean');
+    const setBySubscriber = own && (typeof own.enabled === 'boolean' || Object.values(own.channels).some((v) => typeof v === 'boolean'));
     return {
       enabled: resolved.enabled,
       channels,
@@ -124,5 +142,5 @@ export function buildPreferencesView(input: {
       ...(setBySubscriber ? { updatedAt: own.updatedAt } : {}),
     };
   });
-  return { global: { enabled: true, channels: globalChannels, ...(global?.schedule ? { schedule: global.schedule } : {}) }, workflows };
+  return { global: { enabled: global?.enabled !== false, channels: globalChannels, ...(global?.schedule ? { schedule: global.schedule } : {}) }, workflows };
 }

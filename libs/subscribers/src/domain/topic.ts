@@ -1,3 +1,4 @@
+import jsonLogic from 'json-logic-js';
 /** A named group of subscribers, known by the caller's own `key`, unique per environment. */
 export interface Topic {
   id: string;
@@ -34,6 +35,23 @@ export interface TopicSubscriptionPreference {
   workflowId: string;
   enabled: boolean;
   condition?: Record<string, unknown>;
+}
+
+/**
+ * Whether a subscription lets a trigger of the workflow its preference is for reach the subscriber
+ * (Novu's rule): no preference, yes; with a `condition`, JSON Logic on `{payload}` that must give
+ * exactly true (anything else, or a condition that throws, is no); otherwise `enabled`.
+ */
+export function subscriptionAllows(preference: TopicSubscriptionPreference | undefined, payload: Record<string, unknown>): boolean {
+  if (!preference) return true;
+  if (preference.condition !== undefined && preference.condition !== null) {
+    try {
+      return jsonLogic.apply(preference.condition, { payload }) === true;
+    } catch {
+      return false;
+    }
+  }
+  return preference.enabled !== false;
 }
 
 /** The subscriberId a default identifier (`tk_<key>:si_<subscriberId>`) names within its topic; null when it names none. */

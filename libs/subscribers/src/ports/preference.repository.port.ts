@@ -11,6 +11,8 @@ export interface PreferenceChange {
   channels: Partial<ChannelFlags>;
   /** Replaces the stored schedule when given; left as it is when absent. */
   schedule?: Schedule;
+  /** Novu's v1 on/off switch of the record as a whole; left as it is when absent. */
+  enabled?: boolean;
   at: Date;
 }
 

@@ -1,4 +1,4 @@
-import { CursorPage, CursorRequest, EnvironmentScope } from '@app/kernel';
+import { CursorPage, CursorRequest, EnvironmentScope, PageRequest } from '@app/kernel';
 import { Subscriber, SubscriberChannel } from '../domain/subscriber';
 import { SubscriberChanges, SubscriberOrderField, SubscriberSearchFilter } from '../domain/subscriber-changes';
 
@@ -53,6 +53,11 @@ export interface SubscriberRepository {
    * indexed range read per batch, so walking every subscriber holds one batch in memory at a time.
    */
   listBatch(scope: EnvironmentScope, afterCursor: string | null, limit: number): Promise<{ subscribers: Subscriber[]; next: string | null }>;
+  /**
+   * Novu's v1 list: the environment's subscribers oldest first (internal id), page by page (0-based);
+   * `hasMore` when a later page holds any. No total: counting a large environment is not worth it.
+   */
+  listPage(scope: EnvironmentScope, page: PageRequest): Promise<{ items: Subscriber[]; hasMore: boolean }>;
   /** Cursor search as Novu's GET /v2/subscribers; an unknown cursor gives an empty page. */
   search(scope: EnvironmentScope, search: SubscriberSearch): Promise<CursorPage<Subscriber>>;
 }

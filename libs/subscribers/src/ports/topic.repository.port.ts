@@ -31,6 +31,12 @@ export interface TopicMember {
   subscriberId: string;
 }
 
+/** A member as a trigger of one workflow reaches it: its subscription's preference for that workflow, if any. */
+export interface TopicMemberPreference {
+  subscriberId: string;
+  preference?: TopicSubscriptionPreference;
+}
+
 /** Topics of one environment and their memberships; every method is one atomic store operation. */
 export interface TopicRepository {
   /**
@@ -79,6 +85,17 @@ export interface TopicRepository {
     afterCursor: string | null,
     limit: number,
   ): Promise<{ subscriberIds: string[]; next: string | null }>;
+  /**
+   * Fan-out of a trigger of workflow `workflowId`: listMemberIds' batch (same order, same cursors),
+   * each member with its subscription's own preference for that workflow where it set one.
+   */
+  listMembersFor(
+    scope: EnvironmentScope,
+    topicKey: string,
+    workflowId: string,
+    afterCursor: string | null,
+    limit: number,
+  ): Promise<{ members: TopicMemberPreference[]; next: string | null }>;
   /** Topic keys of each given subscriber (subscribers without topics map to []). */
   topicKeysOfSubscribers(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, string[]>>;
   /** Removes every membership of a subscriber (it is being deleted). */

@@ -1,4 +1,4 @@
-import { StepDraft, buildSteps, validateSteps } from './step-rules';
+import { StepDraft, buildSteps, previousStepFilterErrors, validateSteps } from './step-rules';
 
 const digest = (metadata: any): StepDraft => ({ template: { type: 'digest' }, metadata });
 const delay = (metadata: any): StepDraft => ({ template: { type: 'delay' }, metadata });
@@ -14,8 +14,22 @@ describe('validateSteps', () => {
         digest({ type: 'timed', timed: { cronExpression: '0 9 * * 1-5' } }),
         delay({ type: 'regular', amount: 1, unit: 'hours' }),
         delay({ type: 'scheduled', delayPath: 'sendAt' }),
+        delay({ type: 'dynamic', dynamicKey: 'payload.sendAt' }),
+        delay({ type: 'dynamic', dynamicKey: 'payload.schedule.wait' }),
       ]),
     ).toEqual({});
+  });
+
+  it('refuses a dynamic delay whose dynamicKey is missing or not a payload path', () => {
+    for (const dynamicKey of [undefined, '', 'sendAt', 'payload', 'payload.', 'payload..at', 'payload.send at', 'subscriber.data.at', 42]) {
+      const errors = validateSteps([delay({ type: 'dynamic', dynamicKey })]);
+      expect({ dynamicKey, fields: Object.keys(errors) }).toEqual({ dynamicKey, fields: ['steps.0.metadata.dynamicKey'] });
+    }
+  });
+
+  it('keeps dynamicKey on a delay step it builds', () => {
+    const [step] = buildSteps([delay({ type: 'dynamic', dynamicKey: 'payload.sendAt', digestKey: 'dropped' })]);
+    expect(step.metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
   });
 
   it('names each missing field by its path', () => {
@@ -65,5 +79,50 @@ describe('buildSteps', () => {
     );
     expect(again).toMatchObject({ id: first.id, uuid: first.uuid, template: { id: first.template.id, content: 'y' } });
     expect(added.metadata).toEqual({ type: 'regular', amount: 2, unit: 'days' });
+  });
+});
+
+describe('previous-step filters', () => {
+  const previous = (stepType: 'read' | 'unread' | 'seen' | 'unseen', step?: string) => [
+    { value: 'AND' as const, children: [{ on: 'previousStep' as const, stepType, ...(step === undefined ? {} : { step }) }] },
+  ];
+  const inApp = (extra: Partial<StepDraft> = {}): StepDraft => ({ template: { type: 'in_app', content: 'x' }, ...extra });
+
+  it('keeps the step a part names, and names the nearest channel step before when it names none', () => {
+    const steps = buildSteps([
+      inApp({ uuid: 'first' }),
+      { template: { type: 'email', subject: 's', content: 'c' }, uuid: 'second' },
+      delay({ type: 'regular', amount: 1, unit: 'hours' }),
+      inApp({ filters: previous('unread') }),
+      inApp({ filters: previous('seen', 'first'), variants: [inApp({ filters: previous('read') })] }),
+    ]);
+    expect(steps[3].filters[0].children).toEqual([{ on: 'previousStep', step: 'second', stepType: 'unread' }]);
+    expect(steps[4].filters[0].children).toEqual([{ on: 'previousStep', step: 'first', stepType: 'seen' }]);
+    // a variant's "before" is its step's
+    expect(steps[4].variants[0].filters[0].children).toEqual([{ on: 'previousStep', step: steps[3].uuid, stepType: 'read' }]);
+    expect(previousStepFilterErrors(steps)).toEqual({});
+  });
+
+  it('refuses a part naming no earlier channel step: none before, a later one, a delay, an unknown uuid', () => {
+    const steps = buildSteps([
+      inApp({ filters: previous('read') }),
+      { ...delay({ type: 'regular', amount: 1, unit: 'hours' }), uuid: 'the-delay' },
+      inApp({ uuid: 'third', filters: previous('read', 'fourth') }),
+      inApp({ uuid: 'fourth', filters: previous('read', 'the-delay') }),
+      inApp({ filters: [{ value: 'OR', children: [{ on: 'payload', field: 'a', value: '1', operator: 'EQUAL' }, ...previous('read', 'nope')[0].children] }] }),
+      inApp({ variants: [inApp({ filters: previous('read', 'nope') })] }),
+    ]);
+    const errors = previousStepFilterErrors(steps);
+    expect(Object.keys(errors).sort()).toEqual(
+      [
+        'steps.0.filters.0.children.0.step',
+        'steps.2.filters.0.children.0.step',
+        'steps.3.filters.0.children.0.step',
+        'steps.4.filters.0.children.1.step',
+        'steps.5.variants.0.filters.0.children.0.step',
+      ].sort(),
+    );
+    expect(errors['steps.0.filters.0.children.0.step'].value).toBe('No Value Recorded');
+    expect(errors['steps.2.filters.0.children.0.step'].value).toBe('fourth');
   });
 });

@@ -1,9 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { Condition, newId } from '@app/kernel';
+import { Condition, ConditionPart, PreviousStepConditionPart, StepCondition, StepConditionPart, isPreviousStepPart, newId } from '@app/kernel';
 import { CronExpressionParser } from 'cron-parser';
-import { DelayMetadata, DigestMetadata, ReplyCallback, StepMetadata, StepTemplate, StepType, StepVariant, WorkflowStep, isChannelStep } from './workflow';
+import {
+  DELAY_TYPES,
+  DYNAMIC_KEY_PATTERN,
+  DelayMetadata,
+  DigestMetadata,
+  ReplyCallback,
+  StepMetadata,
+  StepTemplate,
+  StepType,
+  StepVariant,
+  WorkflowStep,
+  isChannelStep,
+} from './workflow';
 
 export type FieldErrors = Record<string, { messages: string[]; value: unknown }>;
+
+/** A previous-step part as a caller sends it: without `step`, it reads the nearest channel step before its own. */
+export type PreviousStepPartDraft = Omit<PreviousStepConditionPart, 'step'> & { step?: string };
+export type StepFilterDraft = Condition<ConditionPart | PreviousStepPartDraft>;
+
+function isPreviousStepDraft(part: ConditionPart | PreviousStepPartDraft): part is PreviousStepPartDraft {
+  return part.on === 'previousStep';
+}
 
 /** A step as a caller describes it; ids are kept when they name a step the workflow already has. */
 export interface StepDraft {
@@ -13,7 +33,7 @@ export interface StepDraft {
   active?: boolean;
   shouldStopOnFail?: boolean;
   template: Omit<StepTemplate, 'id'> & { id?: string };
-  filters?: Condition[];
+  filters?: StepFilterDraft[];
   metadata?: StepMetadataDraft;
   replyCallback?: ReplyCallback;
   variants?: Omit<StepDraft, 'variants'>[];
@@ -61,12 +81,17 @@ function checkStep(step: Omit<StepDraft, 'variants'>, path: string, fail: Fail):
       requireWindow(metadata.backoffAmount, metadata.backoffUnit, `${path}.metadata`, 'backoffAmount', 'backoffUnit', fail);
     }
   } else if (type === 'delay') {
-    if (!metadata) return fail(`${path}.metadata`, 'a delay step needs metadata (type, amount, unit or delayPath)', metadata);
+    if (!metadata) return fail(`${path}.metadata`, 'a delay step needs metadata (type, amount, unit, delayPath or dynamicKey)', metadata);
     const delayType = metadata.type ?? 'regular';
     if (delayType === 'regular') requireWindow(metadata.amount, metadata.unit, `${path}.metadata`, 'amount', 'unit', fail);
     else if (delayType === 'scheduled') {
       if (!metadata.delayPath) fail(`${path}.metadata.delayPath`, 'a scheduled delay needs delayPath (the payload path of an ISO date)', metadata.delayPath);
-    } else fail(`${path}.metadata.type`, 'delay type must be one of: regular, scheduled', metadata.type);
+    } else if (delayType === 'dynamic') {
+      // Only a payload path can hold the value at run time (Novu reads it from the payload alone).
+      if (typeof metadata.dynamicKey !== 'string' || !DYNAMIC_KEY_PATTERN.test(metadata.dynamicKey)) {
+        fail(`${path}.metadata.dynamicKey`, 'a dynamic delay needs dynamicKey, a payload path such as payload.sendAt', metadata.dynamicKey);
+      }
+    } else fail(`${path}.metadata.type`, `delay type must be one of: ${DELAY_TYPES.join(', ')}`, metadata.type);
   }
   if (step.replyCallback?.active && !step.replyCallback.url) {
     fail(`${path}.replyCallback.url`, 'an active reply callback needs a url', step.replyCallback.url);
@@ -109,23 +134,65 @@ function checkTimed(metadata: StepMetadataDraft, path: string, fail: Fail): void
 export function buildSteps(drafts: readonly StepDraft[], current: readonly WorkflowStep[] = []): WorkflowStep[] {
   const known = new Map<string, StepVariant>();
   for (const step of current) for (const variant of [step, ...step.variants]) known.set(variant.id, variant);
-  const build = (draft: Omit<StepDraft, 'variants'>): StepVariant => {
-    const previous = draft.id ? known.get(draft.id) : undefined;
-    const type: StepType = draft.template.type;
-    const { id: _ignored, ...template } = draft.template;
-    return {
-      id: previous?.id ?? newId(),
-      uuid: draft.uuid ?? previous?.uuid ?? randomUUID(),
-      name: draft.name ?? draft.template.name ?? defaultStepName(type),
-      active: draft.active ?? true,
-      shouldStopOnFail: draft.shouldStopOnFail ?? false,
-      template: { ...template, id: previous?.template.id ?? newId(), type },
-      filters: draft.filters ?? [],
-      ...(isChannelStep(type) || !draft.metadata ? {} : { metadata: normalizeMetadata(type, draft.metadata) }),
-      ...(draft.replyCallback ? { replyCallback: draft.replyCallback } : {}),
+  const built: WorkflowStep[] = [];
+  for (const draft of drafts) {
+    const nearestChannelStep = built.findLast((step) => isChannelStep(step.template.type))?.uuid;
+    const build = (variant: Omit<StepDraft, 'variants'>): StepVariant => {
+      const previous = variant.id ? known.get(variant.id) : undefined;
+      const type: StepType = variant.template.type;
+      const { id: _ignored, ...template } = variant.template;
+      return {
+        id: previous?.id ?? newId(),
+        uuid: variant.uuid ?? previous?.uuid ?? randomUUID(),
+        name: variant.name ?? variant.template.name ?? defaultStepName(type),
+        active: variant.active ?? true,
+        shouldStopOnFail: variant.shouldStopOnFail ?? false,
+        template: { ...template, id: previous?.template.id ?? newId(), type },
+        filters: (variant.filters ?? []).map((filter) => linkPreviousStep(filter, nearestChannelStep)),
+        ...(isChannelStep(type) || !variant.metadata ? {} : { metadata: normalizeMetadata(type, variant.metadata) }),
+        ...(variant.replyCallback ? { replyCallback: variant.replyCallback } : {}),
+      };
     };
-  };
-  return drafts.map((draft) => ({ ...build(draft), variants: (draft.variants ?? []).map(build) }));
+    built.push({ ...build(draft), variants: (draft.variants ?? []).map(build) });
+  }
+  return built;
+}
+
+/** A previous-step part without `step` names the nearest channel step before (none: left empty, which previousStepFilterErrors refuses). */
+function linkPreviousStep(filter: StepFilterDraft, nearestChannelStep: string | undefined): StepCondition {
+  const children = filter.children.map((part): StepConditionPart =>
+    isPreviousStepDraft(part) ? { on: 'previousStep', step: part.step ?? nearestChannelStep ?? '', stepType: part.stepType } : part,
+  );
+  return { ...filter, children };
+}
+
+/**
+ * Previous-step filters must name an earlier channel step of the workflow (the one whose
+ * message they read); a step of another type, a later one or an unknown uuid never has one.
+ */
+export function previousStepFilterErrors(steps: readonly WorkflowStep[]): FieldErrors {
+  const errors: FieldErrors = {};
+  steps.forEach((step, index) => {
+    const earlier = new Set(
+      steps
+        .slice(0, index)
+        .filter((s) => isChannelStep(s.template.type))
+        .map((s) => s.uuid),
+    );
+    const check = (variant: StepVariant, path: string) =>
+      variant.filters.forEach((filter, f) =>
+        filter.children.forEach((part, c) => {
+          if (!isPreviousStepPart(part) || earlier.has(part.step)) return;
+          errors[`${path}.filters.${f}.children.${c}.step`] = {
+            messages: ['a previousStep filter must name (step) the uuid of an earlier channel step of this workflow'],
+            value: part.step === '' ? 'No Value Recorded' : part.step,
+          };
+        }),
+      );
+    check(step, `steps.${index}`);
+    step.variants.forEach((variant, v) => check(variant, `steps.${index}.variants.${v}`));
+  });
+  return errors;
 }
 
 function defaultStepName(type: StepType): string {
@@ -139,7 +206,7 @@ function normalizeMetadata(type: 'digest' | 'delay', metadata: NonNullable<StepD
       keys.filter((key) => (metadata as Record<string, unknown>)[key] !== undefined).map((key) => [key, (metadata as Record<string, unknown>)[key]]),
     );
   if (type === 'delay') {
-    return { ...pick(['amount', 'unit', 'delayPath']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
+    return { ...pick(['amount', 'unit', 'delayPath', 'dynamicKey']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
   }
   const digestType = (metadata.type as DigestMetadata['type']) ?? (metadata.backoff ? 'backoff' : 'regular');
   return {

@@ -1,3 +1,4 @@
+import { isPreviousStepPart } from '@app/kernel';
 import { StepTemplate, WorkflowStep } from './workflow';
 
 // Roots that templates get from the engine rather than from the trigger payload.
@@ -41,7 +42,8 @@ export function collectTemplateVariables(steps: readonly WorkflowStep[]): Templa
   for (const step of steps) {
     for (const variant of [step, ...step.variants]) {
       for (const text of templateTexts(variant.template)) visit(text);
-      for (const filter of variant.filters) for (const part of filter.children) if (typeof part.value === 'string') visit(part.value);
+      for (const filter of variant.filters)
+        for (const part of filter.children) if (!isPreviousStepPart(part) && typeof part.value === 'string') visit(part.value);
     }
   }
   return { variables: [...variables], subscriberVariables: [...subscriberVariables] };

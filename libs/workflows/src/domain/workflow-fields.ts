@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ChannelFlags, allChannels } from '@app/kernel';
 import { collectTemplateVariables } from './template-variables';
-import { FieldErrors, StepDraft, buildSteps, validateSteps } from './step-rules';
+import { FieldErrors, StepDraft, buildSteps, previousStepFilterErrors, validateSteps } from './step-rules';
 import { WorkflowInvalidError } from './errors';
 import { TRIGGER_IDENTIFIER_MAX_LENGTH, TRIGGER_IDENTIFIER_PATTERN, Workflow, WorkflowStep, slugify } from './workflow';
 
@@ -58,7 +58,11 @@ export function triggerIdentifierFor(name: string, identifier: string | undefine
 export function stepsFrom(drafts: StepDraft[], current: WorkflowStep[] = []): WorkflowStep[] {
   const errors = validateSteps(drafts);
   if (Object.keys(errors).length) throw new WorkflowInvalidError(errors);
-  return buildSteps(drafts, current);
+  const steps = buildSteps(drafts, current);
+  // References between steps are checked once every step has its uuid.
+  const links = previousStepFilterErrors(steps);
+  if (Object.keys(links).length) throw new WorkflowInvalidError(links);
+  return steps;
 }
 
 /** Applies a caller's changes to a workflow (or to a blank one), deriving draft and trigger variables. */

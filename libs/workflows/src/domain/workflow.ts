@@ -1,4 +1,4 @@
-import { Channel, ChannelFlags, Condition, isChannel } from '@app/kernel';
+import { Channel, ChannelFlags, StepCondition, isChannel } from '@app/kernel';
 
 /** Step types a v1 workflow may hold: the five channels plus the two waiting steps. */
 export const STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] as const;
@@ -14,7 +14,7 @@ export type TimeUnit = (typeof TIME_UNITS)[number];
 export const DIGEST_TYPES = ['regular', 'backoff', 'timed'] as const;
 export type DigestType = (typeof DIGEST_TYPES)[number];
 
-export const DELAY_TYPES = ['regular', 'scheduled'] as const;
+export const DELAY_TYPES = ['regular', 'scheduled', 'dynamic'] as const;
 export type DelayType = (typeof DELAY_TYPES)[number];
 
 export const WEEK_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -103,8 +103,14 @@ export interface DelayMetadata {
   type: DelayType;
   amount?: number;
   unit?: TimeUnit;
+  /** scheduled: a payload path (`sendAt`) to the ISO date to wait for. */
   delayPath?: string;
+  /** dynamic (Novu's name): `payload.<path>` to an ISO date-time or an `{amount, unit}`, read when the step runs. */
+  dynamicKey?: string;
 }
+
+/** A dynamic delay's key: `payload.` and a dotted path with no empty or blank segment. */
+export const DYNAMIC_KEY_PATTERN = /^payload(\.[^.\s]+)+$/;
 
 export type StepMetadata = DigestMetadata | DelayMetadata;
 
@@ -121,7 +127,7 @@ export interface StepVariant {
   active: boolean;
   shouldStopOnFail: boolean;
   template: StepTemplate;
-  filters: Condition[];
+  filters: StepCondition[];
   metadata?: StepMetadata;
   replyCallback?: ReplyCallback;
 }

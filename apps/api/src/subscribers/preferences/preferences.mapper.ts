@@ -1,6 +1,8 @@
+import { CHANNELS } from '@app/kernel';
 import { SubscriberPreferencesView, WorkflowPreferencesView } from '@app/subscribers';
 import type { InboxPreferenceDto } from '../../inbox/inbox.dto';
 import { SubscriberPreferencesResponseDto } from './preferences.dto';
+import { GlobalPreferencesV1ResponseDto, WorkflowPreferenceV1Dto } from './preferences-v1.dto';
 
 export function toPreferencesResponse(view: SubscriberPreferencesView): SubscriberPreferencesResponseDto {
   return {
@@ -28,4 +30,19 @@ export function toInboxWorkflowPreference(preference: WorkflowPreferencesView): 
     channels: preference.channels,
     workflow: { id: workflow.id, identifier: workflow.identifier, name: workflow.name, critical: workflow.critical, tags: [], severity: 'none' },
   };
+}
+
+/** Novu's v1 shape of one workflow's preference (`{template, preference}`). */
+export function toWorkflowPreferenceV1(preference: WorkflowPreferencesView): WorkflowPreferenceV1Dto {
+  const { workflow } = preference;
+  return {
+    template: { _id: workflow.id, name: workflow.name, critical: workflow.critical, triggers: [{ type: 'event', identifier: workflow.identifier }] },
+    preference: { enabled: preference.enabled, channels: preference.channels, overrides: preference.overrides },
+  };
+}
+
+/** Novu's v1 global preference: every channel, on unless turned off. */
+export function toGlobalPreferenceV1(view: SubscriberPreferencesView): GlobalPreferencesV1ResponseDto {
+  const channels = Object.fromEntries(CHANNELS.map((channel) => [channel, view.global.channels[channel] ?? true]));
+  return { preference: { enabled: view.global.enabled, channels } };
 }

@@ -12,6 +12,7 @@ import { RunStep } from '../run-step/run-step.use-case';
 import { RunAheadWrites } from '../run-step/step-writes';
 import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
 import { UnwrittenChain } from './unwritten-chain';
+import { InMemoryTopicRepository } from '../../../../../test/fakes/memory/in-memory-topic.repository';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const trigger = {
@@ -40,16 +41,19 @@ const workflow = workflowOf('delay', 'in_app');
 const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
 
 /** FanOut alone: its stores are in-memory stand-ins, RunStep a stub that answers as told. */
-function fanOut(runStep: (jobId: string, writes?: RunAheadWrites) => Promise<void>, options: { alreadyInserted?: boolean; workflow?: Workflow } = {}) {
+function fanOut(
+  runStep: (jobId: string, writes?: RunAheadWrites) => Promise<void>,
+  options: { alreadyInserted?: boolean; workflow?: Workflow; trigger?: TriggerRecord; topics?: TopicRepository; subscribers?: SubscriberRepository } = {},
+) {
   const added: NewJob[] = [];
   const runs: { jobId: string; attempt: Attempt; known: { job?: Job; subscriber?: Subscriber }; writes?: RunAheadWrites }[] = [];
   const marked: string[] = [];
   const written: NotificationRecords[] = [];
   const useCase = new FanOut(
-    { findById: async () => trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
+    { findById: async () => options.trigger ?? trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
     { findByIdIncludingDeleted: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
-    {} as SubscriberRepository,
-    {} as TopicRepository,
+    options.subscribers ?? ({} as SubscriberRepository),
+    options.topics ?? ({} as TopicRepository),
     {} as TenantRepository,
     {
       insertWithRecords: async (records: NotificationRecords[]) => {
@@ -81,6 +85,49 @@ function fanOut(runStep: (jobId: string, writes?: RunAheadWrites) => Promise<voi
 }
 
 describe('FanOut', () => {
+  it('skips a topic member whose subscription turns the workflow off or whose condition the payload fails, unless another of its topics lets it through', async () => {
+    const topics = new InMemoryTopicRepository();
+    const now = new Date(0);
+    let n = 0;
+    const newId = () => `membership-${String(++n).padStart(3, '0')}`;
+    const members = (...ids: string[]) => ids.map((subscriberId) => ({ subscriberInternalId: `sub-${subscriberId}`, subscriberId }));
+    const { topic: news } = await topics.upsert({ id: 'topic-news', ...scope, key: 'news', createdAt: now, updatedAt: now });
+    const { topic: vip } = await topics.upsert({ id: 'topic-vip', ...scope, key: 'vip', createdAt: now, updatedAt: now });
+    await topics.addSubscriptions(news, members('on', 'off', 'gold', 'silver', 'other-workflow', 'both'), now, newId);
+    await topics.addSubscriptions(vip, members('both'), now, newId);
+    const prefer = (topicKey: string, subscriberId: string, preference: Record<string, unknown>) =>
+      topics.updateSubscription(scope, topicKey, subscriberId, { preferences: [{ workflowId: 'wf-1', enabled: true, ...preference }] }, now);
+    await prefer('news', 'on', { enabled: true });
+    await prefer('news', 'off', { enabled: false });
+    await prefer('news', 'gold', { condition: { '==': [{ var: 'payload.tier' }, 'gold'] } });
+    await prefer('news', 'silver', { condition: { '==': [{ var: 'payload.tier' }, 'silver'] } });
+    await topics.updateSubscription(scope, 'news', 'other-workflow', { preferences: [{ workflowId: 'wf-2', enabled: false }] }, now);
+    await prefer('news', 'both', { enabled: false });
+    await prefer('vip', 'both', { enabled: true });
+    const read: string[][] = [];
+    const subscribers = {
+      findManyBySubscriberIds: async (_scope: unknown, ids: string[]) => {
+        read.push(ids);
+        return ids.map((subscriberId) => ({ id: `sub-${subscriberId}`, ...scope, subscriberId, channels: [] }));
+      },
+    } as unknown as SubscriberRepository;
+    const topicTrigger = {
+      ...trigger,
+      to: [
+        { type: 'Topic', topicKey: 'news' },
+        { type: 'Topic', topicKey: 'vip' },
+      ],
+      payload: { tier: 'gold' },
+    } as unknown as TriggerRecord;
+
+    const { useCase, written, marked } = fanOut(async () => undefined, { trigger: topicTrigger, topics, subscribers });
+    await useCase.execute({ triggerIds: [trigger.id] });
+    expect(written.map((r) => r.notification.externalSubscriberId)).toEqual(['on', 'gold', 'other-workflow', 'both']);
+    // one read of subscribers per page of members, never one per member
+    expect(read).toEqual([['on', 'gold', 'other-workflow'], ['both']]);
+    expect(marked).toEqual([trigger.id]);
+  });
+
   it('runs the first step itself, from the rows it just wrote, and enqueues nothing when it succeeds', async () => {
     const { useCase, added, runs, marked } = fanOut(async () => undefined);
     await useCase.execute({ triggerIds: [trigger.id] });

@@ -9,9 +9,10 @@ import {
   TopicRepository,
   UpdateSubscriberCredentials,
   UpsertSubscribers,
+  subscriptionAllows,
 } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
-import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
+import { WORKFLOW_REPOSITORY, WorkflowRepository, payloadWithDefaults } from '@app/workflows';
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { Job } from '../../domain/job';
 import { sendsThroughProvider } from '../../domain/step-type';
@@ -122,9 +123,12 @@ export class FanOut {
     for (let start = 0; start < explicit.length; start += batchSize) await this.deliverTo(scope, explicit.slice(start, start + batchSize), context);
 
     // Topic members: explicit recipients, each topic's `exclude` and the actor are left out;
-    // a subscriber in several topics gets one notification.
+    // a subscriber in several topics gets one notification. A member whose subscription turns
+    // this workflow off (or whose condition the payload fails) is skipped for this topic, and
+    // reached through another of its topics whose subscription lets it through, as Novu.
     const seen = new Set(inline.map((s) => s.subscriberId));
     if (actor) seen.add(actor.subscriberId);
+    const payload = topics.length ? payloadWithDefaults(trigger.payload, workflow) : trigger.payload;
     for (const topicRecipient of topics) {
       const topic = await this.topics.findByKey(scope, topicRecipient.topicKey);
       if (!topic) {
@@ -134,8 +138,14 @@ export class FanOut {
       const excluded = new Set(topicRecipient.exclude);
       const topicContext = { ...context, topic: { topicId: topic.id, topicKey: topic.key } };
       const completed = await this.deliverInBatches(scope, trigger.id, topicContext, async (cursor) => {
-        const batch = await this.topics.listMemberIds(scope, topic.key, cursor, batchSize);
-        const ids = batch.subscriberIds.filter((id) => !seen.has(id) && !excluded.has(id));
+        const batch = await this.topics.listMembersFor(scope, topic.key, workflow.id, cursor, batchSize);
+        const members = batch.members.filter((m) => !seen.has(m.subscriberId) && !excluded.has(m.subscriberId));
+        const ids = members.filter((m) => subscriptionAllows(m.preference, payload)).map((m) => m.subscriberId);
+        if (ids.length < members.length) {
+          this.logger.log(
+            `Trigger ${trigger.transactionId}: ${members.length - ids.length} member(s) of topic ${topic.key} skipped, their subscription preferences turn workflow ${workflow.trigger.identifier} off for this payload`,
+          );
+        }
         ids.forEach((id) => seen.add(id));
         return { subscribers: ids.length ? await this.subscribers.findManyBySubscriberIds(scope, ids) : [], next: batch.next };
       });

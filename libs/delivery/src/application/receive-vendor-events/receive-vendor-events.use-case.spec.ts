@@ -11,7 +11,8 @@ class PlainSource implements VendorEventSource {
   readonly providerIds = ['sendgrid'];
   parse(request: { rawBody: Buffer; headers: Record<string, string | undefined> }, keys: { signingKey?: string }): VendorEventBatch {
     if (request.headers['x-key'] !== keys.signingKey) throw new InvalidWebhookSignatureError('bad');
-    return { kind: 'events', events: JSON.parse(request.rawBody.toString(), (k, v) => (k === 'occurredAt' ? new Date(v) : v)) };
+    const body = JSON.parse(request.rawBody.toString(), (k, v) => (k === 'occurredAt' ? new Date(v) : v));
+    return Array.isArray(body) ? { kind: 'events', events: body } : { kind: 'subscription', confirmUrl: body.confirmUrl, topic: 'topic-1' };
   }
 }
 
@@ -20,8 +21,12 @@ describe('ReceiveVendorEvents', () => {
   let integration: Integration;
   const now = new Date('2030-01-01T00:00:00Z');
 
+  /** Visits nothing: says the URLs it was asked to visit, answering as told. */
+  const confirmer = { visited: [] as string[], answer: { confirmed: true } as { confirmed: boolean; error?: string } };
+
   async function setUp(options = { suppressAddresses: true }) {
     store = createMemoryStore();
+    confirmer.visited = [];
     const organizationId = newId();
     const environmentId = newId();
     await store.environments.insertOrganization({ id: organizationId, name: 'Org', createdAt: now });
@@ -65,10 +70,16 @@ describe('ReceiveVendorEvents', () => {
       store.executionDetails,
       store.deliveryEvents,
       store.suppressions,
+      {
+        confirm: async (url: string) => {
+          confirmer.visited.push(url);
+          return confirmer.answer;
+        },
+      },
       options,
       { now: () => now },
     );
-    const receive = (events: Partial<VendorDeliveryEvent>[], key = 'k') =>
+    const receive = (events: Partial<VendorDeliveryEvent>[] | { confirmUrl: string }, key = 'k') =>
       useCase.execute({
         environmentId,
         integrationId: integration.id,
@@ -124,6 +135,17 @@ describe('ReceiveVendorEvents', () => {
     const off = await setUp({ suppressAddresses: false });
     await off.receive([event({ type: 'spam_report' })]);
     expect(await store.suppressions.find(off.scope, 'ada@example.com')).toBeNull();
+  });
+
+  it('confirms a verified subscription handshake by visiting its URL, and says when the visit failed', async () => {
+    const { receive } = await setUp();
+    const confirmUrl = 'https://sns.example.com/?Action=ConfirmSubscription&Token=t';
+    expect(await receive({ confirmUrl })).toEqual({ recorded: 0, duplicates: 0, unknown: 0, subscription: { topic: 'topic-1', confirmed: true } });
+    expect(confirmer.visited).toEqual([confirmUrl]);
+    confirmer.answer = { confirmed: false, error: 'HTTP 403' };
+    expect(await receive({ confirmUrl })).toMatchObject({ subscription: { confirmed: false } });
+    await expect(receive({ confirmUrl }, 'wrong')).rejects.toBeInstanceOf(InvalidWebhookSignatureError);
+    expect(confirmer.visited).toHaveLength(2);
   });
 
   it('refuses a bad signature and a disabled integration, recording nothing', async () => {

@@ -9,7 +9,15 @@ import { DELIVERY_EVENT_REPOSITORY, DeliveryEventRepository } from '../../ports/
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
 import { SUPPRESSION_REPOSITORY, SuppressionRepository } from '../../ports/suppression.repository.port';
-import { DELIVERY_EVENT_OPTIONS, DeliveryEventOptions, InboundWebhookRequest, VENDOR_EVENT_SOURCES, VendorEventSources } from '../../ports/vendor-events.port';
+import {
+  DELIVERY_EVENT_OPTIONS,
+  DeliveryEventOptions,
+  InboundWebhookRequest,
+  SUBSCRIPTION_CONFIRMER,
+  SubscriptionConfirmer,
+  VENDOR_EVENT_SOURCES,
+  VendorEventSources,
+} from '../../ports/vendor-events.port';
 
 /** Inbound webhooks are off for this integration (or there is no such integration): the vendor is refused. */
 export class InboundWebhookNotEnabledError extends NotFoundError {
@@ -31,8 +39,8 @@ export interface ReceiveVendorEventsResult {
   duplicates: number;
   /** Events about messages we do not know (acknowledged so the vendor stops retrying). */
   unknown: number;
-  /** Events of a kind we do not track (processed, deferred, sent…) are not in the batch at all. */
-  subscription?: { confirmUrl: string; topic: string };
+  /** A verified subscription handshake (Amazon SNS), and whether visiting its URL confirmed it. */
+  subscription?: { topic: string; confirmed: boolean };
 }
 
 /**
@@ -56,6 +64,7 @@ export class ReceiveVendorEvents {
     @Inject(EXECUTION_DETAIL_REPOSITORY) private readonly details: ExecutionDetailRepository,
     @Inject(DELIVERY_EVENT_REPOSITORY) private readonly events: DeliveryEventRepository,
     @Inject(SUPPRESSION_REPOSITORY) private readonly suppressions: SuppressionRepository,
+    @Inject(SUBSCRIPTION_CONFIRMER) private readonly confirmer: SubscriptionConfirmer,
     @Optional() @Inject(DELIVERY_EVENT_OPTIONS) private readonly options: DeliveryEventOptions = { suppressAddresses: true },
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
@@ -74,9 +83,15 @@ export class ReceiveVendorEvents {
     const batch = source.parse(command.request, { credentials: integration.credentials, signingKey: integration.configurations.inboundWebhookSigningKey }, now);
     const result: ReceiveVendorEventsResult = { recorded: 0, duplicates: 0, unknown: 0 };
     if (batch.kind === 'subscription') {
-      // Confirming means visiting the URL: left to the operator, so the api never calls out on a vendor's word.
-      this.logger.log(`Amazon SNS subscription to ${batch.topic} for integration ${integration.identifier}: confirm it by visiting ${batch.confirmUrl}`);
-      return { ...result, subscription: batch };
+      // The URL came inside a message signed with the configured certificate; it is visited under the outbound network rules.
+      const outcome = await this.confirmer.confirm(batch.confirmUrl);
+      if (outcome.confirmed) this.logger.log(`Amazon SNS subscription to ${batch.topic} for integration ${integration.identifier} confirmed`);
+      else
+        this.logger.warn(
+          `Amazon SNS subscription to ${batch.topic} for integration ${integration.identifier} not confirmed (${outcome.error ?? 'no 2xx answer'}): ` +
+            `confirm it by visiting ${batch.confirmUrl}`,
+        );
+      return { ...result, subscription: { topic: batch.topic, confirmed: outcome.confirmed } };
     }
     for (const event of batch.events) {
       const outcome = await this.apply(scope, integration.id, integration.providerId, event, now);
@@ -114,7 +129,8 @@ export class ReceiveVendorEvents {
     await this.messages.recordDeliveryState(message.id, { state: event.type, at: event.occurredAt });
 
     const reason = this.options.suppressAddresses ? suppressesAddress(event) : undefined;
-    const address = event.recipient ?? (message.channel === 'sms' ? message.phone : message.email);
+    // An SMS has one number, the one later sends are checked against: vendors spell it their own way (often without the +).
+    const address = message.channel === 'sms' ? (message.phone ?? event.recipient) : (event.recipient ?? message.email);
     if (reason && address && (message.channel === 'email' || message.channel === 'sms')) {
       await this.suppressions.insertIfAbsent({
         organizationId: scope.organizationId,

@@ -11,6 +11,7 @@ import { StepRecorder } from './channels/step-recorder';
 import { RunStep } from './run-step.use-case';
 import { SendChannelStep } from './send-channel-step';
 import { StepChain } from './step-chain';
+import { PreviousSteps } from './previous-steps';
 import { StepGate } from './step-gate';
 import { StepHandler } from './step-handler';
 import { StepHandlers } from './step-handlers';
@@ -73,6 +74,7 @@ function runStep(jobs: Job[], handler: Partial<StepHandler<RunAheadWrites>>, wor
     { render: (source: string) => source.replace('{{payload.plan}}', 'pro') } as unknown as TemplateRenderer,
     recorder,
     steps,
+    { states: async () => ({}) } as unknown as PreviousSteps,
   );
   const useCase = new RunStep(
     { findById: async (id: string) => chain.jobs.find((job) => job.id === id) ?? null } as unknown as JobRepository,

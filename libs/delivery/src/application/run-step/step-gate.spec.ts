@@ -1,4 +1,4 @@
-import { systemClock } from '@app/kernel';
+import { MessageReadState, systemClock } from '@app/kernel';
 import { PreferenceRepository, Schedule, Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
 import { createMemoryStore } from '../../../../../test/fakes/memory';
@@ -10,6 +10,7 @@ import { UnwrittenChain } from '../fan-out/unwritten-chain';
 import { StepRecorder } from './channels/step-recorder';
 import { StepChain } from './step-chain';
 import { StepContext } from './step-context';
+import { PreviousSteps } from './previous-steps';
 import { StepGate } from './step-gate';
 import { RunAheadWrites } from './step-writes';
 
@@ -48,7 +49,15 @@ const officeHours: Schedule = {
 };
 
 /** StepGate against the in-memory preference store, an unwritten chain standing in for the store's writes. */
-function gateFor(options: { types?: Job['type'][]; step?: Partial<WorkflowStep>; workflow?: Partial<Workflow>; subscriber?: Partial<Subscriber> } = {}) {
+function gateFor(
+  options: {
+    types?: Job['type'][];
+    step?: Partial<WorkflowStep>;
+    workflow?: Partial<Workflow>;
+    subscriber?: Partial<Subscriber>;
+    previousSteps?: Record<string, MessageReadState>;
+  } = {},
+) {
   const { preferences } = createMemoryStore({ clock: { now: () => NOW } });
   const jobs = chainOf(...(options.types ?? ['email', 'in_app']));
   const chain = new UnwrittenChain(jobs, systemClock);
@@ -56,7 +65,8 @@ function gateFor(options: { types?: Job['type'][]; step?: Partial<WorkflowStep>;
   const renderer = {
     render: (source: string, variables: { payload: Record<string, unknown> }) => source.replace('{{payload.threshold}}', String(variables.payload.threshold)),
   };
-  const gate = new StepGate(preferences, renderer as unknown as TemplateRenderer, recorder, new StepChain(recorder));
+  const previousSteps = { states: async () => options.previousSteps ?? {} } as unknown as PreviousSteps;
+  const gate = new StepGate(preferences, renderer as unknown as TemplateRenderer, recorder, new StepChain(recorder), previousSteps);
   const step = { id: 'step-1', active: true, template: { type: jobs[0].type }, ...options.step } as WorkflowStep;
   const workflow = {
     id: 'wf-1',
@@ -97,6 +107,23 @@ describe('StepGate.passesFilters', () => {
     expect(state()).toEqual(['canceled', 'queued']);
     expect(details()).toEqual([['Success', DETAIL.FILTER_STEPS]]);
     expect(chain.enqueued.map((job) => job.id)).toEqual(['job-2']);
+  });
+
+  it("reads a previous-step part against that step's message state, recording the check", async () => {
+    const readFilter = [{ value: 'AND' as const, children: [{ on: 'previousStep' as const, step: 'uuid-0', stepType: 'read' as const }] }];
+    const read = gateFor({ step: { filters: readFilter }, previousSteps: { 'uuid-0': { seen: true, read: true } } });
+    await expect(read.gate.passesFilters(read.context)).resolves.toBe(true);
+
+    const unread = gateFor({ step: { filters: readFilter }, previousSteps: { 'uuid-0': { seen: true, read: false } } });
+    await expect(unread.gate.passesFilters(unread.context)).resolves.toBe(false);
+    expect(unread.state()).toEqual(['canceled', 'queued']);
+    expect(JSON.parse(unread.chain.details[0].raw!)).toEqual([
+      { filter: 'previousStep', field: 'read', expected: 'true', actual: 'false', operator: 'EQUAL', passed: false, step: 'uuid-0' },
+    ]);
+
+    // the step sent nothing: passes, as Novu
+    const nothing = gateFor({ step: { filters: readFilter } });
+    await expect(nothing.gate.passesFilters(nothing.context)).resolves.toBe(true);
   });
 
   it('renders a filter value that is a template before comparing', async () => {

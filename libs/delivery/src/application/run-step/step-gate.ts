@@ -5,6 +5,7 @@ import { DETAIL } from '../../domain/execution-detail';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
 import { stepJob } from '../queues';
 import { StepRecorder } from './channels/step-recorder';
+import { PreviousSteps } from './previous-steps';
 import { StepChain } from './step-chain';
 import { StepContext, stepVariables } from './step-context';
 import { RunAheadWrites } from './step-writes';
@@ -28,14 +29,23 @@ export class StepGate {
     @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
     private readonly recorder: StepRecorder,
     private readonly chain: StepChain,
+    private readonly previousSteps: PreviousSteps,
   ) {}
 
-  /** Step filters; a value holding `{{…}}` is a template rendered with the step's variables first (as Novu compiles it). */
+  /**
+   * Step filters; a value holding `{{…}}` is a template rendered with the step's variables first (as Novu
+   * compiles it); a previous-step part reads the messages that step sent, as they are now.
+   */
   async passesFilters(context: StepContext<RunAheadWrites>): Promise<boolean> {
     const variables = stepVariables(context);
-    const filters = evaluateConditions(context.step.filters, variables, {
-      resolveValue: (value) => (value.includes('{{') ? this.renderer.render(value, variables) : value),
-    });
+    const previousSteps = await this.previousSteps.states(context, context.step.filters);
+    const filters = evaluateConditions(
+      context.step.filters,
+      { ...variables, previousSteps },
+      {
+        resolveValue: (value) => (value.includes('{{') ? this.renderer.render(value, variables) : value),
+      },
+    );
     if (!filters.passed) await this.skip(context, DETAIL.FILTER_STEPS, filters.details);
     return filters.passed;
   }
@@ -50,10 +60,14 @@ export class StepGate {
     const { step } = context;
     if (!step.variants?.length) return step;
     const variables = stepVariables(context);
+    const previousSteps = await this.previousSteps.states(
+      context,
+      step.variants.flatMap((variant) => variant.filters),
+    );
     const resolveValue = (value: string) => (value.includes('{{') ? this.renderer.render(value, variables) : value);
     for (const variant of step.variants) {
       if (variant.active === false) continue;
-      const result = evaluateConditions(variant.filters, variables, { resolveValue });
+      const result = evaluateConditions(variant.filters, { ...variables, previousSteps }, { resolveValue });
       if (!result.passed) continue;
       await this.recorder.detail(context, 'Success', DETAIL.STEP_VARIANT_SELECTED, {
         raw: { variantId: variant.id, variantUuid: variant.uuid, name: variant.name, conditions: result.details },
@@ -75,8 +89,9 @@ export class StepGate {
     const channel = job.type as keyof typeof PREFERENCE_DETAIL;
     const stored = await this.preferences.findForWorkflow(scope, subscriber.id, workflow.id);
     const resolved = resolveChannelPreferences({ workflow, global: stored.global, subscriberWorkflow: stored.workflow });
-    if (!resolved.channels[job.type as 'email']) {
-      await this.skip(context, PREFERENCE_DETAIL[resolved.sources[channel as 'email']], { channel, sources: resolved.sources });
+    if (!resolved.enabled || !resolved.channels[job.type as 'email']) {
+      const source = resolved.disabledBy ?? resolved.sources[channel as 'email'];
+      await this.skip(context, PREFERENCE_DETAIL[source], { channel, sources: resolved.sources, ...(resolved.disabledBy ? { enabled: false } : {}) });
       return false;
     }
     // Quiet hours hold everything but in-app; critical workflows go through.

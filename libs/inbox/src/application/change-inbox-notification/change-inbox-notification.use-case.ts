@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '@app/kernel';
 import { InboxNotificationNotFoundError, InvalidSnoozeError, NoActionOfTypeError } from '../../domain/errors';
 import { InboxAction, InboxActionType, InboxChange, changeFor, ctaAfter } from '../../domain/inbox-change';
-import { InboxNotificationView } from '../../domain/inbox-notification';
+import { InboxItem, InboxNotificationView } from '../../domain/inbox-notification';
 import { SubscriberSession } from '../../domain/subscriber-session';
 import { INBOX_REPOSITORY, InboxRepository } from '../../ports/inbox.repository.port';
 import { AnnounceInboxChanges } from '../announce-inbox-changes/announce-inbox-changes.use-case';
@@ -16,6 +16,8 @@ export interface ChangeInboxNotificationCommand {
   actionType?: InboxActionType;
   /** snooze: until when. */
   snoozeUntil?: Date;
+  /** complete: the result's payload (Novu's server-side action route sends one). */
+  payload?: Record<string, unknown>;
 }
 
 /** One notification: read, unread, archive, unarchive, snooze, unsnooze, complete or revert an action. */
@@ -29,13 +31,19 @@ export class ChangeInboxNotification {
   ) {}
 
   async execute(session: SubscriberSession, command: ChangeInboxNotificationCommand): Promise<InboxNotificationView> {
+    const item = await this.applyChange(session, command);
+    const [view] = await this.views.notifications(session, session.subscriberInternalId, [item]);
+    return view;
+  }
+
+  /** The change alone, answered with the stored message (Novu's v1 action route shows the message, not the Inbox view). */
+  async applyChange(session: SubscriberSession, command: ChangeInboxNotificationCommand): Promise<InboxItem> {
     const at = this.clock.now();
     const change = await this.changeOf(session, command, at);
     const item = await this.inbox.change(session, session.subscriberInternalId, command.id, change);
     if (!item) throw new InboxNotificationNotFoundError(command.id);
     await this.announce.countsChanged(session, session.subscriberInternalId);
-    const [view] = await this.views.notifications(session, session.subscriberInternalId, [item]);
-    return view;
+    return item;
   }
 
   private async changeOf(session: SubscriberSession, command: ChangeInboxNotificationCommand, at: Date): Promise<InboxChange> {
@@ -44,7 +52,7 @@ export class ChangeInboxNotification {
       const item = await this.inbox.find(session, session.subscriberInternalId, command.id);
       if (!item) throw new InboxNotificationNotFoundError(command.id);
       if (!item.message.cta?.action?.buttons?.some((button) => button.type === actionType)) throw new NoActionOfTypeError(actionType);
-      return { cta: ctaAfter(item.message.cta, command.action, actionType), at };
+      return { cta: ctaAfter(item.message.cta, command.action, actionType, command.payload), at };
     }
     if (command.action === 'snooze') {
       const until = command.snoozeUntil;

@@ -6,8 +6,11 @@ import { SubscriberSession } from '../../domain/subscriber-session';
 import { INBOX_REPOSITORY, InboxRepository } from '../../ports/inbox.repository.port';
 import { AnnounceInboxChanges } from '../announce-inbox-changes/announce-inbox-changes.use-case';
 
-/** Novu's bulk Inbox actions: read all, archive all, archive the read ones, delete all, mark seen. */
-export type InboxBulkAction = 'read' | 'archive' | 'archive-read' | 'delete' | 'seen';
+/**
+ * Novu's bulk Inbox actions (read all, archive all, archive the read ones, delete all, mark seen), and
+ * the other marks of its server-side mark-all (unread, unseen).
+ */
+export type InboxBulkAction = 'read' | 'archive' | 'archive-read' | 'delete' | 'seen' | 'unread' | 'unseen';
 
 @Injectable()
 export class ChangeInboxNotifications {
@@ -34,6 +37,12 @@ export class ChangeInboxNotifications {
         break;
       case 'seen':
         changed = await this.inbox.changeMany(session, id, { ...filter, seen: false }, { seen: true, at });
+        break;
+      case 'unread':
+        changed = await this.inbox.changeMany(session, id, { ...filter, read: true }, changeFor('unread', at));
+        break;
+      case 'unseen':
+        changed = await this.inbox.changeMany(session, id, { ...filter, seen: true }, { seen: false, at });
         break;
       case 'delete':
         changed = await this.inbox.deleteMany(session, id, filter);

@@ -45,6 +45,12 @@ describe('Sms77Provider against a seven.io fake', () => {
     expect(error.message).toBe('seven.io refused the message (code 202): invalid recipient number');
   });
 
+  it('keeps the message id as text when seven writes it as a number (delivery reports find the message by it)', async () => {
+    const answer = { status: 200, body: { success: '100', messages: [{ id: 77229318321, success: true }] } };
+    const result = await withCannedAnswer(answer, (origin) => provider.send(SMS, { ...credentials(), baseUrl: origin }, sendContext()));
+    expect(result.id).toBe('77229318321');
+  });
+
   it('a JSON answer whose message failed carries the per-message error', async () => {
     const answer = { status: 200, body: { success: '101', messages: [{ id: null, success: false, error: '202', error_text: 'Invalid recipient' }] } };
     const error = await withCannedAnswer(answer, (origin) => providerFailure(provider.send(SMS, { ...credentials(), baseUrl: origin }, sendContext())));

@@ -35,7 +35,7 @@ const RETURN_CODES: Record<string, { kind: ProviderErrorKind; text: string; retr
 };
 
 interface SevenMessage {
-  id?: string | null;
+  id?: string | number | null;
   success?: boolean;
   error?: string | null;
   error_text?: string | null;
@@ -84,7 +84,9 @@ export class Sms77Provider implements ProviderAdapter<'sms'> {
       const code = returnCode === '100' || returnCode === '101' ? (sent?.error ?? returnCode) : returnCode;
       throw refusal(response, code, sent?.error_text ?? undefined, message.to);
     }
-    return { id: sent.id ?? undefined, date: acceptedAt(undefined, response), raw: { status: response.status, success: returnCode } };
+    // As text, whichever way seven writes it: delivery reports find the message by it.
+    const id = sent.id === null || sent.id === undefined ? undefined : String(sent.id);
+    return { id, date: acceptedAt(undefined, response), raw: { status: response.status, success: returnCode } };
   }
 
   /** `GET /api/balance`: the API key is accepted (a refusal is a bare return code such as 900). */

@@ -21,6 +21,8 @@ export interface UpdateSubscriberPreferencesCommand {
   workflowId?: string;
   channels?: Partial<ChannelFlags>;
   schedule?: Schedule;
+  /** Novu's v1 switch of the workflow (or, without workflowId, of everything); channels are kept as they are. */
+  enabled?: boolean;
 }
 
 @Injectable()
@@ -41,6 +43,7 @@ export class UpdateSubscriberPreferences {
     const channels = Object.fromEntries(
       CHANNELS.filter((c) => typeof command.channels?.[c] === 'boolean').map((c) => [c, command.channels![c]]),
     ) as Partial<ChannelFlags>;
+    const enabled = typeof command.enabled === 'boolean' ? { enabled: command.enabled } : undefined;
     const at = this.clock.now();
     const before = await this.getPreferences.execute({ scope, subscriberId: command.subscriberId });
 
@@ -49,11 +52,11 @@ export class UpdateSubscriberPreferences {
       if (!workflow) throw new PreferencesWorkflowNotFoundError(command.workflowId);
       if (workflow.critical) throw new CriticalWorkflowPreferencesError(workflow.id);
       if (command.schedule) throw new WorkflowScheduleNotSupportedError();
-      if (Object.keys(channels).length) {
-        await this.preferences.upsert(scope, { subscriberId: subscriber.id, workflowId: workflow.id, channels, at });
+      if (Object.keys(channels).length || enabled) {
+        await this.preferences.upsert(scope, { subscriberId: subscriber.id, workflowId: workflow.id, channels, ...enabled, at });
       }
-    } else if (Object.keys(channels).length || command.schedule) {
-      await this.preferences.upsert(scope, { subscriberId: subscriber.id, workflowId: null, channels, schedule: command.schedule, at });
+    } else if (Object.keys(channels).length || command.schedule || enabled) {
+      await this.preferences.upsert(scope, { subscriberId: subscriber.id, workflowId: null, channels, schedule: command.schedule, ...enabled, at });
       // As Novu: a global choice clears the same channels' per-workflow choices, so it takes effect everywhere.
       const changed = Object.keys(channels) as (keyof ChannelFlags)[];
       if (changed.length) await this.preferences.removeWorkflowChannels(scope, subscriber.id, changed);

@@ -32,6 +32,15 @@ export interface UpsertSubscribersCommand {
   subscribers: { subscriberId: string; changes: SubscriberChanges }[];
 }
 
+/** Entries of one subscriberId as one change (later fields win), in first-seen order. */
+export function mergeBySubscriberId(subscribers: { subscriberId: string; changes: SubscriberChanges }[]): Map<string, SubscriberChanges> {
+  const merged = new Map<string, SubscriberChanges>();
+  for (const { subscriberId, changes } of subscribers) {
+    merged.set(subscriberId, { ...(merged.get(subscriberId) ?? {}), ...definedChanges(changes) });
+  }
+  return merged;
+}
+
 /**
  * Many inline subscribers at once (fan-out batches). Entries of one subscriberId are merged first
  * (later fields win, as Novu's "last object wins"); results come back in first-seen order.
@@ -44,10 +53,7 @@ export class UpsertSubscribers {
   ) {}
 
   async execute({ scope, subscribers }: UpsertSubscribersCommand): Promise<{ subscriber: Subscriber; created: boolean }[]> {
-    const merged = new Map<string, SubscriberChanges>();
-    for (const { subscriberId, changes } of subscribers) {
-      merged.set(subscriberId, { ...(merged.get(subscriberId) ?? {}), ...definedChanges(changes) });
-    }
+    const merged = mergeBySubscriberId(subscribers);
     const now = this.clock.now();
     return Promise.all([...merged].map(([subscriberId, changes]) => this.subscribers.upsert(scope, { id: newId(now.getTime()), subscriberId, changes, now })));
   }
