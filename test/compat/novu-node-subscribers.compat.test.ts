@@ -12,13 +12,13 @@
  */
 import { Novu } from '@novu/node';
 import { AddressInfo } from 'node:net';
-import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { NOVU_NODE_VERSION, refused } from '../support/novu-node';
 import { waitFor } from '../support/wait-for';
 
 type Channel = { providerId: string; credentials: { deviceTokens?: string[]; webhookUrl?: string } };
 
-describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} subscribers against the service (%s)`, (store) => {
+describeEachStore(`@novu/node ${NOVU_NODE_VERSION} subscribers against the service (%s)`, (store) => {
   let t: TestApp;
   let baseUrl: string;
   let novu: Novu;

@@ -12,11 +12,11 @@
  */
 import { Novu } from '@novu/node';
 import { AddressInfo } from 'node:net';
-import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 import { NOVU_NODE_VERSION, refused } from '../support/novu-node';
 
-describe.each(STORES)(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`, (store) => {
+describeEachStore(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`, (store) => {
   let t: TestApp;
   let baseUrl: string;
   let novu: Novu;

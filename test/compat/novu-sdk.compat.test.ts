@@ -13,7 +13,7 @@ import { Novu } from '@novu/api';
 import { NovuError, ResponseValidationError } from '@novu/api/models/errors';
 import { AddressInfo } from 'node:net';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
-import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -49,7 +49,7 @@ async function sdkFails(what: string, status: number, call: () => Promise<unknow
   throw new Error(`${what}: expected HTTP ${status}, but the call succeeded`);
 }
 
-describe.each(STORES)(`@novu/api ${SDK_VERSION} against the service (%s)`, (store) => {
+describeEachStore(`@novu/api ${SDK_VERSION} against the service (%s)`, (store) => {
   let t: TestApp;
   let novu: Novu;
   let baseUrl: string;

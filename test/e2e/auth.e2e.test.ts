@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
-describe.each(STORES)('auth, errors and health (%s)', (store) => {
+describeEachStore('auth, errors and health (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ store });

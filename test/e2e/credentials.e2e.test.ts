@@ -1,7 +1,7 @@
 import { SubscriberResponseDto$inboundSchema } from '@novu/api/models/components';
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
-describe.each(STORES)('subscriber credentials (%s)', (store) => {
+describeEachStore('subscriber credentials (%s)', (store) => {
   let t: TestApp;
   let fcmIntegrationId: string;
   beforeAll(async () => {

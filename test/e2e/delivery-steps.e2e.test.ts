@@ -5,7 +5,7 @@ import { LoopbackReceiver, ReceivedRequest } from '../../libs/providers/src/test
 import request from 'supertest';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { SendGridSigner } from '../fakes/vendor-event-signers';
-import { ApiClient, STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { ApiClient, describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const SETTLED = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
@@ -17,7 +17,7 @@ const WEEK_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satu
  * an email step makes of its template and the trigger's overrides. Each test that depends on the set
  * of integrations runs in an environment of its own.
  */
-describe.each(STORES)('delivery steps, embedded mode (%s)', (store) => {
+describeEachStore('delivery steps, embedded mode (%s)', (store) => {
   let t: TestApp;
   let receiver: LoopbackReceiver;
   const sendgrid = new SendgridFake();

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { LoopbackReceiver } from '../../libs/providers/src/testing/loopback-receiver';
-import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 /** The delivery engine end to end in the embedded mode: HTTP trigger → queue → worker → records. */
-describe.each(STORES)('delivery engine, embedded mode (%s)', (store) => {
+describeEachStore('delivery engine, embedded mode (%s)', (store) => {
   let t: TestApp;
   let receiver: LoopbackReceiver;
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Seeded random bodies on every write route: whatever arrives, the answer is a JSON 4xx (or a
@@ -235,7 +235,7 @@ const DELETE_PATHS = [
   '/v1/notification-templates/{}',
 ];
 
-describe.each(STORES)('fuzzed write routes (%s)', (store) => {
+describeEachStore('fuzzed write routes (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ store, worker: false });

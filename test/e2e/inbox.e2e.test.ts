@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { io, Socket } from 'socket.io-client';
-import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 /**
@@ -11,7 +11,7 @@ import { waitFor } from '../support/wait-for';
  * their own subscriber's inbox on every route, expired and forged tokens, CORS, the socket, presence,
  * snoozes waking, and the server-side view of what the subscriber did.
  */
-describe.each(STORES)('Inbox API (%s)', (store) => {
+describeEachStore('Inbox API (%s)', (store) => {
   let t: TestApp;
   let baseUrl: string;
   let offsetMs = 0;

@@ -2,7 +2,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { LoopbackReceiver, ReceivedRequest } from '../../libs/providers/src/testing/loopback-receiver';
 import { ServiceHarness, buildService, removeBuild } from '../support/service-processes';
-import { ApiClient, STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { ApiClient, describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 /** What a receiver written for Novu Cloud (svix) and one written for Standard Webhooks each make of a request. */
@@ -21,7 +21,7 @@ const eventsAt = (receiver: LoopbackReceiver, path: string) => receiver.requests
  * verifies every event with the published `svix` and `standardwebhooks` libraries; retries are a
  * few hundred milliseconds apart (WEBHOOK_RETRY_DELAYS) so failure paths finish in the test.
  */
-describe.each(STORES)('outbound webhooks, embedded mode (%s)', (store) => {
+describeEachStore('outbound webhooks, embedded mode (%s)', (store) => {
   let t: TestApp;
   let receiver: LoopbackReceiver;
   /** Requests to /flaky-<n> fail this many times each, then succeed. */

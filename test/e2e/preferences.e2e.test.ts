@@ -1,5 +1,5 @@
 import { GetPreferencesResponseDto$inboundSchema, GetSubscriberPreferencesDto$inboundSchema } from '@novu/api/models/components';
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
 const step = (type: string) => ({ template: { type, content: 'hi', subject: 's' } });
 const schedule = {
@@ -11,7 +11,7 @@ const schedule = {
   },
 };
 
-describe.each(STORES)('subscriber preferences (%s)', (store) => {
+describeEachStore('subscriber preferences (%s)', (store) => {
   let t: TestApp;
   let alpha: { _id: string; triggers: { identifier: string }[] };
   let critical: { _id: string };
@@ -187,7 +187,7 @@ describe.each(STORES)('subscriber preferences (%s)', (store) => {
   });
 });
 
-describe.each(STORES)('subscriber preferences survive a restart (%s)', (store) => {
+describeEachStore('subscriber preferences survive a restart (%s)', (store) => {
   it('reads back what was written before the restart', async () => {
     const first = await startTestApp({ store });
     await first

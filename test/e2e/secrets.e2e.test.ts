@@ -1,5 +1,5 @@
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Every kind of integration secret, each carrying a marker: no response of any integration route,
@@ -18,7 +18,7 @@ const SECRETS = {
 };
 const MARKER = /MARKER-/;
 
-describe.each(STORES)('secrets are masked in every integration response (%s)', (store) => {
+describeEachStore('secrets are masked in every integration response (%s)', (store) => {
   let t: TestApp;
   const bodies: { route: string; body: unknown }[] = [];
   beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { ListSubscribersResponseDto$inboundSchema, SubscriberResponseDto$inboundSchema } from '@novu/api/models/components';
 import { waitFor } from '../support/wait-for';
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
-describe.each(STORES)('subscribers v2 (%s)', (store) => {
+describeEachStore('subscribers v2 (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ store });

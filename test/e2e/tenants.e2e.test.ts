@@ -1,6 +1,6 @@
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
-describe.each(STORES)('tenants (%s)', (store) => {
+describeEachStore('tenants (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ store });
@@ -177,7 +177,7 @@ describe.each(STORES)('tenants (%s)', (store) => {
   });
 });
 
-describe.each(STORES)('tenants survive a restart (%s)', (store) => {
+describeEachStore('tenants survive a restart (%s)', (store) => {
   it('reads after a restart what was written before', async () => {
     const first = await startTestApp({ store });
     const created = await first

@@ -6,10 +6,10 @@ import {
   SubscriptionResponseDto$inboundSchema,
   TopicResponseDto$inboundSchema,
 } from '@novu/api/models/components';
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
-describe.each(STORES)('topics v2 (%s)', (store) => {
+describeEachStore('topics v2 (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ store });

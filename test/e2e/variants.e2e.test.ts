@@ -1,4 +1,4 @@
-import { STORES, TestApp, startTestApp, uniqueName } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const SETTLED = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
@@ -8,7 +8,7 @@ const SETTLED = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
  * (by subscriber, by payload) is what the subscriber receives, named in the job's execution
  * details; no variant passing sends the step's own content.
  */
-describe.each(STORES)('step variants (%s)', (store) => {
+describeEachStore('step variants (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ store });

@@ -1,5 +1,5 @@
 import { WorkflowResponse$inboundSchema } from '@novu/api/models/components';
-import { STORES, TestApp, startTestApp } from '../support/test-app';
+import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
 const emailStep = {
   name: 'Welcome email',
@@ -16,7 +16,7 @@ const inAppStep = {
 const digestStep = { template: { type: 'digest' }, metadata: { type: 'regular', amount: 5, unit: 'minutes', digestKey: 'postId' } };
 const delayStep = { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } };
 
-describe.each(STORES)('workflows (%s)', (store) => {
+describeEachStore('workflows (%s)', (store) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ store });
@@ -302,7 +302,7 @@ describe.each(STORES)('workflows (%s)', (store) => {
   });
 });
 
-describe.each(STORES)('workflows survive a restart (%s)', (store) => {
+describeEachStore('workflows survive a restart (%s)', (store) => {
   it('reads back what was written before the restart', async () => {
     const first = await startTestApp({ store });
     const { body } = await first

@@ -16,11 +16,14 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://po
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 export const TEST_ENCRYPTION_KEY = 'a'.repeat(64);
 
-export type StoreUnderTest = 'pglite' | 'postgres';
+/** A MongoDB replica set the e2e suites also run on when set; none runs where this project's tests run. */
+export const TEST_MONGODB_URL = process.env.MONGODB_URL;
+
+export type StoreUnderTest = 'pglite' | 'postgres' | 'mongodb';
 
 export interface TestAppOptions {
   store?: StoreUnderTest;
-  /** Reuse a PGlite directory or PostgreSQL schema to test restarts. */
+  /** Reuse a PGlite directory, or a PostgreSQL schema / MongoDB database, to test restarts. */
   dataDir?: string;
   sqlSchema?: string;
   redis?: boolean;
@@ -65,6 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'silent',
     ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
     ...(store === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL } : {}),
+    ...(store === 'mongodb' ? { DATABASE_URL: requiredMongoUrl() } : {}),
     ...(options.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
     ...options.env,
   });
@@ -74,6 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         config,
         clock: options.clock,
         sqlSchema: resolved.sqlSchema,
+        mongoDatabase: resolved.sqlSchema,
         redisKeyPrefix: `${resolved.sqlSchema}:`,
         runWorker: options.worker ?? true,
       }),
@@ -104,5 +109,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
-/** Runs an e2e block once per store; PostgreSQL from TEST_DATABASE_URL (default: the local server). */
+function requiredMongoUrl(): string {
+  if (!TEST_MONGODB_URL) throw new Error('the mongodb store needs MONGODB_URL (a MongoDB replica set)');
+  return TEST_MONGODB_URL;
+}
+
+/**
+ * The SQL stores an e2e block runs on; PostgreSQL from TEST_DATABASE_URL (default: the local server).
+ * Blocks that read SQL rows themselves use this list; the others use describeEachStore.
+ */
 export const STORES: StoreUnderTest[] = ['pglite', 'postgres'];
+
+/**
+ * Runs an e2e block once per store: PGlite, PostgreSQL, and MongoDB wherever MONGODB_URL points at a
+ * replica set. Elsewhere the MongoDB block is registered but skipped, its name saying why, so the
+ * report lists it as skipped rather than hiding it. `%s` in the title names the store.
+ */
+export function describeEachStore(title: string, block: (store: StoreUnderTest) => void): void {
+  for (const store of STORES) describe(title.replace('%s', store), () => block(store));
+  if (TEST_MONGODB_URL) describe(title.replace('%s', 'mongodb'), () => block('mongodb'));
+  else describe.skip(title.replace('%s', 'mongodb (set MONGODB_URL to run)'), () => block('mongodb'));
+}
