@@ -29,7 +29,6 @@ export class SubscriberCredentialsController {
   @Put()
   @ApiOperation({ summary: "Set a subscriber's chat/push credentials for a provider; device tokens are replaced by the list given" })
   @SubscriberIdParam()
-  @IdempotencyKeyHeader()
   @ApiDataResponse(SubscriberResponseDto, { description: 'The subscriber with its channels' })
   @BadRequest()
   replace(@CurrentScope() scope: AuthenticatedScope, @Param('subscriberId') subscriberId: string, @Body() body: UpdateSubscriberChannelRequestDto) {
