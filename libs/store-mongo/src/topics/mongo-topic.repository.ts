@@ -256,7 +256,7 @@ export class MongoTopicRepository implements TopicRepository {
         const preference = topicSubscriptionDocuments.toDomain(doc).preferences?.find((p) => p.workflowId === workflowId);
         return { subscriberId: doc.subscriberId as string, ...(preference ? { preference } : {}) };
       }),
-      next: docs.length > limit ? (batch[batch.length - 1]._id) : null,
+      next: docs.length > limit ? batch[batch.length - 1]._id : null,
     };
   }
 
