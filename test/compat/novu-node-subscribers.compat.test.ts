@@ -329,6 +329,10 @@ describeEachStore(`@novu/node ${NOVU_NODE_VERSION} subscribers against the servi
       await refused('feed unknown subscriber', 400, () => novu.subscribers.getNotificationsFeed(uniqueName('nobody'), {}));
       const feeds = await refused('feed by feedIdentifier', 404, () => novu.subscribers.getNotificationsFeed(subscriberId, { feedIdentifier: 'news' }));
       expect(feeds.code).toBe('not_supported');
+      for (const payload of ['not base64 json', Buffer.from('[1]').toString('base64')]) {
+        const bad = await t.api().get(`/v1/subscribers/${subscriberId}/notifications/feed`).query({ payload }).expect(400);
+        expect(bad.body.code).toBe('invalid_payload');
+      }
     });
 
     it('getUnseenCount: {count}; seen=true counts the seen ones', async () => {

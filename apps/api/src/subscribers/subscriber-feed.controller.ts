@@ -15,6 +15,7 @@ import { InvalidRequestError } from '@app/kernel';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
+import { dataObject } from '../inbox/inbox-query';
 import { MarkMessagesAsRequestDto, MessageResponseDto } from '../messages/message.dto';
 import { toMessageResponse } from '../messages/message.mapper';
 import { idsOf } from '../messages/messages.controller';
@@ -45,12 +46,11 @@ const flag = (value: 'true' | 'false' | undefined): boolean | undefined => (valu
 function payloadFilter(payload: string | undefined): Record<string, unknown> | undefined {
   if (!payload) return undefined;
   try {
-    const value: unknown = JSON.parse(Buffer.from(payload, 'base64').toString());
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    // The Inbox's data filter, once the base64 is decoded; Novu's own wording when it is not an object.
+    return dataObject(Buffer.from(payload, 'base64').toString(), 'payload');
   } catch {
-    // answered below
+    throw new InvalidRequestError('invalid_payload', 'Invalid payload, the JSON object should be encoded to base64 string.');
   }
-  throw new InvalidRequestError('invalid_payload', 'Invalid payload, the JSON object should be encoded to base64 string.');
 }
 
 /**
