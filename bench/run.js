@@ -107,18 +107,13 @@ function cannon(options) {
 // ---------------------------------------------------------------- 1. HTTP
 
 async function benchHttp() {
-  log('http: trigger route (api process alone, no worker) vs bare Nest POST routes on Fastify and on Express');
+  log('http: trigger route (api process alone, no worker) vs a bare Nest POST route on Fastify (the platform the api runs on)');
   const sandbox = await newSandbox('http');
   const api = await apiFor(sandbox);
-  const bares = {};
+  const barePort = await freePort();
+  const bare = new Child('bare-fastify', path.join(__dirname, 'bare-nest.js'), [String(barePort)], { PATH: process.env.PATH });
   try {
-    // One after the other: waitForLine only sees the lines printed after it is called.
-    for (const platform of ['fastify', 'express']) {
-      const port = await freePort();
-      const child = new Child(`bare-${platform}`, path.join(__dirname, 'bare-nest.js'), [String(port), platform], { PATH: process.env.PATH });
-      bares[platform] = { port, child };
-      await child.waitForLine(/^listening/, 90_000);
-    }
+    await bare.waitForLine(/^listening/, 90_000);
     const workflow = 'bench-http';
     const subscriberIds = await seed(api.client, workflow);
     let counter = 0;
@@ -132,7 +127,7 @@ async function benchHttp() {
       },
     });
     const run = async (target, seconds) => {
-      const url = target === 'trigger' ? api.baseUrl : `http://127.0.0.1:${bares[target].port}`;
+      const url = target === 'trigger' ? api.baseUrl : `http://127.0.0.1:${barePort}`;
       const res = await withTimeout(
         cannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request(target)] }),
         (seconds + 30) * 1000,
@@ -145,21 +140,17 @@ async function benchHttp() {
     };
 
     log('http: warm-up (3 s each)');
-    await run('fastify', 3);
-    await run('express', 3);
+    await run('bare', 3);
     await run('trigger', 3);
     const bareRounds = [];
-    const expressRounds = [];
     const triggerRounds = [];
     for (let r = 1; r <= ROUNDS; r++) {
-      bareRounds.push(await run('fastify', HTTP_SECONDS));
-      expressRounds.push(await run('express', HTTP_SECONDS));
+      bareRounds.push(await run('bare', HTTP_SECONDS));
       triggerRounds.push(await run('trigger', HTTP_SECONDS));
       log(
-        `http: round ${r}: bare Fastify ${Math.round(bareRounds.at(-1).rps)} req/s, bare Express ${Math.round(expressRounds.at(-1).rps)} req/s, trigger ${Math.round(triggerRounds.at(-1).rps)} req/s`,
+        `http: round ${r}: bare Fastify ${Math.round(bareRounds.at(-1).rps)} req/s, trigger ${Math.round(triggerRounds.at(-1).rps)} req/s`,
       );
     }
-    const expressRps = median(expressRounds.map((r) => r.rps));
     const [stored] = await sandbox.query('SELECT count(*)::int AS n FROM triggers');
     const accepted = triggerRounds.reduce((sum, r) => sum + r.ok, 0);
     const rps = median(triggerRounds.map((r) => r.rps));
@@ -179,10 +170,7 @@ async function benchHttp() {
       connections: CONNECTIONS,
       rounds_rps: triggerRounds.map((r) => round(r.rps, 0)),
       baseline_rounds_rps: bareRounds.map((r) => round(r.rps, 0)),
-      // The service runs on Express: its own bare route shows what the platform alone costs.
-      bare_express_rps: round(expressRps, 0),
-      ratio_vs_bare_express: round(rps / expressRps),
-      failed_requests: [...triggerRounds, ...bareRounds, ...expressRounds].reduce((sum, r) => sum + r.bad, 0),
+      failed_requests: [...triggerRounds, ...bareRounds].reduce((sum, r) => sum + r.bad, 0),
       worker: 'none (api process alone)',
       // The warm-up triggers are stored too; every 201 must be a stored trigger.
       triggers_stored: stored.n,
@@ -191,7 +179,7 @@ async function benchHttp() {
     result(line);
     summary.trigger_http = line;
   } finally {
-    await Promise.all([...Object.values(bares).map((bare) => bare.child.stop()), api.child.stop()]);
+    await Promise.all([bare.stop(), api.child.stop()]);
   }
 }
 

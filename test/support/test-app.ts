@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { loadConfig } from '@app/config';
 import { CreateApiKey, CreateEnvironment, ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
 import { Clock } from '@app/kernel';
 import { AppModule } from '../../apps/api/src/app.module';
-import { configureApp } from '../../apps/api/src/configure-app';
+import { configureApp, createHttpAdapter } from '../../apps/api/src/configure-app';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -35,7 +35,7 @@ export interface TestAppOptions {
 }
 
 export interface TestApp {
-  app: INestApplication;
+  app: NestFastifyApplication;
   /** A supertest agent that sends `Authorization: ApiKey <key>` of the Development environment. */
   api: (key?: string) => ApiClient;
   apiKey: string;
@@ -84,9 +84,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       }),
     ],
   }).compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false });
-  configureApp(app, config);
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config), { bodyParser: false });
+  await configureApp(app, config);
   await app.init();
+  await app.getHttpAdapter().getInstance().ready();
   const server = app.getHttpServer();
   const api = (key = resolved.apiKey): ApiClient => {
     const agent: TestAgent = request(server);

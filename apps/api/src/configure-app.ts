@@ -1,8 +1,7 @@
-import { INestApplication, VersioningType } from '@nestjs/common';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import cors from 'cors';
-import { json, raw } from 'express';
-import type { NextFunction, Request, Response } from 'express';
+import { VersioningType } from '@nestjs/common';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyCors, { FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ServiceLogger } from '@app/bootstrap';
 import { AppConfig } from '@app/config';
@@ -10,8 +9,7 @@ import { PromMetrics } from '@app/metrics';
 import { DomainError, UnprocessableError, findUnstorableString } from '@app/kernel';
 import { setupSwagger } from './docs/swagger';
 import { INBOUND_WEBHOOKS_PATH } from './activity/inbound-webhooks.controller';
-import { toErrorResponse } from './http/error-response';
-import { httpMetrics } from './metrics/http-metrics.middleware';
+import { recordHttpMetrics } from './metrics/http-metrics';
 import { createValidationPipe } from './http/validation';
 
 /** PostgreSQL text and jsonb cannot hold U+0000: input carrying it is refused up front, not failed in the store. */
@@ -33,21 +31,40 @@ export class UnsupportedMediaTypeError extends DomainError {
 }
 
 /** Vendors' event webhooks: the raw bytes are kept (signatures cover them), whatever the content type. */
-function isInboundWebhook(request: Request): boolean {
-  return request.method === 'POST' && request.path.startsWith(INBOUND_WEBHOOKS_PATH);
+function isInboundWebhook(request: FastifyRequest): boolean {
+  return request.method === 'POST' && request.url.startsWith(INBOUND_WEBHOOKS_PATH);
 }
 
 const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
-function refuseNonJsonBody(request: Request, _response: Response, next: NextFunction): void {
-  if (isInboundWebhook(request)) return next(); // vendors send form bodies and text/plain (SNS); read raw below
-  const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
-  const contentType = request.headers['content-type'];
-  next(hasBody && !JSON_CONTENT_TYPE.test(contentType ?? '') ? new UnsupportedMediaTypeError(contentType) : undefined);
+/** A body larger than its route's limit, refused from its Content-Length before it is read, or as it is read. */
+export class BodyTooLargeError extends DomainError {
+  constructor(limit: number, length?: number) {
+    super('body_too_large', `Request body${length === undefined ? '' : ` of ${length} bytes`} exceeds the limit of ${limit} bytes`, 'too_large');
+  }
 }
 
-function refuseNulInUrl(request: Request, _response: Response, next: NextFunction): void {
-  next(/%00/i.test(request.url) ? new NulCharacterError('path or query') : undefined);
+export class InvalidJsonError extends DomainError {
+  constructor() {
+    super('invalid_json', 'Request body is not valid JSON', 'invalid');
+  }
+}
+
+/** Refusals that need only the request line and headers: before routing's work, before any body byte is read. */
+function refuseBeforeBody(config: AppConfig) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (/%00/i.test(request.url)) return done(new NulCharacterError('path or query'));
+    const length = Number(request.headers['content-length'] ?? 0);
+    const hasBody = length > 0 || request.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return done();
+    if (isInboundWebhook(request)) {
+      // vendors send form bodies and text/plain (SNS); kept raw by the parser
+      return done(length > config.inboundWebhookBodyLimitBytes ? new BodyTooLargeError(config.inboundWebhookBodyLimitBytes, length) : undefined);
+    }
+    const contentType = request.headers['content-type'];
+    if (!JSON_CONTENT_TYPE.test(contentType ?? '')) return done(new UnsupportedMediaTypeError(contentType));
+    done(length > config.bodyLimitBytes ? new BodyTooLargeError(config.bodyLimitBytes, length) : undefined);
+  };
 }
 
 // JSON can only carry NUL or a lone surrogate as an escape (raw bytes would be invalid UTF-8, read
@@ -89,22 +106,31 @@ function exceedsDepth(body: Buffer, limit: number): boolean {
   return false;
 }
 
-function refuseUnstorableJson(_request: Request, _response: Response, body: Buffer): void {
-  if (exceedsDepth(body, MAX_BODY_DEPTH)) throw new BodyTooDeepError();
-  if (!body.includes('\\u')) return;
-  const text = body.toString('utf8');
-  if (!SUSPECT_ESCAPE.test(text)) return;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return; // body-parser reports the syntax error
-  }
-  const found = findUnstorableString(parsed);
-  if (found) throw new UnstorableStringError(found.path, found.problem);
+/**
+ * The one body parser: inbound webhooks keep their bytes; everything else reaching it is JSON (the
+ * hook above refused other types). The depth and unstorable-string checks run on the text, before
+ * class-transformer would recurse into it.
+ */
+function parseBody(config: AppConfig) {
+  return (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void): void => {
+    if (isInboundWebhook(request)) return done(null, body);
+    if (body.length > config.bodyLimitBytes) return done(new BodyTooLargeError(config.bodyLimitBytes, body.length));
+    if (body.length === 0) return done(null, {});
+    if (exceedsDepth(body, MAX_BODY_DEPTH)) return done(new BodyTooDeepError());
+    const text = body.toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return done(new InvalidJsonError());
+    }
+    const found = text.includes('\\u') && SUSPECT_ESCAPE.test(text) ? findUnstorableString(parsed) : undefined;
+    done(found ? new UnstorableStringError(found.path, found.problem) : null, parsed);
+  };
 }
 
-export const INBOX_CORS: cors.CorsOptions = {
+export const INBOX_CORS: FastifyCorsOptions = {
+  strictPreflight: false,
   origin: true,
   methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
   allowedHeaders: [
@@ -119,25 +145,32 @@ export const INBOX_CORS: cors.CorsOptions = {
   maxAge: 600,
 };
 
-/** Everything the HTTP app needs beyond its modules; shared by main and the tests. */
-export function configureApp(app: INestApplication, config: AppConfig): void {
-  const express = app as NestExpressApplication;
-  express.useLogger(new ServiceLogger(app.get(Logger)));
-  express.disable('x-powered-by');
-  express.use(httpMetrics(app.get(PromMetrics)));
+/** The HTTP platform: Fastify, with limits and routing as the API's contract needs them. */
+export function createHttpAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    // The parser reads up to the larger limit; each route's own limit is applied by the hook and the parser.
+    bodyLimit: Math.max(config.bodyLimitBytes, config.inboundWebhookBodyLimitBytes),
+    routerOptions: {
+      // Identifiers are limited by validation (422 naming the limit), not by the router (414): as long as Node reads a request line.
+      maxParamLength: 16 * 1024,
+      ignoreTrailingSlash: true,
+    },
+  });
+}
+
+/** Everything the HTTP app needs beyond its modules; shared by main and the tests. Call before init. */
+export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  app.useLogger(new ServiceLogger(app.get(Logger)));
+  const fastify = app.getHttpAdapter().getInstance();
+  recordHttpMetrics(fastify, app.get(PromMetrics));
+  fastify.addHook('onRequest', refuseBeforeBody(config));
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, parseBody(config));
+  // Errors from the hook and the parser reach Nest's handler, so the global filter gives them the same JSON body.
   // The Inbox is called from customers' pages on any origin; a subscriber token (a header, never a
   // cookie) authenticates, so any origin may call /v1/inbox (API-key routes send no CORS headers).
-  express.use('/v1/inbox', cors(INBOX_CORS));
-  express.use(refuseNulInUrl);
-  express.use(refuseNonJsonBody);
-  // Before the JSON parser: a body read here is a Buffer in request.body, and the JSON parser skips it.
-  express.use(INBOUND_WEBHOOKS_PATH, raw({ limit: config.inboundWebhookBodyLimitBytes, type: () => true }));
-  express.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseUnstorableJson }));
-  // Body-parser failures (bad JSON, too large) get the same JSON error body as everything else.
-  express.use((error: unknown, request: Request, response: Response, next: NextFunction) => {
-    if (!error) return next();
-    const { statusCode, body } = toErrorResponse(error, request.originalUrl);
-    response.status(statusCode).json(body);
+  await app.register(fastifyCors, {
+    delegator: (request, callback) => callback(null, request.url?.startsWith('/v1/inbox') ? INBOX_CORS : { origin: false }),
   });
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
   app.useGlobalPipes(createValidationPipe());

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
 import { AppModule } from './app.module';
-import { configureApp } from './configure-app';
+import { configureApp, createHttpAdapter } from './configure-app';
 
 /**
  * `node main.js` runs the embedded mode (one process); `--mode=api` runs only the HTTP side of
@@ -15,13 +16,13 @@ async function main() {
   if (apiOnly && !config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:api (production mode)');
   if (apiOnly && !config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:api (production mode)');
   // A failure while starting (DATA_DIR in use, database unreachable) reaches the catch below and is printed once there.
-  const app = await NestFactory.create(AppModule.forRoot({ config, runWorker: !apiOnly }), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, runWorker: !apiOnly }), createHttpAdapter(config), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
     autoFlushLogs: false,
   });
-  configureApp(app, config);
+  await configureApp(app, config);
   await app.listen(config.port, config.host);
   app.flushLogs();
   const mode = apiOnly ? 'api' : 'embedded';

@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { ReceiveVendorEvents } from '@app/delivery';
 import { ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
@@ -49,7 +49,7 @@ export class InboundWebhooksController {
   receive(
     @Param('environmentId') environmentId: string,
     @Param('integrationId') integrationId: string,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<InboundWebhookResultDto> {
     return this.handle(environmentId, integrationId, request);
   }
@@ -72,12 +72,12 @@ export class InboundWebhooksController {
   receiveQuery(
     @Param('environmentId') environmentId: string,
     @Param('integrationId') integrationId: string,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<InboundWebhookResultDto> {
     return this.handle(environmentId, integrationId, request);
   }
 
-  private async handle(environmentId: string, integrationId: string, request: Request): Promise<InboundWebhookResultDto> {
+  private async handle(environmentId: string, integrationId: string, request: FastifyRequest): Promise<InboundWebhookResultDto> {
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -91,9 +91,9 @@ export class InboundWebhooksController {
   }
 
   /** The URL the vendor called, as it called it (Twilio signs it): API_PUBLIC_URL, else the request's own host and scheme. */
-  private publicUrl(request: Request): string {
-    if (this.config.apiPublicUrl) return this.config.apiPublicUrl + request.originalUrl;
+  private publicUrl(request: FastifyRequest): string {
+    if (this.config.apiPublicUrl) return this.config.apiPublicUrl + request.url;
     const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0].trim() || request.protocol;
-    return `${proto}://${request.headers.host ?? 'localhost'}${request.originalUrl}`;
+    return `${proto}://${request.headers.host ?? 'localhost'}${request.url}`;
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import {
   ApiBody,
   ApiHeader,
@@ -110,7 +110,7 @@ export class EventsController {
   async triggerBulk(
     @CurrentScope() scope: AuthenticatedScope,
     @Body() body: BulkTriggerEventRequestDto,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<BulkTriggerEventResultDto[]> {
     // Each event is validated as a trigger body on its own: a bad one is refused in its place, as Novu does.
     const pipe = createValidationPipe();
@@ -120,9 +120,9 @@ export class EventsController {
     const valid = parsed.flatMap((outcome) => (outcome.status === 'fulfilled' ? [toTriggerEventCommand(scope, outcome.value)] : []));
     const results = await this.triggerEvent.executeMany(valid);
     return parsed.map((outcome) => {
-      if (outcome.status === 'rejected') return toBulkItemError(outcome.reason, request.originalUrl);
+      if (outcome.status === 'rejected') return toBulkItemError(outcome.reason, request.url);
       const result = results.shift()!;
-      return result.status === 'fulfilled' ? toTriggerEventResponse(result.value) : toBulkItemError(result.reason, request.originalUrl);
+      return result.status === 'fulfilled' ? toTriggerEventResponse(result.value) : toBulkItemError(result.reason, request.url);
     });
   }
 

@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Observable, defer, finalize, mergeMap } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { AuthenticatedScope } from '@app/environments';
@@ -19,7 +19,7 @@ export class FairAdmissionInterceptor implements NestInterceptor {
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const scope = context.switchToHttp().getRequest<Request & { user?: AuthenticatedScope }>().user;
+    const scope = context.switchToHttp().getRequest<FastifyRequest & { user?: AuthenticatedScope }>().user;
     if (!scope) return next.handle();
     return defer(async () => this.admission.acquire(scope.environmentId)).pipe(mergeMap((release) => next.handle().pipe(finalize(release))));
   }

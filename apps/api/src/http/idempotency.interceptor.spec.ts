@@ -27,7 +27,10 @@ function context(key = 'k1') {
   const headers: Record<string, string> = {};
   const response = {
     statusCode: 201,
-    setHeader: (name: string, value: string) => void (headers[name] = value),
+    header(name: string, value: string) {
+      headers[name] = value;
+      return this;
+    },
     status(code: number) {
       this.statusCode = code;
       return this;
@@ -35,10 +38,10 @@ function context(key = 'k1') {
   };
   const request = {
     method: 'POST',
-    originalUrl: '/v1/tenants',
+    url: '/v1/tenants',
     body: { identifier: 'a' },
     user: { organizationId: 'o', environmentId: 'e', apiKeyId: 'k' },
-    header: (name: string) => (name === 'idempotency-key' ? key : undefined),
+    headers: { 'idempotency-key': key },
   };
   const ctx = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }) } as unknown as ExecutionContext;
   return { ctx, response, headers };

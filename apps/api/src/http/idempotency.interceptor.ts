@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
 import { IDEMPOTENCY_STORE, IdempotencyStore } from '@app/kernel';
 import { AuthenticatedScope } from '@app/environments';
@@ -56,11 +56,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<Request & { user?: AuthenticatedScope }>();
-    const response = context.switchToHttp().getResponse<Response>();
-    const key = request.header('idempotency-key');
-    if (key === undefined || !['POST', 'PATCH'].includes(request.method) || !request.user) return next.handle();
-    response.setHeader('Idempotency-Key', key);
+    const request = context.switchToHttp().getRequest<FastifyRequest & { user?: AuthenticatedScope }>();
+    const response = context.switchToHttp().getResponse<FastifyReply>();
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string' || !['POST', 'PATCH'].includes(request.method) || !request.user) return next.handle();
+    void response.header('Idempotency-Key', key);
     if (key.length > MAX_KEY_LENGTH) {
       throw new HttpException({ message: `idempotencyKey "${key}" has exceeded the maximum allowed length of ${MAX_KEY_LENGTH} characters` }, 400);
     }
@@ -78,8 +78,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           throw conflict;
         }
         if (existing?.state === 'done') {
-          response.setHeader('Idempotency-Replay', 'true');
-          response.status(existing.response.statusCode);
+          void response.header('Idempotency-Replay', 'true').status(existing.response.statusCode);
           return of(existing.response.body);
         }
         return next.handle().pipe(
@@ -94,7 +93,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             return body;
           }),
           catchError((error) =>
-            from(this.settleError(scopedKey, bodyHash, error, request.originalUrl)).pipe(mergeMap((rendered) => throwError(() => new RenderedError(rendered)))),
+            from(this.settleError(scopedKey, bodyHash, error, request.url)).pipe(mergeMap((rendered) => throwError(() => new RenderedError(rendered)))),
           ),
         );
       }),

@@ -7,7 +7,16 @@ describe('TriggerRateLimitGuard', () => {
   const headers = new Map<string, string>();
   const context = (user?: object) =>
     ({
-      switchToHttp: () => ({ getRequest: () => ({ user }), getResponse: () => ({ setHeader: (name: string, value: string) => headers.set(name, value) }) }),
+      switchToHttp: () => ({
+        getRequest: () => ({ user }),
+        getResponse: () => {
+          const reply = {
+            header: (name: string, value: string) => (headers.set(name, value), reply),
+            headers: (values: Record<string, string>) => (Object.entries(values).forEach(([name, value]) => headers.set(name, value)), reply),
+          };
+          return reply;
+        },
+      }),
     }) as unknown as ExecutionContext;
   const config = (limit: number) => ({ triggerRateLimit: { limit, windowMs: 60_000 } }) as AppConfig;
   const user = { organizationId: 'org', environmentId: 'env-1', apiKeyId: 'key' };

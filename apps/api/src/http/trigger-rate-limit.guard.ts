@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { AuthenticatedScope } from '@app/environments';
 import { DomainError, RATE_LIMIT_STORE, RateLimitStore } from '@app/kernel';
@@ -45,18 +45,18 @@ export class TriggerRateLimitGuard implements CanActivate {
     if (this.limit === 0) return true;
     const http = context.switchToHttp();
     // ApiKeyGuard (global, so it ran first) has put the scope there
-    const request = http.getRequest<Request & { user?: AuthenticatedScope }>();
+    const request = http.getRequest<FastifyRequest & { user?: AuthenticatedScope }>();
     const scope = request.user;
     if (!scope) return true;
-    return this.count(scope.environmentId, this.cost(request), http.getResponse<Response>());
+    return this.count(scope.environmentId, this.cost(request), http.getResponse<FastifyReply>());
   }
 
   /** Triggers this request asks for (one; a bulk request, each of its events). */
-  protected cost(_request: Request): number {
+  protected cost(_request: FastifyRequest): number {
     return 1;
   }
 
-  private async count(environmentId: string, cost: number, response: Response): Promise<boolean> {
+  private async count(environmentId: string, cost: number, response: FastifyReply): Promise<boolean> {
     let hit;
     try {
       hit = await this.store.hit(triggerRateLimitKey(environmentId), this.windowMs, cost);
@@ -66,11 +66,13 @@ export class TriggerRateLimitGuard implements CanActivate {
       return true;
     }
     const resetSeconds = Math.max(1, Math.ceil(hit.resetInMs / 1000));
-    response.setHeader('RateLimit-Limit', String(this.limit));
-    response.setHeader('RateLimit-Remaining', String(Math.max(0, this.limit - hit.count)));
-    response.setHeader('RateLimit-Reset', String(resetSeconds));
+    void response.headers({
+      'RateLimit-Limit': String(this.limit),
+      'RateLimit-Remaining': String(Math.max(0, this.limit - hit.count)),
+      'RateLimit-Reset': String(resetSeconds),
+    });
     if (hit.count <= this.limit) return true;
-    response.setHeader('Retry-After', String(resetSeconds));
+    void response.header('Retry-After', String(resetSeconds));
     throw new TriggerRateLimitedError(this.limit, this.windowMs / 1000, resetSeconds);
   }
 
@@ -88,7 +90,7 @@ export const MAX_BULK_EVENTS = 100;
 /** The same limit for `POST /v1/events/trigger/bulk`: each event counts as one trigger. */
 @Injectable()
 export class BulkTriggerRateLimitGuard extends TriggerRateLimitGuard {
-  protected override cost(request: Request): number {
+  protected override cost(request: FastifyRequest): number {
     const events = (request.body as { events?: unknown } | undefined)?.events;
     return Array.isArray(events) ? Math.min(Math.max(events.length, 1), MAX_BULK_EVENTS) : 1;
   }

@@ -12,7 +12,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import {
   ChangeInboxNotification,
   ChangeInboxNotifications,
@@ -125,8 +125,8 @@ export class InboxController {
   @ApiOkResponse({ type: InboxNotificationsResponseDto, description: 'One page' })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'A malformed query value' })
   @Unauthorized()
-  async list(@CurrentSubscriber() session: SubscriberSession, @Req() request: Request): Promise<InboxNotificationsResponseDto> {
-    const params = readQuery(request.originalUrl);
+  async list(@CurrentSubscriber() session: SubscriberSession, @Req() request: FastifyRequest): Promise<InboxNotificationsResponseDto> {
+    const params = readQuery(request.url);
     const filter = filterFromQuery(params);
     const page = await this.listNotifications.execute(session, filter, pageFromQuery(params));
     return { data: page.data as unknown as InboxNotificationDto[], hasMore: page.hasMore, filter: definedOnly(filter) };
@@ -141,8 +141,8 @@ export class InboxController {
   @ApiOkResponse({ type: InboxCountsResponseDto })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'filters is not a JSON array of filter objects (at most 30)' })
   @Unauthorized()
-  async count(@CurrentSubscriber() session: SubscriberSession, @Req() request: Request): Promise<InboxCountsResponseDto> {
-    const raw = readQuery(request.originalUrl).get('filters') ?? '[{}]';
+  async count(@CurrentSubscriber() session: SubscriberSession, @Req() request: FastifyRequest): Promise<InboxCountsResponseDto> {
+    const raw = readQuery(request.url).get('filters') ?? '[{}]';
     let given: unknown;
     try {
       given = JSON.parse(raw);

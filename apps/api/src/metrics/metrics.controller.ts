@@ -1,6 +1,6 @@
 import { Controller, Get, Res, VERSION_NEUTRAL } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { METRICS_CONTENT_TYPE, PromMetrics } from '@app/metrics';
 import { PublicRoute } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
@@ -23,9 +23,8 @@ export class MetricsController {
   })
   @ApiProduces(METRICS_CONTENT_TYPE)
   @ApiOkResponse({ description: 'The metrics, in the Prometheus text exposition format', schema: { type: 'string' } })
-  async scrape(@Res() response: Response): Promise<void> {
+  async scrape(@Res() response: FastifyReply): Promise<void> {
     const text = await this.metrics.metrics();
-    // Written as is: Express's send() would reorder the media type's parameters.
-    response.status(200).set({ 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }).end(text);
+    await response.status(200).headers({ 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' }).send(text);
   }
 }

@@ -11,7 +11,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { AuthenticatedScope } from '@app/environments';
 import {
   AddTopicSubscriptions,
@@ -84,10 +84,10 @@ export class TopicsController {
     @CurrentScope() scope: AuthenticatedScope,
     @Query() query: UpsertTopicQueryDto,
     @Body() body: CreateUpdateTopicRequestDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<TopicResponseDto> {
     const { topic, created } = await this.upsertTopic.execute({ scope, key: body.key, name: body.name, failIfExists: query.failIfExists === 'true' });
-    response.status(created ? 201 : 200);
+    void response.status(created ? 201 : 200);
     return toTopicResponse(topic);
   }
 
