@@ -147,9 +147,7 @@ async function benchHttp() {
     for (let r = 1; r <= ROUNDS; r++) {
       bareRounds.push(await run('bare', HTTP_SECONDS));
       triggerRounds.push(await run('trigger', HTTP_SECONDS));
-      log(
-        `http: round ${r}: bare Fastify ${Math.round(bareRounds.at(-1).rps)} req/s, trigger ${Math.round(triggerRounds.at(-1).rps)} req/s`,
-      );
+      log(`http: round ${r}: bare Fastify ${Math.round(bareRounds.at(-1).rps)} req/s, trigger ${Math.round(triggerRounds.at(-1).rps)} req/s`);
     }
     const [stored] = await sandbox.query('SELECT count(*)::int AS n FROM triggers');
     const accepted = triggerRounds.reduce((sum, r) => sum + r.ok, 0);

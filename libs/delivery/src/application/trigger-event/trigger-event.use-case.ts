@@ -166,7 +166,9 @@ export class TriggerEvent {
   /**
    * Persists triggers accepted together, then enqueues one fan-out job for those that were new
    * (a queue job per trigger would cost the worker more than many of the deliveries). Each record
-   * names that job, so the reconciler can tell whether the queue still holds it.
+   * names that job, so the reconciler can tell whether the queue still holds it. The answer waits
+   * for the insert only: once it has committed the trigger is durable, and a lost enqueue is the
+   * reconciler's to redo, so the queue's round trip stays off the caller's latency.
    */
   private async accept(records: TriggerRecord[]): Promise<(boolean | { error: unknown })[]> {
     const fanOutJobId = records.length === 1 ? records[0].id : newId();
@@ -177,11 +179,11 @@ export class TriggerEvent {
     );
     const triggerIds = records.filter((_, index) => inserted[index] === true).map((record) => record.id);
     if (triggerIds.length) {
-      try {
-        await this.queue.add(FANOUT_QUEUE, { id: fanOutJobId, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS });
-      } catch (error) {
-        this.logger.warn(`${triggerIds.length} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`);
-      }
+      this.queue
+        .add(FANOUT_QUEUE, { id: fanOutJobId, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS })
+        .catch((error: unknown) =>
+          this.logger.warn(`${triggerIds.length} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`),
+        );
     }
     return inserted;
   }
