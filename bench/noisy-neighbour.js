@@ -63,7 +63,7 @@ function createEnvironment(sandbox, name) {
       { env: sandbox.env(), timeout: 60_000 },
       (error, stdout, stderr) => {
         if (error) return reject(new Error(`cli environments:create: ${error.message}\n${stderr}`));
-        const id = /\(([0-9a-f]{24})\)/.exec(stdout)?.[1];
+        const id = /\(([0-9a-f]{24})[,)]/.exec(stdout)?.[1]; // "(<id>, identifier <identifier>)"
         const apiKey = /API key: (\S+)/.exec(stdout)?.[1];
         if (!id || !apiKey) return reject(new Error(`unexpected cli output: ${stdout}`));
         resolve({ id, apiKey });

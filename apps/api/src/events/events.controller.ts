@@ -15,6 +15,8 @@ import { AuthenticatedScope } from '@app/environments';
 import { CancelTrigger, TriggerEvent } from '@app/delivery';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto, ValidationErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
+import { AdmissionRelease } from '../http/fair-admission.interceptor';
+import type { Release } from '../http/fair-admission';
 import { BulkTriggerRateLimitGuard, TriggerRateLimitGuard } from '../http/trigger-rate-limit.guard';
 import { createValidationPipe } from '../http/validation';
 import {
@@ -74,8 +76,12 @@ export class EventsController {
   })
   @ApiPayloadTooLargeResponse({ type: ErrorResponseDto, description: 'payload larger than 512 KB' })
   @RateLimited()
-  async trigger(@CurrentScope() scope: AuthenticatedScope, @Body() body: TriggerEventRequestDto): Promise<TriggerEventResponseDto> {
-    return toTriggerEventResponse(await this.triggerEvent.execute(toTriggerEventCommand(scope, body)));
+  async trigger(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Body() body: TriggerEventRequestDto,
+    @AdmissionRelease() releaseAdmission: Release,
+  ): Promise<TriggerEventResponseDto> {
+    return toTriggerEventResponse(await this.triggerEvent.execute(toTriggerEventCommand(scope, body), { onceWaitingForStore: releaseAdmission }));
   }
 
   @Post('trigger/bulk')
@@ -111,6 +117,7 @@ export class EventsController {
     @CurrentScope() scope: AuthenticatedScope,
     @Body() body: BulkTriggerEventRequestDto,
     @Req() request: FastifyRequest,
+    @AdmissionRelease() releaseAdmission: Release,
   ): Promise<BulkTriggerEventResultDto[]> {
     // Each event is validated as a trigger body on its own: a bad one is refused in its place, as Novu does.
     const pipe = createValidationPipe();
@@ -118,7 +125,7 @@ export class EventsController {
       body.events.map((event) => pipe.transform(event, { type: 'body', metatype: TriggerEventRequestDto }) as Promise<TriggerEventRequestDto>),
     );
     const valid = parsed.flatMap((outcome) => (outcome.status === 'fulfilled' ? [toTriggerEventCommand(scope, outcome.value)] : []));
-    const results = await this.triggerEvent.executeMany(valid);
+    const results = await this.triggerEvent.executeMany(valid, { onceWaitingForStore: releaseAdmission });
     return parsed.map((outcome) => {
       if (outcome.status === 'rejected') return toBulkItemError(outcome.reason, request.url);
       const result = results.shift()!;

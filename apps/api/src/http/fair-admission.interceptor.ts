@@ -1,9 +1,20 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Observable, defer, finalize, mergeMap } from 'rxjs';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { AuthenticatedScope } from '@app/environments';
-import { FairAdmission } from './fair-admission';
+import { FairAdmission, Release } from './fair-admission';
+
+type AdmittedRequest = FastifyRequest & { user?: AuthenticatedScope; releaseAdmission?: Release };
+
+/**
+ * The request's admission slot, to hand back early once the request only waits on work shared with
+ * others (a trigger waiting for its batch's insert): the slot bounds work running, not waiting.
+ * Releasing twice does nothing; the interceptor releases it at the end in any case.
+ */
+export const AdmissionRelease = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Release => context.switchToHttp().getRequest<AdmittedRequest>().releaseAdmission ?? (() => undefined),
+);
 
 /**
  * Runs each API-key request through FairAdmission, keyed by its environment. Outermost of the
@@ -19,8 +30,14 @@ export class FairAdmissionInterceptor implements NestInterceptor {
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const scope = context.switchToHttp().getRequest<FastifyRequest & { user?: AuthenticatedScope }>().user;
+    const request = context.switchToHttp().getRequest<AdmittedRequest>();
+    const scope = request.user;
     if (!scope) return next.handle();
-    return defer(async () => this.admission.acquire(scope.environmentId)).pipe(mergeMap((release) => next.handle().pipe(finalize(release))));
+    return defer(async () => this.admission.acquire(scope.environmentId)).pipe(
+      mergeMap((release) => {
+        request.releaseAdmission = release;
+        return next.handle().pipe(finalize(release));
+      }),
+    );
   }
 }

@@ -67,4 +67,29 @@ describe('TriggerEvent', () => {
     expect(stored[4]).toMatchObject({ to: [], broadcast: true });
     expect(stored[0]).not.toHaveProperty('broadcast');
   });
+
+  it('tells the caller once the trigger only waits for the insert, before the insert has committed, and answers after it', async () => {
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const useCase = new TriggerEvent(
+      { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
+      {} as TenantRepository,
+      { insertIfAbsent: async () => committed.then(() => true) } as unknown as TriggerRepository,
+      { add: async () => undefined } as unknown as JobQueue,
+      systemClock,
+    );
+    const events: string[] = [];
+    const scope = { organizationId: 'org', environmentId: 'env' };
+    const answered = useCase
+      .execute({ scope, name: 'welcome', to: 'ada' }, { onceWaitingForStore: () => events.push('waiting') })
+      .then(() => events.push('answered'));
+    const many = useCase
+      .executeMany([{ scope, name: 'welcome', to: 'bob' }], { onceWaitingForStore: () => events.push('many waiting') })
+      .then(() => events.push('many answered'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual(['waiting', 'many waiting']);
+    commit();
+    await Promise.all([answered, many]);
+    expect(events.slice(2).sort()).toEqual(['answered', 'many answered']);
+  });
 });

@@ -29,6 +29,14 @@ export interface TriggerEventResult {
   transactionId: string;
 }
 
+export interface TriggerEventOptions {
+  /**
+   * Called once the trigger only waits for the acceptance batch's insert (its validation and lookups
+   * are over): a caller limiting how much work runs at once may let the next request start.
+   */
+  onceWaitingForStore?: () => void;
+}
+
 /** What a trigger comes to before it is accepted: its answer already, or a record to accept. */
 type Prepared = { answer: TriggerEventResult } | { record: TriggerRecord; processed: () => TriggerEventResult };
 
@@ -81,8 +89,8 @@ export class TriggerEvent {
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
 
-  async execute(command: TriggerEventCommand): Promise<TriggerEventResult> {
-    return this.settle(await this.prepare(command));
+  async execute(command: TriggerEventCommand, options: TriggerEventOptions = {}): Promise<TriggerEventResult> {
+    return this.settle(await this.prepare(command), options.onceWaitingForStore);
   }
 
   /**
@@ -90,11 +98,11 @@ export class TriggerEvent {
    * order: all are validated first, then the records of those that pass join the acceptance
    * batch together, so they share one insert and one fan-out job.
    */
-  async executeMany(commands: TriggerEventCommand[]): Promise<PromiseSettledResult<TriggerEventResult>[]> {
+  async executeMany(commands: TriggerEventCommand[], options: TriggerEventOptions = {}): Promise<PromiseSettledResult<TriggerEventResult>[]> {
     const prepared = await Promise.allSettled(commands.map((command) => this.prepare(command)));
     // Settled in one synchronous pass (nothing is awaited before `settle` joins the batch): every
     // record reaches the batcher before it flushes.
-    return Promise.all(
+    const settled = Promise.all(
       prepared.map(async (outcome): Promise<PromiseSettledResult<TriggerEventResult>> => {
         if (outcome.status === 'rejected') return outcome;
         try {
@@ -104,6 +112,8 @@ export class TriggerEvent {
         }
       }),
     );
+    options.onceWaitingForStore?.();
+    return settled;
   }
 
   /** Validation and lookups: the answer itself when the trigger stops short, else the record to accept. */
@@ -154,9 +164,10 @@ export class TriggerEvent {
   }
 
   /** Joins the acceptance batch at once (no await before it), then answers. */
-  private async settle(prepared: Prepared): Promise<TriggerEventResult> {
+  private async settle(prepared: Prepared, onceWaitingForStore?: () => void): Promise<TriggerEventResult> {
     if ('answer' in prepared) return prepared.answer;
     const accepting = this.accepts.run('', prepared.record);
+    onceWaitingForStore?.();
     // A repeated transactionId is acknowledged the same way and delivers nothing.
     const accepted = await accepting;
     if (typeof accepted !== 'boolean') throw accepted.error;
