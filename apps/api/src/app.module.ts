@@ -27,6 +27,7 @@ import { ApiKeyGuard } from './http/api-key.guard';
 import { ApiKeyStrategy } from './http/api-key.strategy';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { FairAdmissionInterceptor } from './http/fair-admission.interceptor';
+import { ApiRequestInterceptor } from './http/api-request.interceptor';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { TriggerRateLimitModule } from './http/trigger-rate-limit.module';
 import { IntegrationsHttpModule } from './integrations/integrations.http.module';
@@ -56,7 +57,7 @@ export class AppModule {
       imports: [
         // No per-request child logger and request context: the one line a request can write (an
         // unhandled error) names its path itself.
-        LoggerModule.forRoot(loggerOptions(options.config, { httpRoutes: false })),
+        LoggerModule.forRoot(loggerOptions(options.config)),
         CoreModule.forRoot(options),
         storeModule(options),
         PassportModule,
@@ -91,11 +92,10 @@ export class AppModule {
         BootstrapService,
         LifecycleLogger,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
-        // Registration order is nesting order: admission first (a request waits its turn before
-        // anything else), and idempotency sees the enveloped body.
-        { provide: APP_INTERCEPTOR, useClass: FairAdmissionInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        FairAdmissionInterceptor,
+        IdempotencyInterceptor,
+        EnvelopeInterceptor,
+        { provide: APP_INTERCEPTOR, useClass: ApiRequestInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

@@ -23,7 +23,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        LoggerModule.forRoot(loggerOptions(options.config, { httpRoutes: false })),
+        LoggerModule.forRoot(loggerOptions(options.config)),
         CoreModule.forRoot(options),
         storeModule(options),
         queueModule(options),

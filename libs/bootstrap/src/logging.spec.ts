@@ -8,7 +8,7 @@ describe('log lines never carry secrets or the values an error held', () => {
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(chunk.toString()), done()) });
     const config = loadConfig({ DATA_DIR: '/tmp/notify-logging-spec', LOG_FORMAT: 'json', LOG_LEVEL: 'info' }, false);
-    const options = loggerOptions(config, { httpRoutes: false }).pinoHttp as pino.LoggerOptions;
+    const options = loggerOptions(config).pinoHttp as pino.LoggerOptions;
     const logger = pino(options, sink);
 
     const storeError = Object.assign(new Error('insert into subscribers failed'), {
