@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope, Page } from '@app/kernel';
-import { Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
+import { ExecutionDetail, Job, Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow } from './sql-execution-detail.repository';
+import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow, toJobDetailEntry } from './sql-execution-detail.repository';
 import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
 import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, setPresent } from './sql-rows';
+
+/** The job columns a new notification's jobs are written with: their own, and the details written with them. */
+const NEW_JOB_COLUMNS: readonly ColumnSpec[] = [...JOB_COLUMNS, ['details', 'jsonb']];
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -90,10 +93,32 @@ export function toNotification(row: any): Notification {
 // sees the others' RETURNING), so a notification that existed brings none of its rows in again.
 const OF_CREATED = 'r.notification_id IN (SELECT id FROM created)';
 const INSERT_WITH_RECORDS = `WITH created AS (${insertFromJsonSql('notifications', COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id),
-  jobs_written AS (${insertFromJsonSql('jobs', JOB_COLUMNS, 2, OF_CREATED)} ON CONFLICT (id) DO NOTHING),
+  jobs_written AS (${insertFromJsonSql('jobs', NEW_JOB_COLUMNS, 2, OF_CREATED)} ON CONFLICT (id) DO NOTHING),
   messages_written AS (${insertFromJsonSql('messages', MESSAGE_COLUMNS, 3, OF_CREATED)} ON CONFLICT (id) DO NOTHING),
   details_written AS (${insertFromJsonSql('execution_details', EXECUTION_DETAIL_COLUMNS, 4, OF_CREATED)} ON CONFLICT (id) DO NOTHING)
 SELECT id FROM created`;
+
+/**
+ * The job rows of a new notification, each with the details written with it kept on its row
+ * (jobs.details, migration 23): one row per delivery fewer. A detail of none of these jobs (or
+ * naming another scope) stays a row of execution_details.
+ */
+function splitDetails(jobs: Job[], details: ExecutionDetail[], jobRows: Record<string, unknown>[], detailRows: Record<string, unknown>[]): void {
+  const onJob = new Map<string, Record<string, unknown>[]>();
+  const byId = new Map(jobs.map((job) => [job.id, job]));
+  for (const detail of details) {
+    const job = byId.get(detail.jobId);
+    const entry = job && toJobDetailEntry(detail, job);
+    if (!entry) {
+      detailRows.push(toExecutionDetailRow(detail));
+      continue;
+    }
+    const list = onJob.get(detail.jobId);
+    if (list) list.push(entry);
+    else onJob.set(detail.jobId, [entry]);
+  }
+  for (const job of jobs) jobRows.push({ ...toJobRow(job), details: onJob.get(job.id) ?? null });
+}
 
 @Injectable()
 export class SqlNotificationRepository implements NotificationRepository {
@@ -103,11 +128,14 @@ export class SqlNotificationRepository implements NotificationRepository {
       const taken = new Set<string>();
       const kept = calls.map((records) => records.filter(({ notification }) => !taken.has(notification.id) && taken.add(notification.id)));
       const all = kept.flat();
+      const jobRows: Record<string, unknown>[] = [];
+      const detailRows: Record<string, unknown>[] = [];
+      for (const { jobs, details } of all) splitDetails(jobs, details, jobRows, detailRows);
       const rows = await this.sql.query<{ id: string }>(INSERT_WITH_RECORDS, [
         JSON.stringify(all.map((r) => toRow(r.notification))),
-        JSON.stringify(all.flatMap((r) => r.jobs.map(toJobRow))),
+        JSON.stringify(jobRows),
         JSON.stringify(all.flatMap((r) => r.messages.map(toMessageRow))),
-        JSON.stringify(all.flatMap((r) => r.details.map(toExecutionDetailRow))),
+        JSON.stringify(detailRows),
       ]);
       const created = new Set(rows.map((row) => row.id));
       return kept.map((records) => new Set(records.filter(({ notification }) => created.has(notification.id)).map(({ notification }) => notification.id)));
