@@ -27,8 +27,8 @@ export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
 /** The columns of a detail that are not its job's: a detail kept on its job's row has these only. */
 const ownColumns = (d: ExecutionDetail): Record<string, unknown> => ({
   id: d.id,
-  channel: d.channel ?? null,
-  provider_id: d.providerId ?? null,
+  channel: d.channel,
+  provider_id: d.providerId,
   status: d.status,
   source: d.source,
   detail: d.detail,

@@ -46,15 +46,15 @@ const toRow = (n: Notification): Record<string, unknown> => ({
   transaction_id: n.transactionId,
   recipient: n.to,
   payload: n.payload,
-  controls: n.controls ?? null,
+  controls: n.controls,
   channels: n.channels,
   tags: n.tags,
-  severity: n.severity ?? null,
+  severity: n.severity,
   critical: n.critical,
   topics: n.topics,
-  tenant_identifier: n.tenantIdentifier ?? null,
-  actor_subscriber_id: n.actorSubscriberId ?? null,
-  digested_notification_id: n.digestedNotificationId ?? null,
+  tenant_identifier: n.tenantIdentifier,
+  actor_subscriber_id: n.actorSubscriberId,
+  digested_notification_id: n.digestedNotificationId,
   created_at: n.createdAt,
   updated_at: n.updatedAt,
 });
@@ -117,7 +117,7 @@ function splitDetails(jobs: Job[], details: ExecutionDetail[], jobRows: Record<s
     if (list) list.push(entry);
     else onJob.set(detail.jobId, [entry]);
   }
-  for (const job of jobs) jobRows.push({ ...toJobRow(job), details: onJob.get(job.id) ?? null });
+  for (const job of jobs) jobRows.push({ ...toJobRow(job), details: onJob.get(job.id) });
 }
 
 @Injectable()
