@@ -100,6 +100,21 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await notifications.insertWithRecords([])).toEqual(new Set());
     });
 
+    it("keeps a job's and a message's own values where they differ from their notification's", async () => {
+      const scope = newScope();
+      const n = notification(scope, { payload: { order: 1 }, tags: ['a'] });
+      const [first] = jobChain(n, ['in_app']).map((j) => ({
+        ...j,
+        payload: { order: 2 },
+        workflowIdentifier: 'renamed',
+        createdAt: new Date(j.createdAt.getTime() + 5),
+      }));
+      const own = message(first, { payload: { order: 3 }, templateIdentifier: 'other', tags: undefined, transactionId: n.transactionId });
+      await notifications.insertWithRecords([{ notification: n, jobs: [first], messages: [own], details: [] }]);
+      expect(await jobs.findByNotificationIds(scope, [n.id])).toEqual([first]);
+      expect(await messages.findByJobId(first.id)).toEqual([own]);
+    });
+
     it("lists a job's details written with it and appended later as one history, oldest first, and purges both", async () => {
       const scope = newScope();
       const at = new Date('1970-03-01T00:00:00Z');
