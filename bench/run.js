@@ -10,6 +10,7 @@
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
 // BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" (extra env for api/worker)  BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const {
@@ -228,6 +229,56 @@ async function storeWrites(sandbox) {
   return JSON.parse(line);
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it is gone. */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** The PostgreSQL backends serving a sandbox's database (the worker's pool), other than the bench's own connection. */
+async function backendPids(sandbox) {
+  const rows = await sandbox.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return rows.map((row) => row.pid);
+}
+
+/**
+ * CPU the worker and its PostgreSQL backends spend per delivery, between the first poll that sees
+ * a message and the last: seconds of CPU are far less sensitive to a busy machine than a rate.
+ */
+class DeliveryCpu {
+  constructor(sandbox, worker) {
+    this.sandbox = sandbox;
+    this.worker = worker;
+  }
+
+  async sample(count) {
+    const pids = await backendPids(this.sandbox);
+    const at = { count, worker: cpuSeconds(this.worker.pid), backends: new Map(pids.map((pid) => [pid, cpuSeconds(pid)])) };
+    if (count > 0 && !this.first) this.first = at;
+    else if (this.first) this.last = at;
+  }
+
+  /** Microseconds of CPU per delivery: { worker, postgres }, or null when too few polls saw deliveries. */
+  perDelivery() {
+    const { first, last } = this;
+    if (!first || !last || last.count <= first.count) return null;
+    const n = last.count - first.count;
+    let postgres = 0;
+    for (const [pid, seconds] of last.backends) postgres += seconds - (first.backends.get(pid) ?? 0);
+    return { worker: ((last.worker - first.worker) / n) * 1e6, postgres: (postgres / n) * 1e6 };
+  }
+}
+
+const cpuMedian = (rounds, side) => {
+  const values = rounds.filter((r) => r.cpu).map((r) => r.cpu[side]);
+  return values.length ? round(median(values), 0) : null;
+};
+
 async function benchDeliveries() {
   log(`deliveries: ${DELIVERIES} in-app deliveries (triggers enqueued with the worker stopped, then one worker) vs no-op Bull jobs`);
   const sandbox = await newSandbox('deliveries');
@@ -244,11 +295,14 @@ async function benchDeliveries() {
       await pool(numbers, CONNECTIONS, (n) => api.client.post('/v1/events/trigger', triggerBody(workflow, subscriberIds, `${prefix}${n}`, n)));
       const worker = startWorker(sandbox);
       const spawned = performance.now();
+      const cpu = new DeliveryCpu(sandbox, worker);
       try {
         await waitUntil(
           async () => {
             if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
-            return (await countMessages(sandbox, prefix)) >= DELIVERIES;
+            const count = await countMessages(sandbox, prefix);
+            await cpu.sample(count);
+            return count >= DELIVERIES;
           },
           { timeoutMs: 60_000 + DELIVERIES * 20, intervalMs: 100, what: `${DELIVERIES} in-app messages` },
         );
@@ -257,7 +311,7 @@ async function benchDeliveries() {
       }
       const wallSeconds = (performance.now() - spawned) / 1000;
       const seconds = await deliveryWindowSeconds(sandbox, prefix);
-      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds });
+      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds, cpu: cpu.perDelivery() });
       const baseline = await noopBull(sandbox, r);
       baselines.push(baseline);
       const store = await storeWrites(sandbox);
@@ -284,6 +338,9 @@ async function benchDeliveries() {
       store_only_per_s: round(storeRate, 0),
       store_only_vs_baseline: round(storeRate / baselineRate, 3),
       deliveries_vs_store_only: round(rate / storeRate, 3),
+      // CPU per delivery (µs) of the worker process and of its PostgreSQL backends, while messages appear
+      worker_cpu_us_per_delivery: cpuMedian(rounds, 'worker'),
+      postgres_cpu_us_per_delivery: cpuMedian(rounds, 'postgres'),
       concurrency: WORKER_CONCURRENCY,
       rounds: ROUNDS,
       rounds_per_s: rounds.map((r) => round(r.rate, 0)),

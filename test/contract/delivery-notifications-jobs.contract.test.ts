@@ -100,6 +100,45 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await notifications.insertWithRecords([])).toEqual(new Set());
     });
 
+    it("keeps a job's and a message's own values where they differ from their notification's", async () => {
+      const scope = newScope();
+      const n = notification(scope, { payload: { order: 1 }, tags: ['a'] });
+      const [first] = jobChain(n, ['in_app']).map((j) => ({
+        ...j,
+        payload: { order: 2 },
+        workflowIdentifier: 'renamed',
+        createdAt: new Date(j.createdAt.getTime() + 5),
+      }));
+      const own = message(first, { payload: { order: 3 }, templateIdentifier: 'other', tags: undefined, transactionId: n.transactionId });
+      await notifications.insertWithRecords([{ notification: n, jobs: [first], messages: [own], details: [] }]);
+      expect(await jobs.findByNotificationIds(scope, [n.id])).toEqual([first]);
+      expect(await messages.findByJobId(first.id)).toEqual([own]);
+    });
+
+    it("lists a job's details written with it and appended later as one history, oldest first, and purges both", async () => {
+      const scope = newScope();
+      const at = new Date('1970-03-01T00:00:00Z');
+      const n = notification(scope, { createdAt: at, updatedAt: at });
+      const [first] = jobChain(n, ['in_app']).map((j) => ({ ...j, status: 'completed' as const, createdAt: at, updatedAt: at }));
+      const written = [
+        executionDetail(first, { detail: 'Step queued', createdAt: at }),
+        executionDetail(first, { detail: 'Message sent', providerId: 'novu', raw: '{"a":1}', createdAt: new Date(at.getTime() + 2) }),
+      ];
+      // a detail of another job (not in this chain) is kept too
+      const stray = executionDetail({ ...first, id: `${first.id}-other` }, { createdAt: new Date(at.getTime() + 1) });
+      await notifications.insertWithRecords([{ notification: n, jobs: [first], messages: [], details: [...written, stray] }]);
+      const later = executionDetail(first, { detail: 'Message seen', status: 'ReadConfirmation', createdAt: new Date(at.getTime() + 1) });
+      await details.append(later);
+      expect(await details.listByJobIds(scope, [first.id])).toEqual([written[0], later, written[1]]);
+      expect(await details.listByJobIds(scope, [first.id, stray.jobId])).toEqual([written[0], stray, later, written[1]]);
+      expect(await details.listByJobIds(newScope(), [first.id])).toEqual([]);
+
+      const cutoff = new Date(at.getTime() + 60_000);
+      expect(await details.deleteOlderThan(cutoff, 100)).toBe(4);
+      expect(await details.listByJobIds(scope, [first.id, stray.jobId])).toEqual([]);
+      expect(await details.deleteOlderThan(cutoff, 100)).toBe(0);
+    });
+
     it('gives a notification raced by concurrent callers to the first, with its rows only', async () => {
       const scope = newScope();
       const first = records(scope);

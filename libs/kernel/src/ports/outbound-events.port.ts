@@ -38,8 +38,12 @@ export interface OutboundEvent {
    * distinct each time (a fresh id is made).
    */
   key?: string;
-  /** The object as it is now (the message, workflow or preferences, as the API shows it). */
-  object: Record<string, unknown>;
+  /**
+   * The object as it is now (the message, workflow or preferences, as the API shows it), or a
+   * function building it: called only when an endpoint takes the event, so a publisher on a hot
+   * path (a message.sent per delivery) builds nothing for an environment without endpoints.
+   */
+  object: Record<string, unknown> | (() => Record<string, unknown>);
   /** The object before the change, for updates. */
   previousObject?: Record<string, unknown>;
   /** Why it failed (message.failed). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
-import { ExecutionDetail, ExecutionDetailRepository } from '@app/delivery';
+import { ExecutionDetail, ExecutionDetailRepository, Job } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, batchedInsertManyIfAbsent, setPresent } from './sql-rows';
@@ -24,16 +24,11 @@ export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
   ['created_at', 'timestamptz'],
 ];
 
-export const toExecutionDetailRow = (d: ExecutionDetail): Record<string, unknown> => ({
+/** The columns of a detail that are not its job's: a detail kept on its job's row has these only. */
+const ownColumns = (d: ExecutionDetail): Record<string, unknown> => ({
   id: d.id,
-  organization_id: d.organizationId,
-  environment_id: d.environmentId,
-  notification_id: d.notificationId,
-  job_id: d.jobId,
-  subscriber_id: d.subscriberId,
-  transaction_id: d.transactionId,
-  channel: d.channel ?? null,
-  provider_id: d.providerId ?? null,
+  channel: d.channel,
+  provider_id: d.providerId,
   status: d.status,
   source: d.source,
   detail: d.detail,
@@ -42,6 +37,38 @@ export const toExecutionDetailRow = (d: ExecutionDetail): Record<string, unknown
   is_test: d.isTest,
   created_at: d.createdAt,
 });
+
+export const toExecutionDetailRow = (d: ExecutionDetail): Record<string, unknown> => ({
+  ...ownColumns(d),
+  organization_id: d.organizationId,
+  environment_id: d.environmentId,
+  notification_id: d.notificationId,
+  job_id: d.jobId,
+  subscriber_id: d.subscriberId,
+  transaction_id: d.transactionId,
+});
+
+/**
+ * A detail kept on its job's row (jobs.details, migration 23): only the fields that are not the
+ * job's own. Undefined when the detail names another job, notification, subscriber or scope than
+ * `job`: such a detail is a row of its own.
+ */
+export function toJobDetailEntry(d: ExecutionDetail, job: Job): Record<string, unknown> | undefined {
+  const own =
+    d.jobId === job.id &&
+    d.organizationId === job.organizationId &&
+    d.environmentId === job.environmentId &&
+    d.notificationId === job.notificationId &&
+    d.subscriberId === job.subscriberId &&
+    d.transactionId === job.transactionId;
+  return own ? ownColumns(d) : undefined;
+}
+
+/** The columns of execution_details, read from the details kept on job rows (`j`) as from the table. */
+const JOB_DETAIL_ROWS = `SELECT d.id, j.organization_id, j.environment_id, j.notification_id, j.id AS job_id, j.subscriber_id, j.transaction_id,
+         d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, d.is_retry, d.is_test, d.created_at
+  FROM jobs j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(id text, channel text, provider_id text, status text, source text,
+         detail text, raw text, is_retry boolean, is_test boolean, created_at timestamptz)`;
 
 export function toExecutionDetail(row: any): ExecutionDetail {
   return setPresent<ExecutionDetail>(
@@ -83,15 +110,41 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
 
   async listByJobIds(scope: EnvironmentScope, jobIds: string[]): Promise<ExecutionDetail[]> {
     if (jobIds.length === 0) return [];
+    // the details of the table, and those kept on the jobs' rows (written with the job)
     const rows = await this.sql.query(
       `SELECT * FROM execution_details WHERE job_id = ANY($1::text[]) AND environment_id = $2 AND organization_id = $3
+       UNION ALL
+       ${JOB_DETAIL_ROWS} WHERE j.id = ANY($1::text[]) AND j.details IS NOT NULL AND j.environment_id = $2 AND j.organization_id = $3
        ORDER BY created_at, id`,
       [jobIds, scope.environmentId, scope.organizationId],
     );
     return rows.map(toExecutionDetail);
   }
 
-  deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'execution_details', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+  /** The table's rows first, then the details kept on job rows: a job's details all go at once, once all are older than `before`. */
+  async deleteOlderThan(before: Date, limit: number): Promise<number> {
+    const deleted = await deleteOldest(this.sql, 'execution_details', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+    return deleted < limit ? deleted + (await this.clearJobDetailsOlderThan(before, limit - deleted)) : deleted;
+  }
+
+  /**
+   * Clears the details kept on the oldest finished jobs' rows, up to `limit` details (a job whose
+   * details alone pass `limit` is cleared alone), locked rows skipped as deleteOldest does.
+   */
+  private async clearJobDetailsOlderThan(before: Date, limit: number): Promise<number> {
+    const [row] = await this.sql.query<{ cleared: number }>(
+      `WITH candidates AS (
+         SELECT r.id, r.created_at, jsonb_array_length(r.details) AS n FROM jobs r
+         WHERE r.details IS NOT NULL AND r.created_at < $1 AND ${notificationFinishedSql('notification_id', 3)}
+           AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.details) e WHERE (e->>'created_at')::timestamptz >= $1)
+         ORDER BY r.created_at, r.id LIMIT $2 FOR UPDATE OF r SKIP LOCKED
+       ), doomed AS (
+         SELECT id, n FROM (SELECT id, n, sum(n) OVER (ORDER BY created_at, id) AS upto, row_number() OVER (ORDER BY created_at, id) AS k FROM candidates) c
+         WHERE upto <= $2 OR k = 1
+       ), cleared AS (UPDATE jobs t SET details = NULL FROM doomed WHERE t.id = doomed.id RETURNING doomed.n)
+       SELECT COALESCE(sum(n), 0)::int AS cleared FROM cleared`,
+      [before, limit, UNFINISHED_JOB_STATUSES],
+    );
+    return row.cleared;
   }
 }

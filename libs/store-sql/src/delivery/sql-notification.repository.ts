@@ -3,10 +3,13 @@ import { CallBatcher, EnvironmentScope, Page } from '@app/kernel';
 import { Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow } from './sql-execution-detail.repository';
+import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow, toJobDetailEntry } from './sql-execution-detail.repository';
 import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
 import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, setPresent } from './sql-rows';
+
+/** The job columns a new notification's jobs are written with: their own, and the details written with them. */
+const NEW_JOB_COLUMNS: readonly ColumnSpec[] = [...JOB_COLUMNS, ['details', 'jsonb']];
 
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -43,15 +46,15 @@ const toRow = (n: Notification): Record<string, unknown> => ({
   transaction_id: n.transactionId,
   recipient: n.to,
   payload: n.payload,
-  controls: n.controls ?? null,
+  controls: n.controls,
   channels: n.channels,
   tags: n.tags,
-  severity: n.severity ?? null,
+  severity: n.severity,
   critical: n.critical,
   topics: n.topics,
-  tenant_identifier: n.tenantIdentifier ?? null,
-  actor_subscriber_id: n.actorSubscriberId ?? null,
-  digested_notification_id: n.digestedNotificationId ?? null,
+  tenant_identifier: n.tenantIdentifier,
+  actor_subscriber_id: n.actorSubscriberId,
+  digested_notification_id: n.digestedNotificationId,
   created_at: n.createdAt,
   updated_at: n.updatedAt,
 });
@@ -86,14 +89,90 @@ export function toNotification(row: any): Notification {
   );
 }
 
+/**
+ * Columns a job or message row of a new notification shares with it, most often with the same
+ * value (the fan-out builds them from one trigger): a row leaves out a value equal to its
+ * notification's and the statement takes the notification's (`COALESCE(r.col, n.col)`), so each
+ * id and the payload cross the wire and get parsed once per delivery, not once per row. Every one
+ * of these columns is NOT NULL (a nullable one could not tell a left-out value from a NULL).
+ */
+const JOB_INHERITS: Readonly<Record<string, string>> = {
+  organization_id: 'organization_id',
+  environment_id: 'environment_id',
+  transaction_id: 'transaction_id',
+  subscriber_id: 'subscriber_id',
+  external_subscriber_id: 'external_subscriber_id',
+  workflow_id: 'workflow_id',
+  workflow_identifier: 'workflow_identifier',
+  payload: 'payload',
+  created_at: 'created_at',
+};
+const MESSAGE_INHERITS: Readonly<Record<string, string>> = {
+  organization_id: 'organization_id',
+  environment_id: 'environment_id',
+  transaction_id: 'transaction_id',
+  subscriber_id: 'subscriber_id',
+  workflow_id: 'workflow_id',
+  template_identifier: 'workflow_identifier',
+  payload: 'payload',
+};
+const INHERITED_COLUMNS = [...new Set([...Object.values(JOB_INHERITS), ...Object.values(MESSAGE_INHERITS)])];
+
+/** insertFromJsonSql for the rows of the notifications `created` wrote: a column of `inherits` left out of a row is its notification's (`n`). */
+function insertInheritingSql(table: string, columns: readonly ColumnSpec[], param: number, inherits: Readonly<Record<string, string>>): string {
+  const names = columns.map(([name]) => name);
+  const values = names.map((name) => (inherits[name] ? `COALESCE(r.${name}, n.${inherits[name]})` : `r.${name}`));
+  const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
+  return `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_to_recordset($${param}::jsonb) AS r(${definitions}) JOIN created n ON n.id = r.notification_id`;
+}
+
+const sameValue = (a: unknown, b: unknown) => a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
+
+/** Leaves out of `row` the values of `inherits` equal to its notification's row (the statement takes those). */
+function leaveOutInherited(
+  row: Record<string, unknown>,
+  notificationRow: Record<string, unknown>,
+  inherits: Readonly<Record<string, string>>,
+): Record<string, unknown> {
+  for (const column in inherits) if (sameValue(row[column], notificationRow[inherits[column]])) row[column] = undefined;
+  return row;
+}
+
 // One statement: the notifications first, then the rows of those it created (a data-modifying CTE
 // sees the others' RETURNING), so a notification that existed brings none of its rows in again.
 const OF_CREATED = 'r.notification_id IN (SELECT id FROM created)';
-const INSERT_WITH_RECORDS = `WITH created AS (${insertFromJsonSql('notifications', COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id),
-  jobs_written AS (${insertFromJsonSql('jobs', JOB_COLUMNS, 2, OF_CREATED)} ON CONFLICT (id) DO NOTHING),
-  messages_written AS (${insertFromJsonSql('messages', MESSAGE_COLUMNS, 3, OF_CREATED)} ON CONFLICT (id) DO NOTHING),
+const INSERT_WITH_RECORDS = `WITH created AS (${insertFromJsonSql('notifications', COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id, ${INHERITED_COLUMNS.join(', ')}),
+  jobs_written AS (${insertInheritingSql('jobs', NEW_JOB_COLUMNS, 2, JOB_INHERITS)} ON CONFLICT (id) DO NOTHING),
+  messages_written AS (${insertInheritingSql('messages', MESSAGE_COLUMNS, 3, MESSAGE_INHERITS)} ON CONFLICT (id) DO NOTHING),
   details_written AS (${insertFromJsonSql('execution_details', EXECUTION_DETAIL_COLUMNS, 4, OF_CREATED)} ON CONFLICT (id) DO NOTHING)
 SELECT id FROM created`;
+
+/**
+ * The job rows of a new notification, each with the details written with it kept on its row
+ * (jobs.details, migration 23): one row per delivery fewer. A detail of none of these jobs (or
+ * naming another scope) stays a row of execution_details.
+ */
+function splitDetails(
+  { jobs, details }: NotificationRecords,
+  notificationRow: Record<string, unknown>,
+  jobRows: Record<string, unknown>[],
+  detailRows: Record<string, unknown>[],
+): void {
+  const onJob = new Map<string, Record<string, unknown>[]>();
+  const byId = new Map(jobs.map((job) => [job.id, job]));
+  for (const detail of details) {
+    const job = byId.get(detail.jobId);
+    const entry = job && toJobDetailEntry(detail, job);
+    if (!entry) {
+      detailRows.push(toExecutionDetailRow(detail));
+      continue;
+    }
+    const list = onJob.get(detail.jobId);
+    if (list) list.push(entry);
+    else onJob.set(detail.jobId, [entry]);
+  }
+  for (const job of jobs) jobRows.push(leaveOutInherited({ ...toJobRow(job), details: onJob.get(job.id) }, notificationRow, JOB_INHERITS));
+}
 
 @Injectable()
 export class SqlNotificationRepository implements NotificationRepository {
@@ -103,11 +182,21 @@ export class SqlNotificationRepository implements NotificationRepository {
       const taken = new Set<string>();
       const kept = calls.map((records) => records.filter(({ notification }) => !taken.has(notification.id) && taken.add(notification.id)));
       const all = kept.flat();
+      const notificationRows: Record<string, unknown>[] = [];
+      const jobRows: Record<string, unknown>[] = [];
+      const messageRows: Record<string, unknown>[] = [];
+      const detailRows: Record<string, unknown>[] = [];
+      for (const records of all) {
+        const notificationRow = toRow(records.notification);
+        notificationRows.push(notificationRow);
+        splitDetails(records, notificationRow, jobRows, detailRows);
+        for (const message of records.messages) messageRows.push(leaveOutInherited(toMessageRow(message), notificationRow, MESSAGE_INHERITS));
+      }
       const rows = await this.sql.query<{ id: string }>(INSERT_WITH_RECORDS, [
-        JSON.stringify(all.map((r) => toRow(r.notification))),
-        JSON.stringify(all.flatMap((r) => r.jobs.map(toJobRow))),
-        JSON.stringify(all.flatMap((r) => r.messages.map(toMessageRow))),
-        JSON.stringify(all.flatMap((r) => r.details.map(toExecutionDetailRow))),
+        JSON.stringify(notificationRows),
+        JSON.stringify(jobRows),
+        JSON.stringify(messageRows),
+        JSON.stringify(detailRows),
       ]);
       const created = new Set(rows.map((row) => row.id));
       return kept.map((records) => new Set(records.filter(({ notification }) => created.has(notification.id)).map(({ notification }) => notification.id)));

@@ -22,6 +22,8 @@ export const MAX_ROWS_PER_STATEMENT = 1000;
 /**
  * `INSERT INTO table … SELECT … FROM jsonb_to_recordset($param)`: the rows come as one jsonb
  * parameter keyed by column name, so there is no parameter limit. `where` filters them (columns as `r.name`).
+ * A key a row leaves out reads as NULL: row builders leave absent values undefined (JSON.stringify
+ * drops them) rather than null, so the statement carries only the values there are.
  */
 export function insertFromJsonSql(table: string, columns: readonly ColumnSpec[], param: number, where = ''): string {
   const names = columns.map(([name]) => name).join(', ');

@@ -21,6 +21,7 @@ import { messageActorMigration } from './0019_message_actor';
 import { subscriberSearchMigration } from './0020_subscriber_search';
 import { triggerBroadcastMigration } from './0021_trigger_broadcast';
 import { preferenceEnabledMigration } from './0022_preference_enabled';
+import { jobDetailsMigration } from './0023_job_details';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: Migration[] = [
   subscriberSearchMigration,
   triggerBroadcastMigration,
   preferenceEnabledMigration,
+  jobDetailsMigration,
 ];

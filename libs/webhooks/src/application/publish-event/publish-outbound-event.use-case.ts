@@ -11,7 +11,7 @@ const ENDPOINTS_TTL_MS = 2_000;
 
 /** The body every endpoint receives (Novu's shape). */
 export function eventBody(event: OutboundEvent, timestamp: Date): string {
-  const data: Record<string, unknown> = { object: event.object };
+  const data: Record<string, unknown> = { object: typeof event.object === 'function' ? event.object() : event.object };
   if (event.previousObject) data.previousObject = event.previousObject;
   if (event.error) data.error = event.error;
   return JSON.stringify({ type: event.type, timestamp: timestamp.toISOString(), data });

@@ -42,7 +42,11 @@ export class InAppSender {
       await this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });
     }
     // Also when a rerun finds the message: the run that stored it may have stopped before publishing (same key: sent once).
-    await this.events.publish(context.scope, { type: 'message.sent', key: message.id, object: messageEventObject(message, context.subscriber.subscriberId) });
+    await this.events.publish(context.scope, {
+      type: 'message.sent',
+      key: message.id,
+      object: () => messageEventObject(message, context.subscriber.subscriberId),
+    });
     return { kind: 'completed', providerId: integration.providerId };
   }
 }
