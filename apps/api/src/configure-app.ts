@@ -39,8 +39,8 @@ const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /** A body larger than its route's limit, refused from its Content-Length before it is read, or as it is read. */
 export class BodyTooLargeError extends DomainError {
-  constructor(limit: number, length?: number) {
-    super('body_too_large', `Request body${length === undefined ? '' : ` of ${length} bytes`} exceeds the limit of ${limit} bytes`, 'too_large');
+  constructor(limit: number, length: number) {
+    super('body_too_large', `Request body of ${length} bytes exceeds the limit of ${limit} bytes`, 'too_large');
   }
 }
 
@@ -50,7 +50,7 @@ export class InvalidJsonError extends DomainError {
   }
 }
 
-/** Refusals that need only the request line and headers: before routing's work, before any body byte is read. */
+/** Refusals that need only the request line and headers, made before any body byte is read. */
 function refuseBeforeBody(config: AppConfig) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     if (/%00/i.test(request.url)) return done(new NulCharacterError('path or query'));

@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { Observable, from, mergeAll } from 'rxjs';
+import { Observable, defer, from, mergeAll } from 'rxjs';
 import { EnvelopeInterceptor } from './envelope.interceptor';
 import { FairAdmissionInterceptor } from './fair-admission.interceptor';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
@@ -21,7 +21,9 @@ export class ApiRequestInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const stage = (index: number): Observable<unknown> => {
       if (index === this.stages.length) return next.handle();
-      const handled = this.stages[index].intercept(context, { handle: () => stage(index + 1) });
+      // Lazy, as Nest's own handle: a stage that throws at once must reach the earlier stages as an
+      // error of the stream (admission's finalize releases the slot), not escape before they subscribe.
+      const handled = this.stages[index].intercept(context, { handle: () => defer(() => stage(index + 1)) });
       return handled instanceof Observable ? handled : from(handled).pipe(mergeAll());
     };
     return stage(0);

@@ -113,8 +113,9 @@ export class StepGate {
 
   /** The step does not apply: canceled, with the reason, and the chain goes on. */
   private async skip(context: StepContext<RunAheadWrites>, detail: string, raw: unknown): Promise<void> {
-    await context.writes.transition(context.job.id, 'canceled');
+    // The reason first: whoever sees the job canceled also finds why.
     await this.recorder.detail(context, 'Success', detail, { raw });
+    await context.writes.transition(context.job.id, 'canceled');
     await this.chain.handOn(context.writes, context.job);
   }
 }
