@@ -201,16 +201,32 @@ export class ServiceHarness {
     return this.startHttpProcess('embedded', [], { DATABASE_URL: undefined, REDIS_URL: undefined, STORE_ENCRYPTION_KEY: undefined, DATA_DIR: dataDir });
   }
 
-  private async startHttpProcess(name: string, args: string[], env: Record<string, string | undefined>): Promise<ServiceProcess> {
+  /**
+   * A free port can be taken by another suite's process between freePort() and the listen: then this
+   * process exits with EADDRINUSE while the other one answers the health check. So the answer must
+   * also accept this harness's API key (another process refuses it), and a lost port is tried again.
+   */
+  private async startHttpProcess(name: string, args: string[], env: Record<string, string | undefined>, tries = 3): Promise<ServiceProcess> {
     const port = await freePort();
     const api = this.spawnProcess(name, 'apps/api/src/main.js', args, { HOST: '127.0.0.1', PORT: String(port), ...env });
+    const apiKey = this.env(env).BOOTSTRAP_API_KEY;
     for (let attempt = 0; attempt < 600; attempt++) {
-      if (api.child.exitCode !== null) throw new Error(`the ${name} process exited with ${api.child.exitCode}:\n${api.output()}`);
+      if (api.child.exitCode !== null) {
+        if (tries > 1 && api.output().includes('EADDRINUSE')) return this.startHttpProcess(name, args, env, tries - 1);
+        throw new Error(`the ${name} process exited with ${api.child.exitCode}:\n${api.output()}`);
+      }
       const healthy = await fetch(`http://127.0.0.1:${port}/v1/health-check`).then(
         (r) => r.ok,
         () => false,
       );
-      if (healthy) {
+      const ours =
+        healthy &&
+        (!apiKey ||
+          (await fetch(`http://127.0.0.1:${port}/v1/environments/me`, { headers: { Authorization: `ApiKey ${apiKey}` } }).then(
+            (r) => r.status !== 401,
+            () => false,
+          )));
+      if (ours) {
         this.apiPort = port;
         return api;
       }
