@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import request from 'supertest';
 import { describeEachStore, startTestApp, TestApp } from '../support/test-app';
 
@@ -120,6 +121,18 @@ describeEachStore('auth, errors and health (%s)', (store) => {
       .send({ blob: 'x'.repeat(2_000_000) })
       .expect(413);
     expect(res.body.statusCode).toBe(413);
+  });
+
+  it('answers an oversized chunked body (no Content-Length to check up front) with a 413 as well', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/tenants',
+      headers: { 'content-type': 'application/json', authorization: `ApiKey ${t.apiKey}` },
+      payload: Readable.from([Buffer.from(JSON.stringify({ identifier: 'chunked', blob: 'x'.repeat(700_000) }))]),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ statusCode: 413, code: 'body_too_large' });
+    await t.api().get('/v1/tenants/chunked').expect(404);
   });
 
   it('accepts the right key and answers in its environment', async () => {

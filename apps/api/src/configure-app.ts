@@ -113,8 +113,10 @@ function exceedsDepth(body: Buffer, limit: number): boolean {
  */
 function parseBody(config: AppConfig) {
   return (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void): void => {
+    // A chunked body has no Content-Length for the hook to check: its limit is applied here.
+    const limit = isInboundWebhook(request) ? config.inboundWebhookBodyLimitBytes : config.bodyLimitBytes;
+    if (body.length > limit) return done(new BodyTooLargeError(limit, body.length));
     if (isInboundWebhook(request)) return done(null, body);
-    if (body.length > config.bodyLimitBytes) return done(new BodyTooLargeError(config.bodyLimitBytes, body.length));
     if (body.length === 0) return done(null, {});
     if (exceedsDepth(body, MAX_BODY_DEPTH)) return done(new BodyTooDeepError());
     const text = body.toString('utf8');

@@ -63,18 +63,10 @@ export function toErrorResponse(error: unknown, path: string): ErrorResponse {
     const headers = (error as HttpException & { headers?: Record<string, string> }).headers;
     return { ...base(status, message ?? error.message, rest), headers };
   }
-  // body-parser and similar middleware errors carry an HTTP status of their own.
-  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    const type = (error as { type?: string }).type;
-    const message =
-      type === 'entity.too.large'
-        ? `Request body of ${(error as { length?: number }).length} bytes exceeds the limit of ${(error as { limit?: number }).limit} bytes`
-        : type === 'entity.parse.failed'
-          ? 'Request body is not valid JSON'
-          : (error as Error).message;
-    return base(status, message);
-  }
+  // Errors of the platform and libraries carry an HTTP status of their own (Fastify's: a chunked body over
+  // the parser's limit, a malformed Content-Length).
+  const status = (error as { status?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return base(status, (error as Error).message);
   const errorId = randomUUID();
   logger.error({ errorId, path, err: error }, `Unhandled error ${errorId} on ${path}: ${(error as Error)?.message}`);
   return base(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error, contact support and provide them with the errorId', { errorId });
