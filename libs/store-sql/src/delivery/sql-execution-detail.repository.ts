@@ -3,7 +3,7 @@ import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository, Job } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { ColumnSpec, batchedInsertManyIfAbsent, setPresent } from './sql-rows';
+import { ColumnSpec, batchedInsertManyIfAbsent, isoTime, setPresent } from './sql-rows';
 
 export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -35,7 +35,7 @@ const ownColumns = (d: ExecutionDetail): Record<string, unknown> => ({
   raw: d.raw,
   is_retry: d.isRetry,
   is_test: d.isTest,
-  created_at: d.createdAt,
+  created_at: isoTime(d.createdAt),
 });
 
 export const toExecutionDetailRow = (d: ExecutionDetail): Record<string, unknown> => ({

@@ -3,7 +3,7 @@ import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { ColumnSpec, present, setPresent } from './sql-rows';
+import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
 
 export const JOB_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -72,12 +72,12 @@ export const toJobRow = (j: Job): Record<string, unknown> => ({
   digest: j.digest,
   digest_bucket_key: j.digestBucketKey,
   merged_digest_id: j.mergedDigestId,
-  run_at: j.runAt,
+  run_at: isoTime(j.runAt),
   attempts: j.attempts,
   schedule_extensions_count: j.scheduleExtensionsCount,
   error: j.error,
-  created_at: j.createdAt,
-  updated_at: j.updatedAt,
+  created_at: isoTime(j.createdAt),
+  updated_at: isoTime(j.updatedAt),
 });
 
 export function toJob(row: any): Job {

@@ -3,7 +3,7 @@ import { CallBatcher, Channel, EnvironmentScope, Page } from '@app/kernel';
 import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { ColumnSpec, insertFromJsonSql, setPresent } from './sql-rows';
+import { ColumnSpec, insertFromJsonSql, isoTime, setPresent } from './sql-rows';
 
 export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -77,15 +77,15 @@ export const toMessageRow = (m: Message): Record<string, unknown> => ({
   read: m.read,
   seen: m.seen,
   archived: m.archived,
-  last_seen_date: m.lastSeenDate,
-  last_read_date: m.lastReadDate,
-  snoozed_until: m.snoozedUntil,
-  archived_at: m.archivedAt,
-  first_seen_date: m.firstSeenDate,
-  delivered_at: m.deliveredAt,
+  last_seen_date: isoTime(m.lastSeenDate),
+  last_read_date: isoTime(m.lastReadDate),
+  snoozed_until: isoTime(m.snoozedUntil),
+  archived_at: isoTime(m.archivedAt),
+  first_seen_date: isoTime(m.firstSeenDate),
+  delivered_at: m.deliveredAt?.map(isoTime),
   identifier: m.identifier,
   delivery_state: m.deliveryState,
-  delivery_state_at: m.deliveryStateAt,
+  delivery_state_at: isoTime(m.deliveryStateAt),
   email: m.email,
   phone: m.phone,
   device_tokens: m.deviceTokens,
@@ -93,8 +93,8 @@ export const toMessageRow = (m: Message): Record<string, unknown> => ({
   payload: m.payload,
   overrides: m.overrides,
   tags: m.tags,
-  created_at: m.createdAt,
-  updated_at: m.updatedAt,
+  created_at: isoTime(m.createdAt),
+  updated_at: isoTime(m.updatedAt),
 });
 
 export function toMessage(row: any): Message {

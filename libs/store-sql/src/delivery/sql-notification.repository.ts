@@ -6,7 +6,7 @@ import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from '
 import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow, toJobDetailEntry } from './sql-execution-detail.repository';
 import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
-import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, setPresent } from './sql-rows';
+import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, isoTime, setPresent } from './sql-rows';
 
 /** The job columns a new notification's jobs are written with: their own, and the details written with them. */
 const NEW_JOB_COLUMNS: readonly ColumnSpec[] = [...JOB_COLUMNS, ['details', 'jsonb']];
@@ -55,8 +55,8 @@ const toRow = (n: Notification): Record<string, unknown> => ({
   tenant_identifier: n.tenantIdentifier,
   actor_subscriber_id: n.actorSubscriberId,
   digested_notification_id: n.digestedNotificationId,
-  created_at: n.createdAt,
-  updated_at: n.updatedAt,
+  created_at: isoTime(n.createdAt),
+  updated_at: isoTime(n.updatedAt),
 });
 
 export function toNotification(row: any): Notification {
@@ -117,6 +117,8 @@ const MESSAGE_INHERITS: Readonly<Record<string, string>> = {
   payload: 'payload',
 };
 const INHERITED_COLUMNS = [...new Set([...Object.values(JOB_INHERITS), ...Object.values(MESSAGE_INHERITS)])];
+const JOB_INHERITED_PAIRS = Object.entries(JOB_INHERITS);
+const MESSAGE_INHERITED_PAIRS = Object.entries(MESSAGE_INHERITS);
 
 /** insertFromJsonSql for the rows of the notifications `created` wrote: a column of `inherits` left out of a row is its notification's (`n`). */
 function insertInheritingSql(table: string, columns: readonly ColumnSpec[], param: number, inherits: Readonly<Record<string, string>>): string {
@@ -126,15 +128,16 @@ function insertInheritingSql(table: string, columns: readonly ColumnSpec[], para
   return `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_to_recordset($${param}::jsonb) AS r(${definitions}) JOIN created n ON n.id = r.notification_id`;
 }
 
-const sameValue = (a: unknown, b: unknown) => a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
-
-/** Leaves out of `row` the values of `inherits` equal to its notification's row (the statement takes those). */
+/**
+ * Leaves out of `row` the values of `inherits` (column → notification column pairs) equal to its
+ * notification's row (the statement takes those). Rows hold ids and times as text, so `===` compares them.
+ */
 function leaveOutInherited(
   row: Record<string, unknown>,
   notificationRow: Record<string, unknown>,
-  inherits: Readonly<Record<string, string>>,
+  inherits: readonly (readonly [string, string])[],
 ): Record<string, unknown> {
-  for (const column in inherits) if (sameValue(row[column], notificationRow[inherits[column]])) row[column] = undefined;
+  for (const [column, notificationColumn] of inherits) if (row[column] === notificationRow[notificationColumn]) row[column] = undefined;
   return row;
 }
 
@@ -171,7 +174,11 @@ function splitDetails(
     if (list) list.push(entry);
     else onJob.set(detail.jobId, [entry]);
   }
-  for (const job of jobs) jobRows.push(leaveOutInherited({ ...toJobRow(job), details: onJob.get(job.id) }, notificationRow, JOB_INHERITS));
+  for (const job of jobs) {
+    const row = toJobRow(job);
+    row.details = onJob.get(job.id);
+    jobRows.push(leaveOutInherited(row, notificationRow, JOB_INHERITED_PAIRS));
+  }
 }
 
 @Injectable()
@@ -190,7 +197,7 @@ export class SqlNotificationRepository implements NotificationRepository {
         const notificationRow = toRow(records.notification);
         notificationRows.push(notificationRow);
         splitDetails(records, notificationRow, jobRows, detailRows);
-        for (const message of records.messages) messageRows.push(leaveOutInherited(toMessageRow(message), notificationRow, MESSAGE_INHERITS));
+        for (const message of records.messages) messageRows.push(leaveOutInherited(toMessageRow(message), notificationRow, MESSAGE_INHERITED_PAIRS));
       }
       const rows = await this.sql.query<{ id: string }>(INSERT_WITH_RECORDS, [
         JSON.stringify(notificationRows),
