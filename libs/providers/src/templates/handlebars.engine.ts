@@ -51,6 +51,43 @@ function numberFormat(value: unknown, options: HelperOptions): unknown {
   return fraction === undefined ? grouped : `${grouped}${decimal}${fraction}`;
 }
 
+/** One piece of a plain template: text, or a value looked up by its path (`escaped`: `{{x}}`, not `{{{x}}}`). */
+type PlainPart = string | { path: string[]; escaped: boolean };
+
+const PATH_SEGMENT = /^[A-Za-z0-9_$]+$/;
+
+/**
+ * A template that is only text, comments and `{{a.b.c}}` values (no helper, block, partial,
+ * `this`, `../` or `@data`), as its parts; null for any other. Such a template renders here by
+ * the same lookups Handlebars' compiled code makes, without Handlebars' per-render setup (it
+ * copies and wraps every registered helper on each call: most of an in-app step's render).
+ */
+function plainParts(hb: typeof Handlebars, source: string): PlainPart[] | null {
+  const parts: PlainPart[] = [];
+  for (const node of hb.parse(source).body) {
+    if (node.type === 'ContentStatement') parts.push((node as hbs.AST.ContentStatement).value);
+    else if (node.type === 'CommentStatement') continue;
+    else if (node.type !== 'MustacheStatement') return null;
+    else {
+      const mustache = node as hbs.AST.MustacheStatement;
+      const path = mustache.path as hbs.AST.PathExpression;
+      if (path.type !== 'PathExpression' || mustache.params.length || mustache.hash || path.data || path.depth !== 0) return null;
+      // `this.x`, `[x y]` and `x/y` read otherwise than their parts, and a lone name may be a helper
+      if (path.original !== path.parts.join('.') || !path.parts.every((part) => PATH_SEGMENT.test(part))) return null;
+      if (path.parts.length === 1 && Object.prototype.hasOwnProperty.call(hb.helpers, path.parts[0])) return null;
+      parts.push({ path: path.parts, escaped: mustache.escaped });
+    }
+  }
+  return parts;
+}
+
+/** Handlebars' property lookup: an own property, or nothing (prototype properties are denied by default). */
+function lookup(parent: unknown, name: string): unknown {
+  const value = (parent as Record<string, unknown>)[name];
+  if (value === undefined || value === null) return value;
+  return Object.prototype.hasOwnProperty.call(parent, name) ? value : undefined;
+}
+
 /**
  * Novu v1 templates are Handlebars: this is Handlebars itself with Novu's helpers (json, equals,
  * titlecase, uppercase, lowercase, pluralize, dateFormat, groupBy, unique, sortBy, numberFormat,
@@ -59,7 +96,7 @@ function numberFormat(value: unknown, options: HelperOptions): unknown {
  */
 export class HandlebarsEngine {
   private readonly handlebars = Handlebars.create();
-  private readonly cache = new Map<string, { escaped?: HandlebarsTemplateDelegate; raw?: HandlebarsTemplateDelegate }>();
+  private readonly cache = new Map<string, { escaped?: HandlebarsTemplateDelegate; raw?: HandlebarsTemplateDelegate; plain?: PlainPart[] | null }>();
   private budget?: RenderBudget & { produced: number };
 
   constructor(private readonly cacheSize = 1_000) {
@@ -153,9 +190,10 @@ export class HandlebarsEngine {
   /** Renders with HTML escaping (`html`) or without; throws Handlebars' own errors and RenderLimitError. */
   render(source: string, data: Record<string, unknown>, html: boolean, budget: RenderBudget): string {
     const template = this.compile(source, html);
+    const plain = this.cache.get(source)?.plain;
     this.budget = { ...budget, produced: 0 };
     try {
-      const output = template(data);
+      const output = (plain && this.renderPlain(plain, data, html)) ?? template(data);
       // Novu turns the apostrophe entity back into an apostrophe.
       return html ? output.replace(/&#x27;/g, "'") : output;
     } finally {
@@ -174,9 +212,30 @@ export class HandlebarsEngine {
     }
     this.handlebars.precompile(source); // throws on a parse error now rather than at first render
     const template = this.handlebars.compile(source, { noEscape: !html });
-    this.cache.set(source, { ...hit, [key]: template });
+    this.cache.set(source, { ...hit, [key]: template, plain: hit ? hit.plain : plainParts(this.handlebars, source) });
     if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as string);
     return template;
+  }
+
+  /**
+   * A plain template's output, as its compiled code would give it: a value `!= null` is appended
+   * (escaped in HTML unless `{{{…}}}`). Undefined when a value is a function, which Handlebars
+   * would call: the compiled template renders it then.
+   */
+  private renderPlain(parts: PlainPart[], data: Record<string, unknown>, html: boolean): string | undefined {
+    let output = '';
+    for (const part of parts) {
+      if (typeof part === 'string') {
+        output += part;
+        continue;
+      }
+      let value: unknown = data;
+      for (const name of part.path) value = value === undefined || value === null ? value : lookup(value, name);
+      if (typeof value === 'function') return undefined;
+      if (html && part.escaped) output += this.handlebars.escapeExpression(value as string);
+      else if (value !== undefined && value !== null) output += String(value);
+    }
+    return output;
   }
 
   private spend(characters: number): void {
