@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, OmitType, getSchemaPath } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { acceptPlainBody, isObjectValue } from '../http/validation';
 
 // ---- documentation-only shapes of the `to`, `actor` and `tenant` unions (the use case validates them) ----
 
@@ -124,6 +125,22 @@ export class TriggerEventRequestDto {
   @IsOptional()
   tenant?: unknown;
 }
+
+const absent = (value: unknown) => value === undefined || value === null;
+
+// The decorators above, as one check of a body that passes them all (a transactionId's length
+// counted in UTF-16 units: never more than class-validator counts); the hot path of every trigger.
+acceptPlainBody(
+  TriggerEventRequestDto,
+  ['name', 'to', 'payload', 'overrides', 'transactionId', 'actor', 'tenant'],
+  ({ name, to, payload, overrides, transactionId }) =>
+    typeof name === 'string' &&
+    name !== '' &&
+    !absent(to) &&
+    (absent(payload) || isObjectValue(payload)) &&
+    (absent(overrides) || isObjectValue(overrides)) &&
+    (absent(transactionId) || (typeof transactionId === 'string' && transactionId.length <= 255)),
+);
 
 export const TRIGGER_STATUSES = [
   'error',

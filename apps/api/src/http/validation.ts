@@ -48,6 +48,32 @@ export function arraysForObjects(dto: Function, plain: unknown, prefix = '', int
   return into;
 }
 
+type PlainBodyCheck = (body: Record<string, unknown>) => boolean;
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- keyed by the DTO class, as Nest's metatype
+const plainBodies = new Map<Function, { keys: ReadonlySet<string>; accepts: PlainBodyCheck }>();
+
+/**
+ * A hot route's body without class-transformer and class-validator, which copy and walk all of it
+ * (the trigger's payload included): `accepts` passes only bodies the DTO's decorators certainly
+ * pass, whose top-level keys are all among `keys` (the decorated ones, which whitelisting keeps).
+ * Such a body becomes the DTO instance the full pipe would make; any other body, and so every error
+ * answer, goes the full way.
+ */
+export function acceptPlainBody<T extends object>(dto: new () => T, keys: readonly (keyof T & string)[], accepts: PlainBodyCheck): void {
+  plainBodies.set(dto, { keys: new Set(keys), accepts });
+}
+
+function plainBody(dto: unknown, value: unknown): object | undefined {
+  const plain = plainBodies.get(dto as Function); // eslint-disable-line @typescript-eslint/no-unsafe-function-type
+  if (!plain || value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  for (const key of Object.keys(value)) if (!plain.keys.has(key)) return undefined;
+  if (!plain.accepts(value as Record<string, unknown>)) return undefined;
+  return Object.assign(new (dto as new () => object)(), value);
+}
+
+/** class-validator's IsObject: a non-null object that is not an array. */
+export const isObjectValue = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
  * The pipe of every route; its 422 is `{message: "Validation Error", errors: {<field path>: {messages, value}}}` as behaviour.md sets.
  * Path parameters are identifiers: none may be longer than IDENTIFIER_MAX_LENGTH (no store index could hold it).
@@ -65,6 +91,8 @@ class RequestValidationPipe extends ValidationPipe {
     }
     const dto = metadata.metatype;
     if (dto && metadata.type === 'body') {
+      const accepted = plainBody(dto, value);
+      if (accepted) return accepted;
       const misplaced = arraysForObjects(dto, value);
       if (Object.keys(misplaced).length) throw new UnprocessableEntityException({ message: 'Validation Error', errors: misplaced });
     }
