@@ -22,6 +22,7 @@ import { subscriberSearchMigration } from './0020_subscriber_search';
 import { triggerBroadcastMigration } from './0021_trigger_broadcast';
 import { preferenceEnabledMigration } from './0022_preference_enabled';
 import { jobDetailsMigration } from './0023_job_details';
+import { subscriberSearchStatisticsMigration } from './0024_subscriber_search_statistics';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: Migration[] = [
   triggerBroadcastMigration,
   preferenceEnabledMigration,
   jobDetailsMigration,
+  subscriberSearchStatisticsMigration,
 ];

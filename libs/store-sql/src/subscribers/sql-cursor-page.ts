@@ -12,9 +12,14 @@ export interface CursorListQuery {
   request: CursorRequest;
 }
 
+/** `value` inside a `LIKE` pattern (backslash escapes), its wildcards taken literally. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** `LIKE` pattern for a case-insensitive substring match, the user's wildcards taken literally. */
 export function containsPattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(value)}%`;
 }
 
 /**

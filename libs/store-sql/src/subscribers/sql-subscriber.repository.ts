@@ -3,6 +3,7 @@ import { CallBatcher, CursorPage, EnvironmentScope, PageRequest } from '@app/ker
 import { Subscriber, SubscriberChanges, SubscriberChannel, SubscriberRepository, SubscriberSearch, SubscriberUpsert, clearedBy } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
+import { TrigramStatistics, prefilterPattern } from './trigram-prefilter';
 
 /** Domain field → column; the only names that ever reach SQL text. */
 const COLUMNS = {
@@ -17,6 +18,16 @@ const COLUMNS = {
 } as const;
 
 const ORDER_COLUMNS = { _id: 'id', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+/**
+ * The texts searched by substring (ILIKE '%…%'), each as its trigram index (migration 20) and the
+ * extended statistics of its trigrams (migration 24) spell it.
+ */
+const SEARCHED = {
+  email: { text: 'email', statistics: 'subscribers_email_trigrams' },
+  phone: { text: 'phone', statistics: 'subscribers_phone_trigrams' },
+  name: { text: "btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))", statistics: 'subscribers_name_trigrams' },
+} as const;
 
 const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
@@ -59,7 +70,14 @@ export class SqlSubscriberRepository implements SubscriberRepository {
     return subscriberIds.map((id) => (found.has(id) ? toSubscriber(found.get(id)) : null));
   });
 
-  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
+  private readonly trigrams: TrigramStatistics;
+
+  constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {
+    this.trigrams = new TrigramStatistics(
+      sql,
+      Object.values(SEARCHED).map((searched) => searched.statistics),
+    );
+  }
 
   findBySubscriberId(scope: EnvironmentScope, subscriberId: string): Promise<Subscriber | null> {
     return this.bySubscriberId.run(scope.environmentId, subscriberId);
@@ -175,8 +193,15 @@ export class SqlSubscriberRepository implements SubscriberRepository {
     return rows.length === 1;
   }
 
-  search(scope: EnvironmentScope, search: SubscriberSearch): Promise<CursorPage<Subscriber>> {
+  async search(scope: EnvironmentScope, search: SubscriberSearch): Promise<CursorPage<Subscriber>> {
     const { filter } = search;
+    const texts = (Object.keys(SEARCHED) as (keyof typeof SEARCHED)[]).filter((field) => filter[field]);
+    const prefilters = await Promise.all(
+      texts.map(async (field) => {
+        const value = filter[field]!;
+        return { field, value, prefilter: prefilterPattern(value, await this.trigrams.commonIn(SEARCHED[field].statistics)) };
+      }),
+    );
     return cursorListPage(
       this.sql,
       {
@@ -185,11 +210,11 @@ export class SqlSubscriberRepository implements SubscriberRepository {
         orderColumn: ORDER_COLUMNS[search.orderBy],
         request: search,
         where: (param) => [
-          ...(filter.email ? [`email ILIKE ${param(containsPattern(filter.email))} ESCAPE '\\'`] : []),
-          ...(filter.phone ? [`phone ILIKE ${param(containsPattern(filter.phone))} ESCAPE '\\'`] : []),
-          ...(filter.name
-            ? [`btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) ILIKE ${param(containsPattern(filter.name))} ESCAPE '\\'`]
-            : []),
+          // The prefilter first: both go to the trigram index, the exact pattern only probing what the prefilter leaves.
+          ...prefilters.flatMap(({ field, value, prefilter }) => [
+            ...(prefilter ? [`${SEARCHED[field].text} ILIKE ${param(prefilter)} ESCAPE '\\'`] : []),
+            `${SEARCHED[field].text} ILIKE ${param(containsPattern(value))} ESCAPE '\\'`,
+          ]),
           ...(filter.subscriberId ? [`subscriber_id = ${param(filter.subscriberId)}`] : []),
         ],
       },

@@ -1,0 +1,71 @@
+import { containsPattern } from './sql-cursor-page';
+import { prefilterPattern } from './trigram-prefilter';
+
+const commonOf =
+  (...trigrams: string[]) =>
+  (trigram: string) =>
+    trigrams.includes(trigram);
+
+/** ILIKE of an ASCII text against a backslash-escaped pattern. */
+function ilike(text: string, pattern: string): boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') source += (pattern[++i] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (c === '%') source += '[\\s\\S]*';
+    else if (c === '_') source += '[\\s\\S]';
+    else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 'i').test(text);
+}
+
+describe('prefilterPattern', () => {
+  it("leaves out the bench names' common trigrams, keeping the selective ones with their padding", () => {
+    const common = commonOf('fir', 'irs', 'rst', 'st4', '  l', ' la', 'las', 'ast', 'st7');
+    // "t456789 " keeps t45…"89 " (the space after 9 is its padding); "t789" keeps t78, 789.
+    expect(prefilterPattern('First456789 Last789', common)).toBe('%t456789 %t789%');
+  });
+
+  it('a padded trigram needs the non-word character before it: leaving out "  l" leaves " lo" out too', () => {
+    expect(prefilterPattern('ada lovelace', commonOf('  l'))).toBe('%ada %lovelace%');
+    expect(prefilterPattern('ada lovelace', commonOf('ada'))).toBe('%da lovelace%');
+  });
+
+  it('is null when no trigram is common, or every one is', () => {
+    expect(prefilterPattern('First456789 Last789', commonOf())).toBeNull();
+    expect(prefilterPattern('first', commonOf('fir', 'irs', 'rst'))).toBeNull();
+    expect(prefilterPattern('ab', commonOf('ab'))).toBeNull();
+  });
+
+  it('never lets two pieces share a character: a trigram overlapping the last piece by one is dropped', () => {
+    // abc and cde share the c; bcd is common: "abc" alone, then nothing that starts after it.
+    expect(prefilterPattern('abcde', commonOf('bcd'))).toBe('%abc%');
+  });
+
+  it('keeps wildcards and backslashes literal', () => {
+    expect(prefilterPattern('50%_off\\deal', commonOf('off'))).toBe('%50\\%\\_of%\\\\deal%');
+  });
+
+  it('leaves non-ASCII values alone (case mapping may depend on the neighbours)', () => {
+    expect(prefilterPattern('ΟΔΥΣΣΕΑΣ', () => true)).toBeNull();
+  });
+
+  it('every text containing the value matches the prefilter', () => {
+    const alphabet = 'aAb1 %_\\-';
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const text = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+    for (let round = 0; round < 2000; round++) {
+      const value = text(1 + random(12));
+      const commonTrigrams = new Set(Array.from({ length: 4 }, () => text(3).toLowerCase()));
+      const prefilter = prefilterPattern(value, (trigram) => commonTrigrams.has(trigram) || random(3) === 0);
+      if (prefilter === null) continue;
+      const haystack = `${text(random(4))}${value}${text(random(4))}`;
+      expect({ value, haystack, matches: ilike(haystack, containsPattern(value)) }).toMatchObject({ matches: true });
+      expect({ value, prefilter, haystack, matches: ilike(haystack, prefilter) }).toMatchObject({ matches: true });
+    }
+  });
+});
