@@ -1,5 +1,6 @@
 import { UnprocessableEntityException } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage } from 'class-validator';
 import { createValidationPipe } from '../http/validation';
 import { TriggerEventRequestDto } from './trigger-event.dto';
 
@@ -35,7 +36,29 @@ describe('TriggerEventRequestDto through the validation pipe', () => {
       const accepted = await transform(body);
       expect(accepted).toBeInstanceOf(TriggerEventRequestDto);
       expect(accepted).toEqual(plainToInstance(TriggerEventRequestDto, body));
+      // not copied by class-transformer: the plain path took it
+      expect(accepted.to).toBe(body.to);
     }
+  });
+
+  it('the plain check covers the decorators the DTO has (a new one must be added to it too)', () => {
+    const decorators = getMetadataStorage()
+      .getTargetValidationMetadatas(TriggerEventRequestDto, '', true, false)
+      .map(({ propertyName, name, type, constraints }) => `${propertyName}:${name ?? type}${name === 'maxLength' ? `(${constraints.join()})` : ''}`);
+    expect(decorators.sort()).toEqual([
+      'actor:isOptional',
+      'name:isNotEmpty',
+      'name:isString',
+      'overrides:isObject',
+      'overrides:isOptional',
+      'payload:isObject',
+      'payload:isOptional',
+      'tenant:isOptional',
+      'to:isDefined',
+      'transactionId:isOptional',
+      'transactionId:isString',
+      'transactionId:maxLength(255)',
+    ]);
   });
 
   it('any other body goes the full way: unknown keys are dropped, and errors answer as before', async () => {

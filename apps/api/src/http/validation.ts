@@ -71,9 +71,6 @@ function plainBody(dto: unknown, value: unknown): object | undefined {
   return Object.assign(new (dto as new () => object)(), value);
 }
 
-/** class-validator's IsObject: a non-null object that is not an array. */
-export const isObjectValue = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * The pipe of every route; its 422 is `{message: "Validation Error", errors: {<field path>: {messages, value}}}` as behaviour.md sets.
  * Path parameters are identifiers: none may be longer than IDENTIFIER_MAX_LENGTH (no store index could hold it).
