@@ -96,34 +96,34 @@ export function toNotification(row: any): Notification {
  * id and the payload cross the wire and get parsed once per delivery, not once per row. Every one
  * of these columns is NOT NULL (a nullable one could not tell a left-out value from a NULL).
  */
-const JOB_INHERITS: Readonly<Record<string, string>> = {
-  organization_id: 'organization_id',
-  environment_id: 'environment_id',
-  transaction_id: 'transaction_id',
-  subscriber_id: 'subscriber_id',
-  external_subscriber_id: 'external_subscriber_id',
-  workflow_id: 'workflow_id',
-  workflow_identifier: 'workflow_identifier',
-  payload: 'payload',
-  created_at: 'created_at',
-};
-const MESSAGE_INHERITS: Readonly<Record<string, string>> = {
-  organization_id: 'organization_id',
-  environment_id: 'environment_id',
-  transaction_id: 'transaction_id',
-  subscriber_id: 'subscriber_id',
-  workflow_id: 'workflow_id',
-  template_identifier: 'workflow_identifier',
-  payload: 'payload',
-};
-const INHERITED_COLUMNS = [...new Set([...Object.values(JOB_INHERITS), ...Object.values(MESSAGE_INHERITS)])];
-const JOB_INHERITED_PAIRS = Object.entries(JOB_INHERITS);
-const MESSAGE_INHERITED_PAIRS = Object.entries(MESSAGE_INHERITS);
+type Inherited = readonly (readonly [column: string, notificationColumn: string])[];
+const JOB_INHERITS: Inherited = [
+  ['organization_id', 'organization_id'],
+  ['environment_id', 'environment_id'],
+  ['transaction_id', 'transaction_id'],
+  ['subscriber_id', 'subscriber_id'],
+  ['external_subscriber_id', 'external_subscriber_id'],
+  ['workflow_id', 'workflow_id'],
+  ['workflow_identifier', 'workflow_identifier'],
+  ['payload', 'payload'],
+  ['created_at', 'created_at'],
+];
+const MESSAGE_INHERITS: Inherited = [
+  ['organization_id', 'organization_id'],
+  ['environment_id', 'environment_id'],
+  ['transaction_id', 'transaction_id'],
+  ['subscriber_id', 'subscriber_id'],
+  ['workflow_id', 'workflow_id'],
+  ['template_identifier', 'workflow_identifier'],
+  ['payload', 'payload'],
+];
+const INHERITED_COLUMNS = [...new Set([...JOB_INHERITS, ...MESSAGE_INHERITS].map(([, notificationColumn]) => notificationColumn))];
 
 /** insertFromJsonSql for the rows of the notifications `created` wrote: a column of `inherits` left out of a row is its notification's (`n`). */
-function insertInheritingSql(table: string, columns: readonly ColumnSpec[], param: number, inherits: Readonly<Record<string, string>>): string {
+function insertInheritingSql(table: string, columns: readonly ColumnSpec[], param: number, inherits: Inherited): string {
   const names = columns.map(([name]) => name);
-  const values = names.map((name) => (inherits[name] ? `COALESCE(r.${name}, n.${inherits[name]})` : `r.${name}`));
+  const from = new Map(inherits);
+  const values = names.map((name) => (from.has(name) ? `COALESCE(r.${name}, n.${from.get(name)})` : `r.${name}`));
   const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
   return `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_to_recordset($${param}::jsonb) AS r(${definitions}) JOIN created n ON n.id = r.notification_id`;
 }
@@ -132,11 +132,7 @@ function insertInheritingSql(table: string, columns: readonly ColumnSpec[], para
  * Leaves out of `row` the values of `inherits` (column → notification column pairs) equal to its
  * notification's row (the statement takes those). Rows hold ids and times as text, so `===` compares them.
  */
-function leaveOutInherited(
-  row: Record<string, unknown>,
-  notificationRow: Record<string, unknown>,
-  inherits: readonly (readonly [string, string])[],
-): Record<string, unknown> {
+function leaveOutInherited(row: Record<string, unknown>, notificationRow: Record<string, unknown>, inherits: Inherited): Record<string, unknown> {
   for (const [column, notificationColumn] of inherits) if (row[column] === notificationRow[notificationColumn]) row[column] = undefined;
   return row;
 }
@@ -177,7 +173,7 @@ function splitDetails(
   for (const job of jobs) {
     const row = toJobRow(job);
     row.details = onJob.get(job.id);
-    jobRows.push(leaveOutInherited(row, notificationRow, JOB_INHERITED_PAIRS));
+    jobRows.push(leaveOutInherited(row, notificationRow, JOB_INHERITS));
   }
 }
 
@@ -197,7 +193,7 @@ export class SqlNotificationRepository implements NotificationRepository {
         const notificationRow = toRow(records.notification);
         notificationRows.push(notificationRow);
         splitDetails(records, notificationRow, jobRows, detailRows);
-        for (const message of records.messages) messageRows.push(leaveOutInherited(toMessageRow(message), notificationRow, MESSAGE_INHERITED_PAIRS));
+        for (const message of records.messages) messageRows.push(leaveOutInherited(toMessageRow(message), notificationRow, MESSAGE_INHERITS));
       }
       const rows = await this.sql.query<{ id: string }>(INSERT_WITH_RECORDS, [
         JSON.stringify(notificationRows),
