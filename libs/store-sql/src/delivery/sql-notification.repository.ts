@@ -195,7 +195,7 @@ export class SqlNotificationRepository implements NotificationRepository {
         splitDetails(records, notificationRow, jobRows, detailRows);
         for (const message of records.messages) messageRows.push(leaveOutInherited(toMessageRow(message), notificationRow, MESSAGE_INHERITS));
       }
-      const rows = await this.sql.query<{ id: string }>(INSERT_WITH_RECORDS, [
+      const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_WITH_RECORDS, [
         JSON.stringify(notificationRows),
         JSON.stringify(jobRows),
         JSON.stringify(messageRows),

@@ -55,7 +55,7 @@ export async function insertManyIfAbsent(
   conflict: 'id' | 'any' = 'id',
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const inserted = await sql.query(`${insertFromJsonSql(table, columns, 1)} ON CONFLICT ${conflict === 'id' ? '(id) ' : ''}DO NOTHING RETURNING id`, [
+  const inserted = await sql.queryPrepared(`${insertFromJsonSql(table, columns, 1)} ON CONFLICT ${conflict === 'id' ? '(id) ' : ''}DO NOTHING RETURNING id`, [
     JSON.stringify(rows),
   ]);
   return new Set(inserted.map((row) => row.id as string));
