@@ -14,7 +14,7 @@ export interface SqlClient {
   query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
    * query for a hot statement of fixed text: PostgreSQL parses and plans it once per connection
-   * instead of at every call (the batched delivery insert spent a quarter of its time there). Only
+   * instead of at every call (a fifth of the batched delivery insert's time). Only
    * for statements whose result columns never change (never `SELECT *`: a column added by a
    * migration would fail a plan cached before it).
    */
