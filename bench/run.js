@@ -5,7 +5,7 @@
 // benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
 //
 // Knobs (environment): BENCH_ONLY=http,deliveries,live,fanout,neighbour,inbox,scale  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
-// BENCH_CONNECTIONS=50  BENCH_DELIVERIES=5000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SIZES=10000,100000
+// BENCH_CONNECTIONS=50  BENCH_DELIVERIES=20000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SIZES=10000,100000
 // BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
@@ -42,8 +42,9 @@ const ONLY = new Set((process.env.BENCH_ONLY || 'http,deliveries,live,fanout,nei
 const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 10);
 const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
-const DELIVERIES = num('BENCH_DELIVERIES', 5000);
+// As many deliveries as baseline jobs: 5,000 took about a second, most of it a process still compiling its code.
 const NOOP_JOBS = num('BENCH_NOOP_JOBS', 20000);
+const DELIVERIES = num('BENCH_DELIVERIES', NOOP_JOBS);
 const TOPIC_SIZES = (process.env.BENCH_TOPIC_SIZES || '10000,100000').split(',').map(Number);
 // The worker's step concurrency (the service's WORKER_CONCURRENCY default); the no-op baseline uses the same.
 const WORKER_CONCURRENCY = 100;

@@ -84,7 +84,7 @@ export class SqlTriggerRepository implements TriggerRepository {
   private readonly statusChanges = new CallBatcher<{ id: string; from: TriggerStatus[]; to: TriggerStatus; at?: Date }, boolean>(async (_, inputs) => {
     const { from, to, at } = inputs[0];
     const ids = inputs.map((input) => input.id);
-    const rows = await this.sql.queryPrepared(
+    const rows = await this.sql.query(
       'UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = ANY($1::text[]) AND status = ANY($3::text[]) RETURNING id',
       [ids, to, from, at ?? null],
     );
