@@ -1,5 +1,6 @@
 import { containsPattern } from './sql-cursor-page';
-import { prefilterPattern } from './trigram-prefilter';
+import type { SqlClient } from '../sql-client';
+import { TrigramStatistics, prefilterPattern } from './trigram-prefilter';
 
 const commonOf =
   (...trigrams: string[]) =>
@@ -67,5 +68,56 @@ describe('prefilterPattern', () => {
       expect({ value, haystack, matches: ilike(haystack, containsPattern(value)) }).toMatchObject({ matches: true });
       expect({ value, prefilter, haystack, matches: ilike(haystack, prefilter) }).toMatchObject({ matches: true });
     }
+  });
+});
+
+describe('TrigramStatistics', () => {
+  const NAME = 'subscribers_name_trigrams';
+  const analysed = [{ name: NAME, trigrams: ['fir'], shares: [0.5] }];
+  /** A store whose statistics reads give `answers` in turn (an Error is thrown). */
+  function store(...answers: (object[] | Error)[]) {
+    const query = jest.fn(async () => {
+      const answer = answers.shift();
+      if (answer instanceof Error) throw answer;
+      return answer ?? analysed;
+    });
+    return { sql: { query } as unknown as SqlClient, query };
+  }
+  const failure = (code: string) => Object.assign(new Error('SELECT statistics_name AS: failed'), { code });
+
+  it('reads the statistics once per five minutes', async () => {
+    let now = 0;
+    const { sql, query } = store(analysed, analysed);
+    const statistics = new TrigramStatistics(sql, [NAME], () => now);
+    expect((await statistics.commonIn(NAME))('fir')).toBe(true);
+    now = 299_000;
+    await statistics.commonIn(NAME);
+    expect(query).toHaveBeenCalledTimes(1);
+    now = 301_000;
+    await statistics.commonIn(NAME);
+    expect(query).toHaveBeenCalledTimes(2);
+  });
+
+  it('after a read that failed for a passing reason, searches use plain patterns for ten seconds, then read again', async () => {
+    let now = 0;
+    const { sql, query } = store(failure('57P01'), analysed);
+    const statistics = new TrigramStatistics(sql, [NAME], () => now);
+    expect((await statistics.commonIn(NAME))('fir')).toBe(false);
+    now = 9_000;
+    expect((await statistics.commonIn(NAME))('fir')).toBe(false);
+    expect(query).toHaveBeenCalledTimes(1);
+    now = 11_000;
+    expect((await statistics.commonIn(NAME))('fir')).toBe(true);
+    expect(query).toHaveBeenCalledTimes(2);
+  });
+
+  it('a server without the statistics view (PostgreSQL before 14) is asked again only after five minutes', async () => {
+    let now = 0;
+    const { sql, query } = store(failure('42P01'));
+    const statistics = new TrigramStatistics(sql, [NAME], () => now);
+    expect((await statistics.commonIn(NAME))('fir')).toBe(false);
+    now = 60_000;
+    await statistics.commonIn(NAME);
+    expect(query).toHaveBeenCalledTimes(1);
   });
 });

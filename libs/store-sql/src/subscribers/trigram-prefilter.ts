@@ -87,6 +87,10 @@ export function prefilterPattern(value: string, isCommon: (trigram: string) => b
 }
 
 const STATISTICS_TTL_MS = 5 * 60_000;
+/** After a read that failed for a passing reason (a dropped connection): plain patterns until then, not for five minutes. */
+const RETRY_AFTER_FAILURE_MS = 10_000;
+/** PostgreSQL before 14 has no pg_stats_ext_exprs: that answer does not change. */
+const UNDEFINED_TABLE = '42P01';
 
 /**
  * How common each trigram is in a searched text, from the extended statistics of migration 24
@@ -95,11 +99,12 @@ const STATISTICS_TTL_MS = 5 * 60_000;
  * 14, never analysed) gives none, and the searches keep their plain pattern.
  */
 export class TrigramStatistics {
-  private cached: { at: number; shares: Promise<Map<string, Map<string, number>>> } | undefined;
+  private cached: { until: number; shares: Promise<Map<string, Map<string, number>>> } | undefined;
 
   constructor(
     private readonly sql: SqlClient,
     private readonly names: string[],
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Whether `trigram` is common in the text the statistics object `name` describes. */
@@ -109,26 +114,27 @@ export class TrigramStatistics {
   }
 
   private load(): Promise<Map<string, Map<string, number>>> {
-    if (!this.cached || Date.now() - this.cached.at > STATISTICS_TTL_MS) {
-      this.cached = { at: Date.now(), shares: this.read() };
+    if (!this.cached || this.now() > this.cached.until) {
+      const cached = { until: this.now() + STATISTICS_TTL_MS, shares: Promise.resolve(new Map<string, Map<string, number>>()) };
+      cached.shares = this.read().catch((error: unknown) => {
+        if ((error as { code?: unknown })?.code !== UNDEFINED_TABLE) cached.until = this.now() + RETRY_AFTER_FAILURE_MS;
+        return new Map();
+      });
+      this.cached = cached;
     }
     return this.cached.shares;
   }
 
   private async read(): Promise<Map<string, Map<string, number>>> {
     const byName = new Map<string, Map<string, number>>();
-    try {
-      const rows = await this.sql.query<{ name: string; trigrams: string[] | null; shares: number[] | null }>(
-        `SELECT statistics_name AS name, most_common_elems::text::text[] AS trigrams, most_common_elem_freqs AS shares
-         FROM pg_stats_ext_exprs WHERE schemaname = current_schema() AND tablename = 'subscribers' AND statistics_name = ANY($1::text[])`,
-        [this.names],
-      );
-      for (const row of rows) {
-        if (!row.trigrams || !row.shares) continue;
-        byName.set(row.name, new Map(row.trigrams.map((trigram, i) => [trigram, Number(row.shares![i])])));
-      }
-    } catch {
-      // No such view (PostgreSQL before 14): plain patterns.
+    const rows = await this.sql.query<{ name: string; trigrams: string[] | null; shares: number[] | null }>(
+      `SELECT statistics_name AS name, most_common_elems::text::text[] AS trigrams, most_common_elem_freqs AS shares
+       FROM pg_stats_ext_exprs WHERE schemaname = current_schema() AND tablename = 'subscribers' AND statistics_name = ANY($1::text[])`,
+      [this.names],
+    );
+    for (const row of rows) {
+      if (!row.trigrams || !row.shares) continue;
+      byName.set(row.name, new Map(row.trigrams.map((trigram, i) => [trigram, Number(row.shares![i])])));
     }
     return byName;
   }
