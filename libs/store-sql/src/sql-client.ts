@@ -14,10 +14,10 @@ export interface SqlClient {
   query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
    * query for a hot statement of fixed text: PostgreSQL parses and plans it once per connection
-   * instead of at every call (a fifth of the batched delivery insert's time). Only for inserts of
-   * the rows their parameters carry: a statement that finds rows of a table may keep a plan made while
-   * the table was small (one that reads every row of an index) as it grows; and only with fixed result columns
-   * (never `SELECT *`: a column added by a migration would fail a plan cached before it).
+   * instead of at every call (a fifth of the batched delivery insert's time). Only for inserts of the
+   * rows their parameters carry: a statement that finds rows of a table may keep a plan made while the
+   * table was small (one that reads every row of an index) as it grows. And only with fixed result
+   * columns (never `SELECT *`: a column added by a migration would fail a plan cached before it).
    */
   queryPrepared<T = Record<string, any>>(sql: string, params: unknown[]): Promise<T[]>;
   /** Runs several statements without parameters (migrations). */
