@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { useLeanAsyncResourceBind } from '@app/bootstrap';
 import { ConfigError, loadConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './configure-app';
@@ -11,6 +12,7 @@ import { configureApp, createHttpAdapter } from './configure-app';
  * production mode, which needs DATABASE_URL and REDIS_URL so workers elsewhere can share the work.
  */
 async function main() {
+  useLeanAsyncResourceBind(); // before the first request: Fastify and Nest bind per request
   const config = loadConfig();
   const apiOnly = process.argv.includes('--mode=api');
   if (apiOnly && !config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:api (production mode)');

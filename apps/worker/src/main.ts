@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { ServiceLogger } from '@app/bootstrap';
+import { ServiceLogger, useLeanAsyncResourceBind } from '@app/bootstrap';
 import { ConfigError, loadConfig } from '@app/config';
 import { WorkerModule } from './worker.module';
 
 /** Production-mode worker: consumes the queues on Redis; run as many as the load needs. */
 async function main() {
+  useLeanAsyncResourceBind();
   const config = loadConfig();
   if (!config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:worker (production mode)');
   if (!config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:worker (production mode)');

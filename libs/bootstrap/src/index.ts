@@ -5,3 +5,4 @@ export * from './delivery-worker.module';
 export * from './retention.scheduler';
 export * from './delivery.processor';
 export * from './inbox-realtime.module';
+export * from './async-resource-bind';

@@ -1,0 +1,29 @@
+import { AsyncResource } from 'node:async_hooks';
+
+/**
+ * Node 20's `AsyncResource#bind` gives every bound function a deprecated `asyncResource` getter and
+ * setter (DEP0172), each made by `util.deprecate`, which resets the wrapper's prototype: a cost Node
+ * itself has since removed (nodejs/node#58218, #59195; the property is gone on main, #58618).
+ * Fastify binds once per request body and Nest twice per request through an interceptor, and on
+ * the trigger route those three binds were an eighth of the api's CPU. This gives `bind` Node's
+ * later behaviour: the function runs in the resource's async scope with its `this`, arguments,
+ * return value and `length`, without the deprecated property. It changes nothing where bound
+ * functions no longer carry that property. Returns whether it replaced `bind`.
+ */
+export function useLeanAsyncResourceBind(): boolean {
+  const probe = new AsyncResource('lean-bind-probe').bind(() => undefined);
+  if (!Object.prototype.hasOwnProperty.call(probe, 'asyncResource')) return false;
+  AsyncResource.prototype.bind = function bind(this: AsyncResource, fn: (...args: unknown[]) => unknown, thisArg?: unknown) {
+    if (typeof fn !== 'function') throw new TypeError('The "fn" argument must be of type function');
+    const run = (self: unknown, args: unknown[]) => this.runInAsyncScope(fn, self, ...args);
+    const bound =
+      thisArg === undefined
+        ? function (this: unknown, ...args: unknown[]) {
+            return run(this, args);
+          }
+        : (...args: unknown[]) => run(thisArg, args);
+    Object.defineProperty(bound, 'length', { configurable: true, enumerable: false, value: fn.length, writable: false });
+    return bound;
+  } as unknown as typeof AsyncResource.prototype.bind;
+  return true;
+}
