@@ -5,10 +5,10 @@ import { AsyncResource } from 'node:async_hooks';
  * setter (DEP0172), each made by `util.deprecate`, which resets the wrapper's prototype: a cost Node
  * 24 cut (nodejs/node#58218, #59195), and nodejs/node#58618 removes the property altogether.
  * Fastify binds once per request body and Nest twice per request through an interceptor, and on
- * the trigger route those three binds were an eighth of the api's CPU. This gives `bind` the behaviour
- * without the property: the function runs in the resource's async scope with its `this`, arguments,
- * return value and `length`, without the deprecated property. It changes nothing where bound
- * functions no longer carry that property. Returns whether it replaced `bind`.
+ * the trigger route those three binds were an eighth of the api's CPU. This `bind` does the rest of
+ * what Node's does: the function runs in the resource's async scope with its `this`, arguments,
+ * return value and `length`. It changes nothing where bound functions no longer carry the property.
+ * Returns whether it replaced `bind`.
  */
 export function useLeanAsyncResourceBind(): boolean {
   const probe = new AsyncResource('lean-bind-probe').bind(() => undefined);
