@@ -115,12 +115,12 @@ export class TrigramStatistics {
 
   private load(): Promise<Map<string, Map<string, number>>> {
     if (!this.cached || this.now() > this.cached.until) {
-      const cached = { until: this.now() + STATISTICS_TTL_MS, shares: Promise.resolve(new Map<string, Map<string, number>>()) };
-      cached.shares = this.read().catch((error: unknown) => {
-        if ((error as { code?: unknown })?.code !== UNDEFINED_TABLE) cached.until = this.now() + RETRY_AFTER_FAILURE_MS;
+      const shares: Promise<Map<string, Map<string, number>>> = this.read().catch((error: unknown) => {
+        // a passing failure (not a missing view) is tried again soon, unless a newer read replaced this one
+        if ((error as { code?: unknown })?.code !== UNDEFINED_TABLE && this.cached?.shares === shares) this.cached.until = this.now() + RETRY_AFTER_FAILURE_MS;
         return new Map();
       });
-      this.cached = cached;
+      this.cached = { until: this.now() + STATISTICS_TTL_MS, shares };
     }
     return this.cached.shares;
   }
