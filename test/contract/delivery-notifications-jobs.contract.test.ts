@@ -531,10 +531,17 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       const cutoff = new Date('1981-01-01T00:00:00Z');
       const all = Array.from({ length: 30 }, (_, index) => records(new Date(Date.UTC(1980, 0, index + 1)), ['completed', 'failed']));
       await store.notifications.insertWithRecords(all);
-      const counts = await Promise.all([1, 2, 3].map(() => store.jobs.deleteOlderThan(cutoff, 7)));
-      const more = await Promise.all([1, 2, 3].map(() => store.jobs.deleteOlderThan(cutoff, 100)));
-      expect([...counts, ...more].reduce((a, b) => a + b)).toBe(60);
-      expect(await store.jobs.deleteOlderThan(cutoff, 100)).toBe(0);
+      // jobs find their oldest on a created_at index, messages and notifications an environment at a time
+      for (const [repository, rows] of [
+        [store.jobs, 60],
+        [store.messages, 30],
+        [store.notifications, 30],
+      ] as const) {
+        const counts = await Promise.all([1, 2, 3].map(() => repository.deleteOlderThan(cutoff, 7)));
+        const more = await Promise.all([1, 2, 3].map(() => repository.deleteOlderThan(cutoff, 100)));
+        expect([...counts, ...more].reduce((a, b) => a + b)).toBe(rows);
+        expect(await repository.deleteOlderThan(cutoff, 100)).toBe(0);
+      }
     });
   });
 

@@ -5,6 +5,12 @@ import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
 
+/**
+ * The cancelable statuses as literals: the planner then sees that a search holding them is within the
+ * partial index jobs_env_transaction_cancelable (migration 25), whose predicate is the same list.
+ */
+export const CANCELABLE_STATUS_SQL = `status IN (${CANCELABLE_JOB_STATUSES.map((status) => `'${status}'`).join(', ')})`;
+
 export const JOB_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
   ['organization_id', 'text'],
@@ -194,9 +200,9 @@ export class SqlJobRepository implements JobRepository {
 
   async cancelPendingByTransaction(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<Job[]> {
     const rows = await this.sql.query(
-      `UPDATE jobs SET status = 'canceled', updated_at = COALESCE($5::timestamptz, now())
-       WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING *`,
-      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_JOB_STATUSES, at ?? null],
+      `UPDATE jobs SET status = 'canceled', updated_at = COALESCE($4::timestamptz, now())
+       WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND ${CANCELABLE_STATUS_SQL} RETURNING *`,
+      [scope.environmentId, scope.organizationId, transactionId, at ?? null],
     );
     return rows.map(toJob);
   }

@@ -293,6 +293,6 @@ export class SqlMessageRepository implements MessageRepository {
   }
 
   deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'messages', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+    return deleteOldest(this.sql, 'messages', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES], 'perEnvironment');
   }
 }

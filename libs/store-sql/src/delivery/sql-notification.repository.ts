@@ -252,6 +252,6 @@ export class SqlNotificationRepository implements NotificationRepository {
   }
 
   deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'notifications', before, limit, notificationFinishedSql('id', 3), [UNFINISHED_JOB_STATUSES]);
+    return deleteOldest(this.sql, 'notifications', before, limit, notificationFinishedSql('id', 3), [UNFINISHED_JOB_STATUSES], 'perEnvironment');
   }
 }

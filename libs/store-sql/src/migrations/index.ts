@@ -23,6 +23,7 @@ import { triggerBroadcastMigration } from './0021_trigger_broadcast';
 import { preferenceEnabledMigration } from './0022_preference_enabled';
 import { jobDetailsMigration } from './0023_job_details';
 import { subscriberSearchStatisticsMigration } from './0024_subscriber_search_statistics';
+import { deliveryIndexEntriesMigration } from './0025_delivery_index_entries';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: Migration[] = [
   preferenceEnabledMigration,
   jobDetailsMigration,
   subscriberSearchStatisticsMigration,
+  deliveryIndexEntriesMigration,
 ];
