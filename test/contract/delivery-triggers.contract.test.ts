@@ -73,6 +73,11 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     expect(limited).toHaveLength(1);
     await repository.markStatus(old[0].id, ['accepted'], 'processed');
     expect((await repository.findStaleAccepted(cutoff, 1000)).map((r) => r.id)).not.toContain(old[0].id);
+    // failed and canceled ones are not picked up either; a duplicate transactionId adds nothing
+    expect(await repository.insertIfAbsent({ ...triggerRecord(scope), transactionId: old[1].transactionId })).toBe(false);
+    await repository.markStatus(old[1].id, ['accepted'], 'failed');
+    expect(await repository.cancel(scope, old[2].transactionId)).toBe(true);
+    expect((await repository.findStaleAccepted(cutoff, 1000)).filter((r) => r.environmentId === scope.environmentId)).toEqual([]);
   });
 
   it('cancels a trigger once, within its environment only', async () => {

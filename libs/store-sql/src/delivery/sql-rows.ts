@@ -46,18 +46,9 @@ export function insertFromJsonSql(table: string, columns: readonly ColumnSpec[],
 }
 
 /** Inserts many rows in one statement, skipping ids that already exist. Returns the ids inserted. */
-export async function insertManyIfAbsent(
-  sql: SqlClient,
-  table: string,
-  columns: readonly ColumnSpec[],
-  rows: Record<string, unknown>[],
-  /** `any`: a row clashing with any unique constraint (not only its id) is skipped too. */
-  conflict: 'id' | 'any' = 'id',
-): Promise<Set<string>> {
+async function insertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[], rows: Record<string, unknown>[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const inserted = await sql.queryPrepared(`${insertFromJsonSql(table, columns, 1)} ON CONFLICT ${conflict === 'id' ? '(id) ' : ''}DO NOTHING RETURNING id`, [
-    JSON.stringify(rows),
-  ]);
+  const inserted = await sql.queryPrepared(`${insertFromJsonSql(table, columns, 1)} ON CONFLICT (id) DO NOTHING RETURNING id`, [JSON.stringify(rows)]);
   return new Set(inserted.map((row) => row.id as string));
 }
 

@@ -3,7 +3,7 @@ import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { deleteOldest } from './sql-retention';
-import { ColumnSpec, insertManyIfAbsent, setPresent } from './sql-rows';
+import { ColumnSpec, insertFromJsonSql, setPresent } from './sql-rows';
 
 export function toTriggerRecord(row: any): TriggerRecord {
   return setPresent<TriggerRecord>(
@@ -69,11 +69,27 @@ const toRow = (t: TriggerRecord): Record<string, unknown> => ({
   updated_at: t.updatedAt,
 });
 
+/**
+ * A trigger inserted `accepted` is listed in triggers_pending (migration 26) by the same statement;
+ * a row clashing with any unique constraint (its id, or its environment's transactionId) is skipped.
+ */
+const INSERT_TRIGGERS = `WITH inserted AS (${insertFromJsonSql('triggers', COLUMNS, 1)} ON CONFLICT DO NOTHING RETURNING id, status, created_at),
+  pending AS (INSERT INTO triggers_pending (created_at, id) SELECT created_at, id FROM inserted WHERE status = 'accepted')
+  SELECT id FROM inserted`;
+
+/**
+ * `moved` (a CTE of the triggers an UPDATE moved, RETURNING id, created_at) leaves triggers_pending
+ * unless it moved to `accepted` ($param): the listing holds exactly the accepted triggers.
+ */
+const leavePending = (param: number) =>
+  `left_pending AS (DELETE FROM triggers_pending p USING moved m WHERE p.created_at = m.created_at AND p.id = m.id AND $${param}::text <> 'accepted')`;
+
 @Injectable()
 export class SqlTriggerRepository implements TriggerRepository {
   /** Concurrent trigger requests share one insert; a transactionId taken (by anyone, even in the same batch) loses. */
   private readonly inserts = new CallBatcher<TriggerRecord, boolean>(async (_, triggers) => {
-    const inserted = await insertManyIfAbsent(this.sql, 'triggers', COLUMNS, triggers.map(toRow), 'any');
+    const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_TRIGGERS, [JSON.stringify(triggers.map(toRow))]);
+    const inserted = new Set(rows.map((row) => row.id));
     return triggers.map((t) => inserted.has(t.id));
   });
   private readonly byId = new CallBatcher<string, TriggerRecord | null>(async (_, ids) => {
@@ -85,7 +101,11 @@ export class SqlTriggerRepository implements TriggerRepository {
     const { from, to, at } = inputs[0];
     const ids = inputs.map((input) => input.id);
     const rows = await this.sql.query(
-      'UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = ANY($1::text[]) AND status = ANY($3::text[]) RETURNING id',
+      `WITH moved AS (
+         UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = ANY($1::text[]) AND status = ANY($3::text[])
+         RETURNING id, created_at
+       ), ${leavePending(2)}
+       SELECT id FROM moved`,
       [ids, to, from, at ?? null],
     );
     const moved = new Set(rows.map((row) => row.id as string));
@@ -117,18 +137,22 @@ export class SqlTriggerRepository implements TriggerRepository {
   }
 
   async findStaleAccepted(olderThan: Date, limit: number): Promise<TriggerRecord[]> {
-    const rows = await this.sql.query(`SELECT * FROM triggers WHERE status = 'accepted' AND created_at < $1 ORDER BY created_at, id LIMIT $2`, [
-      olderThan,
-      limit,
-    ]);
+    const rows = await this.sql.query(
+      `SELECT t.* FROM triggers_pending p JOIN triggers t ON t.id = p.id
+       WHERE p.created_at < $1 AND t.status = 'accepted' ORDER BY p.created_at, p.id LIMIT $2`,
+      [olderThan, limit],
+    );
     return rows.map(toTriggerRecord);
   }
 
   async cancel(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<boolean> {
     const rows = await this.sql.query(
-      `UPDATE triggers SET status = 'canceled', updated_at = COALESCE($5::timestamptz, now())
-       WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING id`,
-      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_TRIGGER_STATUSES, at ?? null],
+      `WITH moved AS (
+         UPDATE triggers SET status = $6, updated_at = COALESCE($5::timestamptz, now())
+         WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING id, created_at
+       ), ${leavePending(6)}
+       SELECT id FROM moved`,
+      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_TRIGGER_STATUSES, at ?? null, 'canceled'],
     );
     return rows.length === 1;
   }

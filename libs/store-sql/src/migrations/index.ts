@@ -24,6 +24,7 @@ import { preferenceEnabledMigration } from './0022_preference_enabled';
 import { jobDetailsMigration } from './0023_job_details';
 import { subscriberSearchStatisticsMigration } from './0024_subscriber_search_statistics';
 import { deliveryIndexEntriesMigration } from './0025_delivery_index_entries';
+import { pendingTriggersMigration } from './0026_pending_triggers';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: Migration[] = [
   jobDetailsMigration,
   subscriberSearchStatisticsMigration,
   deliveryIndexEntriesMigration,
+  pendingTriggersMigration,
 ];
