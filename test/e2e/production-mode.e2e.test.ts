@@ -255,7 +255,12 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
       } finally {
         await queue.close();
       }
-      await h.sql.query(`UPDATE triggers SET created_at = created_at - interval '5 minutes' WHERE fanout_job_id = $1`, [jobId]);
+      // (the reconciler reads accepted triggers from their listing, triggers_pending, which keeps each one's created_at)
+      await h.sql.query(
+        `WITH aged AS (UPDATE triggers SET created_at = created_at - interval '5 minutes' WHERE fanout_job_id = $1 RETURNING id)
+         UPDATE triggers_pending SET created_at = created_at - interval '5 minutes' WHERE id IN (SELECT id FROM aged)`,
+        [jobId],
+      );
 
       workers = [await h.startWorker()];
       for (const [i, subscriberId] of subscribers.entries()) {
