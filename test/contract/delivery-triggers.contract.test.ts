@@ -78,6 +78,9 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     await repository.markStatus(old[1].id, ['accepted'], 'failed');
     expect(await repository.cancel(scope, old[2].transactionId)).toBe(true);
     expect((await repository.findStaleAccepted(cutoff, 1000)).filter((r) => r.environmentId === scope.environmentId)).toEqual([]);
+    // one moved back to accepted is picked up again
+    expect(await repository.markStatus(old[1].id, ['failed'], 'accepted')).toBe(true);
+    expect((await repository.findStaleAccepted(cutoff, 1000)).filter((r) => r.environmentId === scope.environmentId).map((r) => r.id)).toEqual([old[1].id]);
   });
 
   it('cancels a trigger once, within its environment only', async () => {

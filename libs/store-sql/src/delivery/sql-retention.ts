@@ -35,13 +35,13 @@ export async function deleteOldest(
            SELECT r.id FROM ${table} r WHERE r.created_at < $1 AND ${condition}
            ORDER BY r.created_at LIMIT $2 FOR UPDATE OF r SKIP LOCKED
          )`
-      : `environments AS (
+      : `environments_in_table AS (
            (SELECT environment_id AS id FROM ${table} ORDER BY environment_id LIMIT 1)
            UNION ALL
            SELECT (SELECT n.environment_id FROM ${table} n WHERE n.environment_id > e.id ORDER BY n.environment_id LIMIT 1)
-           FROM environments e WHERE e.id IS NOT NULL
+           FROM environments_in_table e WHERE e.id IS NOT NULL
          ), doomed AS (
-           SELECT d.id FROM environments e CROSS JOIN LATERAL (
+           SELECT d.id FROM environments_in_table e CROSS JOIN LATERAL (
              SELECT r.id, r.created_at FROM ${table} r WHERE r.environment_id = e.id AND r.created_at < $1 AND ${condition}
              ORDER BY r.created_at LIMIT $2 FOR UPDATE OF r SKIP LOCKED
            ) d

@@ -78,11 +78,14 @@ const INSERT_TRIGGERS = `WITH inserted AS (${insertFromJsonSql('triggers', COLUM
   SELECT id FROM inserted`;
 
 /**
- * `moved` (a CTE of the triggers an UPDATE moved, RETURNING id, created_at) leaves triggers_pending
- * unless it moved to `accepted` ($param): the listing holds exactly the accepted triggers.
+ * After `moved` (a CTE of the triggers an UPDATE moved, RETURNING id, created_at, status): the listing
+ * holds exactly the accepted triggers, so those that left `accepted` leave it and any that entered join it.
  */
-const leavePending = (param: number) =>
-  `left_pending AS (DELETE FROM triggers_pending p USING moved m WHERE p.created_at = m.created_at AND p.id = m.id AND $${param}::text <> 'accepted')`;
+const KEEP_PENDING_LISTED = `left_pending AS (
+    DELETE FROM triggers_pending p USING moved m WHERE p.created_at = m.created_at AND p.id = m.id AND m.status <> 'accepted'
+  ), entered_pending AS (
+    INSERT INTO triggers_pending (created_at, id) SELECT created_at, id FROM moved WHERE status = 'accepted' ON CONFLICT DO NOTHING
+  )`;
 
 @Injectable()
 export class SqlTriggerRepository implements TriggerRepository {
@@ -103,8 +106,8 @@ export class SqlTriggerRepository implements TriggerRepository {
     const rows = await this.sql.query(
       `WITH moved AS (
          UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = ANY($1::text[]) AND status = ANY($3::text[])
-         RETURNING id, created_at
-       ), ${leavePending(2)}
+         RETURNING id, created_at, status
+       ), ${KEEP_PENDING_LISTED}
        SELECT id FROM moved`,
       [ids, to, from, at ?? null],
     );
@@ -148,11 +151,11 @@ export class SqlTriggerRepository implements TriggerRepository {
   async cancel(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<boolean> {
     const rows = await this.sql.query(
       `WITH moved AS (
-         UPDATE triggers SET status = $6, updated_at = COALESCE($5::timestamptz, now())
-         WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING id, created_at
-       ), ${leavePending(6)}
+         UPDATE triggers SET status = 'canceled', updated_at = COALESCE($5::timestamptz, now())
+         WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING id, created_at, status
+       ), ${KEEP_PENDING_LISTED}
        SELECT id FROM moved`,
-      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_TRIGGER_STATUSES, at ?? null, 'canceled'],
+      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_TRIGGER_STATUSES, at ?? null],
     );
     return rows.length === 1;
   }
