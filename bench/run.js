@@ -190,6 +190,22 @@ async function countMessages(sandbox, transactionPrefix) {
   return row.n;
 }
 
+/**
+ * Polls until `expected` messages of these transactions exist. Each poll reads the queues' lengths in
+ * Redis (`onPoll` runs first); messages are counted (a sequential scan) only once the queues are idle,
+ * so the poll takes no PostgreSQL CPU from the deliveries it waits for.
+ */
+async function waitForMessages(sandbox, transactionPrefix, expected, { worker, timeoutMs, intervalMs = 100, onPoll }) {
+  await waitUntil(
+    async () => {
+      if (worker && !worker.running) throw new Error(`worker exited:\n${worker.output}`);
+      await onPoll?.();
+      return (await sandbox.queuesIdle()) && (await countMessages(sandbox, transactionPrefix)) >= expected;
+    },
+    { timeoutMs, intervalMs, what: `${expected} in-app messages` },
+  );
+}
+
 /** First store write of the worker for these transactions, and the last message: the delivery window. */
 async function deliveryWindowSeconds(sandbox, transactionPrefix) {
   const [row] = await sandbox.query(
@@ -248,25 +264,39 @@ async function backendPids(sandbox) {
 }
 
 /**
- * CPU the worker and its PostgreSQL backends spend per delivery, between the first poll that sees
- * a message and the last: seconds of CPU are far less sensitive to a busy machine than a rate.
+ * CPU the worker and its PostgreSQL backends spend per delivery, between the first poll after a
+ * message was written and the last poll: seconds of CPU are far less sensitive to a busy machine
+ * than a rate. Polls read /proc only; how many messages each had seen comes afterwards from the
+ * messages' `created_at` (the worker's clock, on this machine).
  */
 class DeliveryCpu {
   constructor(sandbox, worker) {
     this.sandbox = sandbox;
     this.worker = worker;
+    this.samples = [];
   }
 
-  async sample(count) {
+  async sample() {
     const pids = await backendPids(this.sandbox);
-    const at = { count, worker: cpuSeconds(this.worker.pid), backends: new Map(pids.map((pid) => [pid, cpuSeconds(pid)])) };
-    if (count > 0 && !this.first) this.first = at;
-    else if (this.first) this.last = at;
+    this.samples.push({ at: Date.now(), worker: cpuSeconds(this.worker.pid), backends: new Map(pids.map((pid) => [pid, cpuSeconds(pid)])) });
   }
 
   /** Microseconds of CPU per delivery: { worker, postgres }, or null when too few polls saw deliveries. */
-  perDelivery() {
-    const { first, last } = this;
+  async perDelivery(transactionPrefix) {
+    const rows = await this.sandbox.query("SELECT created_at AS at FROM messages WHERE transaction_id LIKE $1 || '%' ORDER BY created_at", [transactionPrefix]);
+    const written = rows.map((row) => row.at.getTime());
+    const seenBy = (at) => {
+      let low = 0;
+      for (let high = written.length; low < high;) {
+        const mid = (low + high) >> 1;
+        if (written[mid] <= at) low = mid + 1;
+        else high = mid;
+      }
+      return low;
+    };
+    const counted = this.samples.map((sample) => ({ ...sample, count: seenBy(sample.at) }));
+    const first = counted.find((sample) => sample.count > 0);
+    const last = counted.at(-1);
     if (!first || !last || last.count <= first.count) return null;
     const n = last.count - first.count;
     let postgres = 0;
@@ -298,21 +328,13 @@ async function benchDeliveries() {
       const spawned = performance.now();
       const cpu = new DeliveryCpu(sandbox, worker);
       try {
-        await waitUntil(
-          async () => {
-            if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
-            const count = await countMessages(sandbox, prefix);
-            await cpu.sample(count);
-            return count >= DELIVERIES;
-          },
-          { timeoutMs: 60_000 + DELIVERIES * 20, intervalMs: 100, what: `${DELIVERIES} in-app messages` },
-        );
+        await waitForMessages(sandbox, prefix, DELIVERIES, { worker, timeoutMs: 60_000 + DELIVERIES * 20, onPoll: () => cpu.sample() });
       } finally {
         await worker.stop();
       }
       const wallSeconds = (performance.now() - spawned) / 1000;
       const seconds = await deliveryWindowSeconds(sandbox, prefix);
-      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds, cpu: cpu.perDelivery() });
+      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds, cpu: await cpu.perDelivery(prefix) });
       const baseline = await noopBull(sandbox, r);
       baselines.push(baseline);
       const store = await storeWrites(sandbox);
@@ -395,13 +417,7 @@ async function benchLiveDeliveries() {
       if (sent['2xx'] !== DELIVERIES)
         throw new Error(`deliveries_live: ${sent['2xx']} of ${DELIVERIES} triggers accepted (${sent.non2xx} non-2xx, ${sent.errors} errors)`);
       const sentSeconds = (Date.now() - started) / 1000;
-      await waitUntil(
-        async () => {
-          if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
-          return (await countMessages(sandbox, prefix)) >= DELIVERIES;
-        },
-        { timeoutMs: 60_000 + DELIVERIES * 20, intervalMs: 100, what: `${DELIVERIES} in-app messages` },
-      );
+      await waitForMessages(sandbox, prefix, DELIVERIES, { worker, timeoutMs: 60_000 + DELIVERIES * 20 });
       const [last] = await sandbox.query("SELECT max(created_at) AS at FROM messages WHERE transaction_id LIKE $1 || '%'", [prefix]);
       const seconds = (last.at.getTime() - started) / 1000;
       rounds.push({ rate: DELIVERIES / seconds, seconds, sentSeconds });
@@ -474,13 +490,7 @@ async function benchTopicFanout() {
       const transactionId = `topic-${size}-${RUN_ID}`;
       const started = Date.now();
       await api.client.post('/v1/events/trigger', { name: workflow, to: { type: 'Topic', topicKey }, payload: { order: 1 }, transactionId });
-      await waitUntil(
-        async () => {
-          if (!worker.running) throw new Error(`worker exited:\n${worker.output}`);
-          return (await countMessages(sandbox, transactionId)) >= size;
-        },
-        { timeoutMs: 60_000 + size * 20, intervalMs: 250, what: `${size} in-app messages` },
-      );
+      await waitForMessages(sandbox, transactionId, size, { worker, timeoutMs: 60_000 + size * 20, intervalMs: 250 });
       const [last] = await sandbox.query(
         'SELECT max(created_at) AS at, count(*)::int AS messages, count(*) FILTER (WHERE status = $2)::int AS sent FROM messages WHERE transaction_id = $1',
         [transactionId, 'sent'],

@@ -179,6 +179,18 @@ class Sandbox {
     await this.sql.connect();
   }
 
+  /**
+   * True when none of the worker's pipeline queues has a job waiting, running, delayed or paused: four
+   * Redis lengths per queue, so the benches poll this rather than count rows with a scan that would
+   * share the machine with what they measure.
+   */
+  async queuesIdle() {
+    this.redis ??= new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+    const keys = ['fanout', 'steps'].flatMap((queue) => ['wait', 'active', 'delayed', 'paused'].map((list) => `${this.queuePrefix}:${queue}:${list}`));
+    const lengths = await this.redis.pipeline(keys.map((key) => (key.endsWith(':delayed') ? ['zcard', key] : ['llen', key]))).exec();
+    return lengths.every(([error, length]) => !error && length === 0);
+  }
+
   async query(text, params) {
     return (await this.sql.query(text, params)).rows;
   }
@@ -204,6 +216,7 @@ class Sandbox {
 
   async destroy() {
     await this.sql?.end().catch(() => undefined);
+    this.redis?.disconnect();
     if (this.created) await adminQuery(`DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`).catch((e) => log(`drop ${this.database}: ${e.message}`));
     await deleteRedisKeys(`${this.queuePrefix}*`);
   }
