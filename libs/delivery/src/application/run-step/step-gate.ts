@@ -37,6 +37,8 @@ export class StepGate {
    * compiles it); a previous-step part reads the messages that step sent, as they are now.
    */
   async passesFilters(context: StepContext<RunAheadWrites>): Promise<boolean> {
+    // Most steps have none: no variables to build, no previous steps to read, nothing recorded.
+    if (!context.step.filters?.length) return true;
     const variables = stepVariables(context);
     const previousSteps = await this.previousSteps.states(context, context.step.filters);
     const filters = evaluateConditions(
