@@ -259,8 +259,13 @@ function startApi(sandbox, port, extra = {}) {
   return new Child('api', path.join(DIST, 'apps/api/src/main.js'), ['--mode=api'], sandbox.env({ ...extra, PORT: String(port) }), SERVICE_NODE_ARGS);
 }
 
+/** The Node options `npm run start:worker` gives the worker: the bench starts it as a user does. */
+const WORKER_NODE_ARGS = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+  .scripts['start:worker'].split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
 function startWorker(sandbox, extra = {}) {
-  return new Child('worker', path.join(DIST, 'apps/worker/src/main.js'), [], sandbox.env(extra), SERVICE_NODE_ARGS);
+  return new Child('worker', path.join(DIST, 'apps/worker/src/main.js'), [], sandbox.env(extra), [...WORKER_NODE_ARGS, ...SERVICE_NODE_ARGS]);
 }
 
 /** Minimal client of the service's REST API. */
