@@ -1,6 +1,8 @@
 import { VersioningType } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCors, { FastifyCorsOptions } from '@fastify/cors';
+import fastifyEtag from '@fastify/etag';
+import fresh from 'fresh';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { ServiceLogger } from '@app/bootstrap';
@@ -173,6 +175,15 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // cookie) authenticates, so any origin may call /v1/inbox (API-key routes send no CORS headers).
   await app.register(fastifyCors, {
     delegator: (request, callback) => callback(null, request.url?.startsWith('/v1/inbox') ? INBOX_CORS : { origin: false }),
+  });
+  // As Novu's Express app: a weak ETag on every response with a body, and 304 for a GET or HEAD whose
+  // If-None-Match (or If-Modified-Since) still holds, on a 2xx answer only.
+  await app.register(fastifyEtag, { weak: true, replyWith304: false });
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    const conditional = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode >= 200 && reply.statusCode < 300;
+    if (!conditional || !fresh(request.headers, { etag: reply.getHeader('etag'), 'last-modified': reply.getHeader('last-modified') })) return payload;
+    reply.code(304);
+    return '';
   });
   app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
   app.useGlobalPipes(createValidationPipe());
