@@ -177,7 +177,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     delegator: (request, callback) => callback(null, request.url?.startsWith('/v1/inbox') ? INBOX_CORS : { origin: false }),
   });
   // As Novu's Express app: a weak ETag on every response with a body, and 304 for a GET or HEAD whose
-  // If-None-Match (or If-Modified-Since) still holds, on a 2xx answer only.
+  // If-None-Match still holds (fresh: Express's own check), on a 2xx answer only.
   await app.register(fastifyEtag, { weak: true, replyWith304: false });
   fastify.addHook('onSend', async (request, reply, payload) => {
     const conditional = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode >= 200 && reply.statusCode < 300;
