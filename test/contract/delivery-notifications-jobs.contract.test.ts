@@ -100,6 +100,24 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await notifications.insertWithRecords([])).toEqual(new Set());
     });
 
+    it('finds a first job written finished by its id among others, never moves it, and finds and cancels the jobs after it', async () => {
+      const scope = newScope();
+      const a = records(scope);
+      await notifications.insertWithRecords([a]);
+      const [first, second] = a.jobs;
+      expect(await Promise.all([jobs.findById(first.id), jobs.findById(second.id), jobs.findById(newId())])).toEqual([first, second, null]);
+      expect(await jobs.transition(first.id, 'running')).toBe(false);
+      expect(await jobs.transition(first.id, 'failed', { error: { message: 'late' } })).toBe(false);
+      expect(await jobs.findNextJob(first.id)).toEqual(second);
+      expect(await jobs.cancelChildren(a.notification.id)).toEqual([second.id]);
+      expect(await jobs.cancelPendingByTransaction(scope, a.notification.transactionId)).toEqual([]);
+      expect(await jobs.findById(first.id)).toEqual(first);
+      expect((await jobs.findByNotificationIds(scope, [a.notification.id])).map((j) => [j.id, j.status])).toEqual([
+        [first.id, 'completed'],
+        [second.id, 'canceled'],
+      ]);
+    });
+
     it("keeps a job's and a message's own values where they differ from their notification's", async () => {
       const scope = newScope();
       const n = notification(scope, { payload: { order: 1 }, tags: ['a'] });

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository, Job } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
+import { FIRST_JOB_DETAILS_RETENTION, UNFINISHED_JOB_STATUSES, clearOldestOnNotifications, deleteOldest, notificationFinishedSql } from './sql-retention';
+import { firstJobIdIn } from './sql-job.repository';
 import { ColumnSpec, batchedInsertManyIfAbsent, isoTime, setPresent } from './sql-rows';
 
 export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
@@ -64,11 +65,19 @@ export function toJobDetailEntry(d: ExecutionDetail, job: Job): Record<string, u
   return own ? ownColumns(d) : undefined;
 }
 
+/** The fields of a detail kept on its job (toJobDetailEntry), as jsonb_to_recordset reads them. */
+const DETAIL_ENTRY_COLUMNS =
+  'id text, channel text, provider_id text, status text, source text, detail text, raw text, is_retry boolean, is_test boolean, created_at timestamptz';
+
 /** The columns of execution_details, read from the details kept on job rows (`j`) as from the table. */
 const JOB_DETAIL_ROWS = `SELECT d.id, j.organization_id, j.environment_id, j.notification_id, j.id AS job_id, j.subscriber_id, j.transaction_id,
          d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, d.is_retry, d.is_test, d.created_at
-  FROM jobs j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(id text, channel text, provider_id text, status text, source text,
-         detail text, raw text, is_retry boolean, is_test boolean, created_at timestamptz)`;
+  FROM jobs j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(${DETAIL_ENTRY_COLUMNS})`;
+
+/** The same, read from the first jobs kept on notification rows (`n`, migration 27). */
+const FIRST_JOB_DETAIL_ROWS = `SELECT d.id, n.organization_id, n.environment_id, n.id AS notification_id, n.first_job->>'id' AS job_id, n.subscriber_id,
+         n.transaction_id, d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, d.is_retry, d.is_test, d.created_at
+  FROM notifications n CROSS JOIN LATERAL jsonb_to_recordset(n.first_job->'details') AS d(${DETAIL_ENTRY_COLUMNS})`;
 
 export function toExecutionDetail(row: any): ExecutionDetail {
   return setPresent<ExecutionDetail>(
@@ -115,16 +124,23 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
       `SELECT * FROM execution_details WHERE job_id = ANY($1::text[]) AND environment_id = $2 AND organization_id = $3
        UNION ALL
        ${JOB_DETAIL_ROWS} WHERE j.id = ANY($1::text[]) AND j.details IS NOT NULL AND j.environment_id = $2 AND j.organization_id = $3
+       UNION ALL
+       ${FIRST_JOB_DETAIL_ROWS} WHERE ${firstJobIdIn(1)} AND n.environment_id = $2 AND n.organization_id = $3
        ORDER BY created_at, id`,
       [jobIds, scope.environmentId, scope.organizationId],
     );
     return rows.map(toExecutionDetail);
   }
 
-  /** The table's rows first, then the details kept on job rows: a job's details all go at once, once all are older than `before`. */
+  /**
+   * The table's rows first, then the details kept on job rows, then those on the first jobs kept on
+   * notification rows: a job's details all go at once, once all are older than `before`.
+   */
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
-    const deleted = await deleteOldest(this.sql, 'execution_details', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
-    return deleted < limit ? deleted + (await this.clearJobDetailsOlderThan(before, limit - deleted)) : deleted;
+    let deleted = await deleteOldest(this.sql, 'execution_details', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+    if (deleted < limit) deleted += await this.clearJobDetailsOlderThan(before, limit - deleted);
+    if (deleted < limit) deleted += await clearOldestOnNotifications(this.sql, before, limit - deleted, FIRST_JOB_DETAILS_RETENTION);
+    return deleted;
   }
 
   /**

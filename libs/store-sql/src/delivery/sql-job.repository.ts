@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
+import { FIRST_JOB_RETENTION, UNFINISHED_JOB_STATUSES, clearOldestOnNotifications, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
 
 /**
@@ -122,10 +122,23 @@ export function toJob(row: any): Job {
   );
 }
 
+/**
+ * The first jobs kept on their notifications' rows (`first_job`, migration 27) as rows of jobs, for the
+ * notifications `n` a query picks: the job's own columns, and those it shares with its notification.
+ * Columns as `SELECT * FROM jobs` has them, so both read alike.
+ */
+const FIRST_JOB_ROWS = `SELECT j.* FROM notifications n CROSS JOIN LATERAL jsonb_populate_record(NULL::jobs, n.first_job || jsonb_build_object(
+    'notification_id', n.id, 'organization_id', n.organization_id, 'environment_id', n.environment_id, 'transaction_id', n.transaction_id,
+    'subscriber_id', n.subscriber_id, 'external_subscriber_id', n.external_subscriber_id, 'workflow_id', n.workflow_id,
+    'workflow_identifier', n.workflow_identifier, 'payload', n.payload, 'created_at', n.created_at)) j`;
+
+/** `n`'s first job is kept on its row and its id is one of the text[] parameter `param` (the notifications_first_job index). */
+export const firstJobIdIn = (param: number) => `n.first_job IS NOT NULL AND n.first_job->>'id' = ANY($${param}::text[])`;
+
 @Injectable()
 export class SqlJobRepository implements JobRepository {
   private readonly byId = new CallBatcher<string, Job | null>(async (_, ids) => {
-    const rows = await this.sql.query('SELECT * FROM jobs WHERE id = ANY($1::text[])', [ids]);
+    const rows = await this.sql.query(`SELECT * FROM jobs WHERE id = ANY($1::text[]) UNION ALL ${FIRST_JOB_ROWS} WHERE ${firstJobIdIn(1)}`, [ids]);
     const found = new Map(rows.map((row) => [row.id as string, row]));
     return ids.map((id) => (found.has(id) ? toJob(found.get(id)) : null));
   });
@@ -173,6 +186,8 @@ export class SqlJobRepository implements JobRepository {
     if (notificationIds.length === 0) return [];
     const rows = await this.sql.query(
       `SELECT * FROM jobs WHERE notification_id = ANY($1::text[]) AND environment_id = $2 AND organization_id = $3
+       UNION ALL
+       ${FIRST_JOB_ROWS} WHERE n.id = ANY($1::text[]) AND n.first_job IS NOT NULL AND n.environment_id = $2 AND n.organization_id = $3
        ORDER BY notification_id, created_at, id`,
       [notificationIds, scope.environmentId, scope.organizationId],
     );
@@ -234,7 +249,9 @@ export class SqlJobRepository implements JobRepository {
     return row ? toJob(row) : null;
   }
 
-  deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'jobs', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+  /** The table's rows first, then the first jobs kept on notification rows. */
+  async deleteOlderThan(before: Date, limit: number): Promise<number> {
+    const deleted = await deleteOldest(this.sql, 'jobs', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+    return deleted < limit ? deleted + (await clearOldestOnNotifications(this.sql, before, limit - deleted, FIRST_JOB_RETENTION)) : deleted;
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope, Page } from '@app/kernel';
-import { Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
+import { Job, Notification, NotificationListQuery, NotificationRecords, NotificationRepository, isTerminalJobStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow, toJobDetailEntry } from './sql-execution-detail.repository';
@@ -33,6 +33,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['digested_notification_id', 'text'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
+  ['first_job', 'jsonb'],
 ];
 
 const toRow = (n: Notification): Record<string, unknown> => ({
@@ -147,9 +148,25 @@ const INSERT_WITH_RECORDS = `WITH created AS (${insertFromJsonSql('notifications
 SELECT id FROM created`;
 
 /**
+ * Whether `job` (its row `row`, inherited values left out) can be kept on its notification's row
+ * (`first_job`, migration 27): the first of its chain, finished as written (so never updated), and
+ * sharing every inherited column with the notification, which the reads take them from.
+ */
+function keepsOnNotification(job: Job, row: Record<string, unknown>, notificationRow: Record<string, unknown>): boolean {
+  return (
+    notificationRow.first_job === undefined &&
+    isTerminalJobStatus(job.status) &&
+    job.parentId === undefined &&
+    job.notificationId === notificationRow.id &&
+    JOB_INHERITS.every(([column]) => row[column] === undefined)
+  );
+}
+
+/**
  * The job rows of a new notification, each with the details written with it kept on its row
  * (jobs.details, migration 23): one row per delivery fewer. A detail of none of these jobs (or
- * naming another scope) stays a row of execution_details.
+ * naming another scope) stays a row of execution_details. A first job finished as written goes on
+ * the notification's row instead (keepsOnNotification): one row fewer again.
  */
 function splitDetails(
   { jobs, details }: NotificationRecords,
@@ -173,7 +190,13 @@ function splitDetails(
   for (const job of jobs) {
     const row = toJobRow(job);
     row.details = onJob.get(job.id);
-    jobRows.push(leaveOutInherited(row, notificationRow, JOB_INHERITS));
+    leaveOutInherited(row, notificationRow, JOB_INHERITS);
+    if (!keepsOnNotification(job, row, notificationRow)) {
+      jobRows.push(row);
+      continue;
+    }
+    row.notification_id = undefined;
+    notificationRow.first_job = row;
   }
 }
 

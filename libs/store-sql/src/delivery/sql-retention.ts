@@ -1,10 +1,23 @@
 import { SqlClient } from '../sql-client';
 
-export { UNFINISHED_JOB_STATUSES } from '@app/delivery';
+import { UNFINISHED_JOB_STATUSES } from '@app/delivery';
+
+export { UNFINISHED_JOB_STATUSES };
 
 /** `r` (a row of a table holding `notification_id`, or `id` for notifications) belongs to no notification with an unfinished job. */
 export const notificationFinishedSql = (notificationIdColumn: string, statusesParam: number) =>
   `NOT EXISTS (SELECT 1 FROM jobs w WHERE w.notification_id = r.${notificationIdColumn} AND w.status = ANY($${statusesParam}::text[]))`;
+
+/**
+ * `environments_in_table`: the environments of `table`'s rows (a NULL ends the list), walked on its
+ * (environment_id, …) index one probe per environment, however many rows each has. Needs WITH RECURSIVE.
+ */
+const environmentsIn = (table: string) => `environments_in_table AS (
+  (SELECT environment_id AS id FROM ${table} ORDER BY environment_id LIMIT 1)
+  UNION ALL
+  SELECT (SELECT n.environment_id FROM ${table} n WHERE n.environment_id > e.id ORDER BY n.environment_id LIMIT 1)
+  FROM environments_in_table e WHERE e.id IS NOT NULL
+)`;
 
 /**
  * Retention: deletes up to `limit` rows of `table` created before `before` (parameter $1; `limit`
@@ -35,12 +48,7 @@ export async function deleteOldest(
            SELECT r.id FROM ${table} r WHERE r.created_at < $1 AND ${condition}
            ORDER BY r.created_at LIMIT $2 FOR UPDATE OF r SKIP LOCKED
          )`
-      : `environments_in_table AS (
-           (SELECT environment_id AS id FROM ${table} ORDER BY environment_id LIMIT 1)
-           UNION ALL
-           SELECT (SELECT n.environment_id FROM ${table} n WHERE n.environment_id > e.id ORDER BY n.environment_id LIMIT 1)
-           FROM environments_in_table e WHERE e.id IS NOT NULL
-         ), doomed AS (
+      : `${environmentsIn(table)}, doomed AS (
            SELECT d.id FROM environments_in_table e CROSS JOIN LATERAL (
              SELECT r.id, r.created_at FROM ${table} r WHERE r.environment_id = e.id AND r.created_at < $1 AND ${condition}
              ORDER BY r.created_at LIMIT $2 FOR UPDATE OF r SKIP LOCKED
@@ -53,4 +61,51 @@ export async function deleteOldest(
     [before, limit, ...params],
   );
   return row.deleted;
+}
+
+/** What retention clears from the rows of notifications (`r`), and how many records a row's part holds. */
+interface NotificationRowPart {
+  /** The row holds the part, and all of it is older than `before` ($1). */
+  holds: string;
+  /** How many records the part holds (an integer expression of `r`). */
+  records: string;
+  /** The SET clause that clears it (the row as `t`). */
+  clear: string;
+}
+
+/** A notification's first job kept on its row (migration 27): one job. */
+export const FIRST_JOB_RETENTION: NotificationRowPart = { holds: 'r.first_job IS NOT NULL', records: '1', clear: 'first_job = NULL' };
+
+/** The details written with that first job, kept on it: cleared once every one of them is older than `before`. */
+export const FIRST_JOB_DETAILS_RETENTION: NotificationRowPart = {
+  holds: `r.first_job IS NOT NULL AND jsonb_typeof(r.first_job->'details') = 'array'
+    AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.first_job->'details') e WHERE (e->>'created_at')::timestamptz >= $1)`,
+  records: `jsonb_array_length(r.first_job->'details')`,
+  clear: `first_job = t.first_job - 'details'`,
+};
+
+/**
+ * Retention of records kept on notification rows: clears `part` from the oldest finished notifications
+ * created before `before` that hold it, up to `limit` records (a row whose records alone pass `limit` is
+ * cleared alone), walking the environments as deleteOldest's `perEnvironment` does, locked rows
+ * skipped. Returns how many records it cleared.
+ */
+export async function clearOldestOnNotifications(sql: SqlClient, before: Date, limit: number, part: NotificationRowPart): Promise<number> {
+  if (limit <= 0) return 0;
+  const [row] = await sql.query<{ cleared: number }>(
+    `WITH RECURSIVE ${environmentsIn('notifications')}, candidates AS (
+       SELECT d.id, d.created_at, d.n FROM environments_in_table e CROSS JOIN LATERAL (
+         SELECT r.id, r.created_at, ${part.records} AS n FROM notifications r
+         WHERE r.environment_id = e.id AND r.created_at < $1 AND ${part.holds} AND ${notificationFinishedSql('id', 3)}
+         ORDER BY r.created_at LIMIT $2 FOR UPDATE OF r SKIP LOCKED
+       ) d
+       WHERE e.id IS NOT NULL ORDER BY d.created_at, d.id LIMIT $2
+     ), doomed AS (
+       SELECT id, n FROM (SELECT id, n, sum(n) OVER (ORDER BY created_at, id) AS upto, row_number() OVER (ORDER BY created_at, id) AS k FROM candidates) c
+       WHERE upto <= $2 OR k = 1
+     ), cleared AS (UPDATE notifications t SET ${part.clear} FROM doomed WHERE t.id = doomed.id RETURNING doomed.n)
+     SELECT COALESCE(sum(n), 0)::int AS cleared FROM cleared`,
+    [before, limit, UNFINISHED_JOB_STATUSES],
+  );
+  return row.cleared;
 }

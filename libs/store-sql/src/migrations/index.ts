@@ -25,6 +25,7 @@ import { jobDetailsMigration } from './0023_job_details';
 import { subscriberSearchStatisticsMigration } from './0024_subscriber_search_statistics';
 import { deliveryIndexEntriesMigration } from './0025_delivery_index_entries';
 import { pendingTriggersMigration } from './0026_pending_triggers';
+import { firstJobOnNotificationMigration } from './0027_first_job_on_notification';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: Migration[] = [
   subscriberSearchStatisticsMigration,
   deliveryIndexEntriesMigration,
   pendingTriggersMigration,
+  firstJobOnNotificationMigration,
 ];
