@@ -3,8 +3,9 @@
 // deliveries (notification, its completed job, message and "Message sent" detail: what the worker
 // writes per delivery), through the service's own SQL adapter (NotificationRepository.insertWithRecords,
 // dist/), with as many calls in flight as the worker runs jobs and the worker's pool size. The
-// adapter writes them as the worker's are written: three rows (the detail kept on its job's row),
-// the job and message sharing the notification's ids, payload object and creation time.
+// adapter writes them as the worker's are written: two rows (the completed job and its detail kept on
+// the notification's row), the job and message sharing the notification's ids, payload object and
+// creation time.
 // No queue, no reads, no rendering: a delivery cannot cost less than this.
 // Usage: node bench/store-writes.js <databaseUrl> <deliveries> <concurrency> <poolSize> [dist]
 // Prints one JSON line: {"deliveries":…,"seconds":…,"deliveries_per_s":…}.
