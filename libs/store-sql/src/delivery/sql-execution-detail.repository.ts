@@ -2,8 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository, Job } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { FIRST_JOB_DETAILS_RETENTION, UNFINISHED_JOB_STATUSES, clearOldestOnNotifications, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { firstJobIdIn } from './sql-job.repository';
+import {
+  FIRST_JOB_DETAILS_RETENTION,
+  JOB_DETAILS_RETENTION,
+  UNFINISHED_JOB_STATUSES,
+  clearOldest,
+  deleteOldest,
+  notificationFinishedSql,
+} from './sql-retention';
+import { jobsWithIdIn } from './sql-job.repository';
 import { ColumnSpec, batchedInsertManyIfAbsent, isoTime, setPresent } from './sql-rows';
 
 export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
@@ -65,19 +72,11 @@ export function toJobDetailEntry(d: ExecutionDetail, job: Job): Record<string, u
   return own ? ownColumns(d) : undefined;
 }
 
-/** The fields of a detail kept on its job (toJobDetailEntry), as jsonb_to_recordset reads them. */
-const DETAIL_ENTRY_COLUMNS =
-  'id text, channel text, provider_id text, status text, source text, detail text, raw text, is_retry boolean, is_test boolean, created_at timestamptz';
-
-/** The columns of execution_details, read from the details kept on job rows (`j`) as from the table. */
+/** The columns of execution_details, read from the details kept on the rows of the jobs with these ids (jobsWithIdIn). */
 const JOB_DETAIL_ROWS = `SELECT d.id, j.organization_id, j.environment_id, j.notification_id, j.id AS job_id, j.subscriber_id, j.transaction_id,
          d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, d.is_retry, d.is_test, d.created_at
-  FROM jobs j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(${DETAIL_ENTRY_COLUMNS})`;
-
-/** The same, read from the first jobs kept on notification rows (`n`, migration 27). */
-const FIRST_JOB_DETAIL_ROWS = `SELECT d.id, n.organization_id, n.environment_id, n.id AS notification_id, n.first_job->>'id' AS job_id, n.subscriber_id,
-         n.transaction_id, d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, d.is_retry, d.is_test, d.created_at
-  FROM notifications n CROSS JOIN LATERAL jsonb_to_recordset(n.first_job->'details') AS d(${DETAIL_ENTRY_COLUMNS})`;
+  FROM (${jobsWithIdIn(1)}) j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(id text, channel text, provider_id text, status text, source text,
+         detail text, raw text, is_retry boolean, is_test boolean, created_at timestamptz)`;
 
 export function toExecutionDetail(row: any): ExecutionDetail {
   return setPresent<ExecutionDetail>(
@@ -123,9 +122,7 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
     const rows = await this.sql.query(
       `SELECT * FROM execution_details WHERE job_id = ANY($1::text[]) AND environment_id = $2 AND organization_id = $3
        UNION ALL
-       ${JOB_DETAIL_ROWS} WHERE j.id = ANY($1::text[]) AND j.details IS NOT NULL AND j.environment_id = $2 AND j.organization_id = $3
-       UNION ALL
-       ${FIRST_JOB_DETAIL_ROWS} WHERE ${firstJobIdIn(1)} AND n.environment_id = $2 AND n.organization_id = $3
+       ${JOB_DETAIL_ROWS} WHERE j.details IS NOT NULL AND j.environment_id = $2 AND j.organization_id = $3
        ORDER BY created_at, id`,
       [jobIds, scope.environmentId, scope.organizationId],
     );
@@ -138,29 +135,8 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
    */
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
     let deleted = await deleteOldest(this.sql, 'execution_details', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
-    if (deleted < limit) deleted += await this.clearJobDetailsOlderThan(before, limit - deleted);
-    if (deleted < limit) deleted += await clearOldestOnNotifications(this.sql, before, limit - deleted, FIRST_JOB_DETAILS_RETENTION);
+    if (deleted < limit) deleted += await clearOldest(this.sql, before, limit - deleted, JOB_DETAILS_RETENTION);
+    if (deleted < limit) deleted += await clearOldest(this.sql, before, limit - deleted, FIRST_JOB_DETAILS_RETENTION);
     return deleted;
-  }
-
-  /**
-   * Clears the details kept on the oldest finished jobs' rows, up to `limit` details (a job whose
-   * details alone pass `limit` is cleared alone), locked rows skipped as deleteOldest does.
-   */
-  private async clearJobDetailsOlderThan(before: Date, limit: number): Promise<number> {
-    const [row] = await this.sql.query<{ cleared: number }>(
-      `WITH candidates AS (
-         SELECT r.id, r.created_at, jsonb_array_length(r.details) AS n FROM jobs r
-         WHERE r.details IS NOT NULL AND r.created_at < $1 AND ${notificationFinishedSql('notification_id', 3)}
-           AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.details) e WHERE (e->>'created_at')::timestamptz >= $1)
-         ORDER BY r.created_at, r.id LIMIT $2 FOR UPDATE OF r SKIP LOCKED
-       ), doomed AS (
-         SELECT id, n FROM (SELECT id, n, sum(n) OVER (ORDER BY created_at, id) AS upto, row_number() OVER (ORDER BY created_at, id) AS k FROM candidates) c
-         WHERE upto <= $2 OR k = 1
-       ), cleared AS (UPDATE jobs t SET details = NULL FROM doomed WHERE t.id = doomed.id RETURNING doomed.n)
-       SELECT COALESCE(sum(n), 0)::int AS cleared FROM cleared`,
-      [before, limit, UNFINISHED_JOB_STATUSES],
-    );
-    return row.cleared;
   }
 }

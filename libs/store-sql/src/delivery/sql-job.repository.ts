@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { FIRST_JOB_RETENTION, UNFINISHED_JOB_STATUSES, clearOldestOnNotifications, deleteOldest, notificationFinishedSql } from './sql-retention';
+import { FIRST_JOB_RETENTION, UNFINISHED_JOB_STATUSES, clearOldest, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
 
 /**
@@ -132,13 +132,15 @@ const FIRST_JOB_ROWS = `SELECT j.* FROM notifications n CROSS JOIN LATERAL jsonb
     'subscriber_id', n.subscriber_id, 'external_subscriber_id', n.external_subscriber_id, 'workflow_id', n.workflow_id,
     'workflow_identifier', n.workflow_identifier, 'payload', n.payload, 'created_at', n.created_at)) j`;
 
-/** `n`'s first job is kept on its row and its id is one of the text[] parameter `param` (the notifications_first_job index). */
-export const firstJobIdIn = (param: number) => `n.first_job IS NOT NULL AND n.first_job->>'id' = ANY($${param}::text[])`;
+/** The jobs whose id is one of the text[] parameter `param`, wherever each is kept (primary key; notifications_first_job index). */
+export const jobsWithIdIn = (param: number) =>
+  `SELECT * FROM jobs WHERE id = ANY($${param}::text[])
+   UNION ALL ${FIRST_JOB_ROWS} WHERE n.first_job IS NOT NULL AND n.first_job->>'id' = ANY($${param}::text[])`;
 
 @Injectable()
 export class SqlJobRepository implements JobRepository {
   private readonly byId = new CallBatcher<string, Job | null>(async (_, ids) => {
-    const rows = await this.sql.query(`SELECT * FROM jobs WHERE id = ANY($1::text[]) UNION ALL ${FIRST_JOB_ROWS} WHERE ${firstJobIdIn(1)}`, [ids]);
+    const rows = await this.sql.query(jobsWithIdIn(1), [ids]);
     const found = new Map(rows.map((row) => [row.id as string, row]));
     return ids.map((id) => (found.has(id) ? toJob(found.get(id)) : null));
   });
@@ -252,6 +254,6 @@ export class SqlJobRepository implements JobRepository {
   /** The table's rows first, then the first jobs kept on notification rows. */
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
     const deleted = await deleteOldest(this.sql, 'jobs', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
-    return deleted < limit ? deleted + (await clearOldestOnNotifications(this.sql, before, limit - deleted, FIRST_JOB_RETENTION)) : deleted;
+    return deleted < limit ? deleted + (await clearOldest(this.sql, before, limit - deleted, FIRST_JOB_RETENTION)) : deleted;
   }
 }

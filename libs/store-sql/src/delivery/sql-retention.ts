@@ -63,21 +63,34 @@ export async function deleteOldest(
   return row.deleted;
 }
 
-/** What retention clears from the rows of notifications (`r`), and how many records a row's part holds. */
-interface NotificationRowPart {
-  /** The row holds the part, and all of it is older than `before` ($1). */
+/**
+ * A part of a row that retention clears rather than deletes (records kept on another record's row), on
+ * `table`: `holds`, the row holds it and all of it is older than `before` ($1); `records`, how many
+ * records it is (an integer expression of `r`); `clear`, the SET clause that clears it (the row as `t`).
+ * Jobs find their oldest on their created_at index, notifications an environment at a time (deleteOldest's
+ * `perEnvironment`).
+ */
+interface RowPart {
+  table: 'jobs' | 'notifications';
   holds: string;
-  /** How many records the part holds (an integer expression of `r`). */
   records: string;
-  /** The SET clause that clears it (the row as `t`). */
   clear: string;
 }
 
-/** A notification's first job kept on its row (migration 27): one job. */
-export const FIRST_JOB_RETENTION: NotificationRowPart = { holds: 'r.first_job IS NOT NULL', records: '1', clear: 'first_job = NULL' };
+/** The details written with a job, kept on its row (migration 23): cleared once every one of them is older than `before`. */
+export const JOB_DETAILS_RETENTION: RowPart = {
+  table: 'jobs',
+  holds: `r.details IS NOT NULL AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.details) e WHERE (e->>'created_at')::timestamptz >= $1)`,
+  records: 'jsonb_array_length(r.details)',
+  clear: 'details = NULL',
+};
 
-/** The details written with that first job, kept on it: cleared once every one of them is older than `before`. */
-export const FIRST_JOB_DETAILS_RETENTION: NotificationRowPart = {
+/** A notification's first job kept on its row (migration 27): one job. */
+export const FIRST_JOB_RETENTION: RowPart = { table: 'notifications', holds: 'r.first_job IS NOT NULL', records: '1', clear: 'first_job = NULL' };
+
+/** The details written with that first job, kept on it, as JOB_DETAILS_RETENTION. */
+export const FIRST_JOB_DETAILS_RETENTION: RowPart = {
+  table: 'notifications',
   holds: `r.first_job IS NOT NULL AND jsonb_typeof(r.first_job->'details') = 'array'
     AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.first_job->'details') e WHERE (e->>'created_at')::timestamptz >= $1)`,
   records: `jsonb_array_length(r.first_job->'details')`,
@@ -85,25 +98,28 @@ export const FIRST_JOB_DETAILS_RETENTION: NotificationRowPart = {
 };
 
 /**
- * Retention of records kept on notification rows: clears `part` from the oldest finished notifications
- * created before `before` that hold it, up to `limit` records (a row whose records alone pass `limit` is
- * cleared alone), walking the environments as deleteOldest's `perEnvironment` does, locked rows
- * skipped. Returns how many records it cleared.
+ * Retention of records kept on other records' rows: clears `part` from the oldest rows of finished
+ * notifications created before `before` that hold it, up to `limit` records (a row whose records alone
+ * pass `limit` is cleared alone), locked rows skipped as deleteOldest does. Returns how many records it cleared.
  */
-export async function clearOldestOnNotifications(sql: SqlClient, before: Date, limit: number, part: NotificationRowPart): Promise<number> {
+export async function clearOldest(sql: SqlClient, before: Date, limit: number, part: RowPart): Promise<number> {
   if (limit <= 0) return 0;
+  const oldest = (where: string) =>
+    `SELECT r.id, r.created_at, ${part.records} AS n FROM ${part.table} r
+     WHERE ${where} r.created_at < $1 AND ${part.holds} AND ${notificationFinishedSql(part.table === 'jobs' ? 'notification_id' : 'id', 3)}
+     ORDER BY r.created_at, r.id LIMIT $2 FOR UPDATE OF r SKIP LOCKED`;
+  const candidates =
+    part.table === 'jobs'
+      ? `candidates AS (${oldest('')})`
+      : `${environmentsIn(part.table)}, candidates AS (
+           SELECT d.id, d.created_at, d.n FROM environments_in_table e CROSS JOIN LATERAL (${oldest('r.environment_id = e.id AND')}) d
+           WHERE e.id IS NOT NULL ORDER BY d.created_at, d.id LIMIT $2
+         )`;
   const [row] = await sql.query<{ cleared: number }>(
-    `WITH RECURSIVE ${environmentsIn('notifications')}, candidates AS (
-       SELECT d.id, d.created_at, d.n FROM environments_in_table e CROSS JOIN LATERAL (
-         SELECT r.id, r.created_at, ${part.records} AS n FROM notifications r
-         WHERE r.environment_id = e.id AND r.created_at < $1 AND ${part.holds} AND ${notificationFinishedSql('id', 3)}
-         ORDER BY r.created_at LIMIT $2 FOR UPDATE OF r SKIP LOCKED
-       ) d
-       WHERE e.id IS NOT NULL ORDER BY d.created_at, d.id LIMIT $2
-     ), doomed AS (
+    `WITH RECURSIVE ${candidates}, doomed AS (
        SELECT id, n FROM (SELECT id, n, sum(n) OVER (ORDER BY created_at, id) AS upto, row_number() OVER (ORDER BY created_at, id) AS k FROM candidates) c
        WHERE upto <= $2 OR k = 1
-     ), cleared AS (UPDATE notifications t SET ${part.clear} FROM doomed WHERE t.id = doomed.id RETURNING doomed.n)
+     ), cleared AS (UPDATE ${part.table} t SET ${part.clear} FROM doomed WHERE t.id = doomed.id RETURNING doomed.n)
      SELECT COALESCE(sum(n), 0)::int AS cleared FROM cleared`,
     [before, limit, UNFINISHED_JOB_STATUSES],
   );
