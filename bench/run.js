@@ -357,7 +357,7 @@ async function benchDeliveries() {
       baseline_jobs: NOOP_JOBS,
       baseline_jobs_per_s: round(baselineRate, 0),
       ratio: round(rate / baselineRate, 3),
-      // The store alone writing the same rows, no queue or logic: no delivery rate can pass it.
+      // The store alone writing the same rows, no queue or logic (one statement at a time: its calls join one wave).
       store_only_per_s: round(storeRate, 0),
       store_only_vs_baseline: round(storeRate / baselineRate, 3),
       deliveries_vs_store_only: round(rate / storeRate, 3),

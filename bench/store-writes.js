@@ -6,7 +6,9 @@
 // adapter writes them as the worker's are written: two rows (the completed job and its detail kept on
 // the notification's row), the job and message sharing the notification's ids, payload object and
 // creation time.
-// No queue, no reads, no rendering: a delivery cannot cost less than this.
+// No queue, no reads, no rendering: a delivery cannot cost the store less than this. The hundred calls
+// join one statement and all wait for it, so the store runs one statement at a time (one core): the
+// rate of that wave, not all the store could take with its statements side by side.
 // Usage: node bench/store-writes.js <databaseUrl> <deliveries> <concurrency> <poolSize> [dist]
 // Prints one JSON line: {"deliveries":…,"seconds":…,"deliveries_per_s":…}.
 const path = require('node:path');
