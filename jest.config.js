@@ -22,4 +22,6 @@ module.exports = {
   moduleNameMapper,
   testTimeout: 60000,
   setupFiles: ['reflect-metadata'],
+  // the default summary, then which tests were skipped and why (MongoDB without MONGODB_URL)
+  reporters: ['default', '<rootDir>/test/support/skipped-tests.reporter.js'],
 };
