@@ -185,7 +185,8 @@ function inboxScenarios(name: string, start: (h: ServiceHarness) => Promise<void
     });
 
     (options.sqlStore ? it : it.skip)(
-      'refuses a session without the right subscriberHash once the environment requires HMAC, and accepts the right one',
+      'refuses a session without the right subscriberHash once the environment requires HMAC, and accepts the right one' +
+        (options.sqlStore ? '' : " (not here: it turns HMAC on through the store's SQL, which the embedded process keeps to itself)"),
       async () => {
         const { data: environment } = await api('GET', '/v1/environments/me');
         // Development starts with HMAC off; the CLI turns it on (here through the store, as the CLI does)
