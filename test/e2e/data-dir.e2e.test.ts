@@ -128,7 +128,11 @@ describe('one process owns an embedded DATA_DIR', () => {
     let refused: Exit;
     try {
       refused = await cli(dataDir, 'environments:create', 'Production');
-      expect(await fetch(`${service.base}/v1/health-check`).then((r) => r.status)).toBe(200);
+      const health = await fetch(`${service.base}/v1/health-check`).then(
+        (r) => r.status,
+        (error: Error) => `${error.message} (${(error.cause as Error | undefined)?.message}); the service's output:\n${service.output()}`,
+      );
+      expect(health).toBe(200);
     } finally {
       await service.stop();
     }
