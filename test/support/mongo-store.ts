@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { AesGcmCredentialCipher } from '@app/integrations';
 import { ensureIndexes, mongoRepositories, openMongoStore } from '@app/store-mongo';
+import { MONGODB_SKIP_MARK } from './skip-marks';
 import type { RepositoryStoreFixture } from './sql-stores';
 import { uniqueName } from './test-app';
 
@@ -43,5 +44,5 @@ const MONGO_STORE: RepositoryStoreFixture = {
  */
 export function describeMongoContract(port: string, suite: (store: RepositoryStoreFixture) => void): void {
   if (MONGODB_URL) describe(`${port} on MongoDB`, () => suite(MONGO_STORE));
-  else describe.skip(`${port} on MongoDB (set MONGODB_URL to run)`, () => suite(MONGO_STORE));
+  else describe.skip(`${port} on MongoDB ${MONGODB_SKIP_MARK}`, () => suite(MONGO_STORE));
 }

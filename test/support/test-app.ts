@@ -11,6 +11,7 @@ import { CreateApiKey, CreateEnvironment, ENVIRONMENT_REPOSITORY, EnvironmentRep
 import { Clock } from '@app/kernel';
 import { AppModule } from '../../apps/api/src/app.module';
 import { configureApp, createHttpAdapter } from '../../apps/api/src/configure-app';
+import { MONGODB_SKIP_MARK } from './skip-marks';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -129,5 +130,5 @@ export const STORES: StoreUnderTest[] = ['pglite', 'postgres'];
 export function describeEachStore(title: string, block: (store: StoreUnderTest) => void): void {
   for (const store of STORES) describe(title.replace('%s', store), () => block(store));
   if (TEST_MONGODB_URL) describe(title.replace('%s', 'mongodb'), () => block('mongodb'));
-  else describe.skip(title.replace('%s', 'mongodb (set MONGODB_URL to run)'), () => block('mongodb'));
+  else describe.skip(title.replace('%s', `mongodb ${MONGODB_SKIP_MARK}`), () => block('mongodb'));
 }
