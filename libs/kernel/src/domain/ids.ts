@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 // 24-hex ids shaped like MongoDB ObjectIds (what Novu clients expect), sortable by creation
 // second so cursors and "newest first" can order by id alone.
@@ -23,5 +23,6 @@ export function isId(value: unknown): value is string {
  */
 export function deterministicId(...parts: string[]): string {
   // JSON keeps the parts apart whatever characters they contain (["a","b"] ≠ ["ab"]).
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 24);
+  // One-shot `hash`: the same digest as createHash's, without a Hash object per id (several per delivery).
+  return hash('sha256', JSON.stringify(parts), 'hex').slice(0, 24);
 }

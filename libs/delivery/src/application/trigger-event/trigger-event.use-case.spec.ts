@@ -4,7 +4,7 @@ import { Workflow, WorkflowRepository } from '@app/workflows';
 import { TriggerRecord } from '../../domain/trigger';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { FANOUT_QUEUE } from '../queues';
-import { TriggerEvent, WorkflowNotFoundError } from './trigger-event.use-case';
+import { FANOUT_JOB_WINDOW_MS, MAX_TRIGGERS_PER_FANOUT_JOB, TriggerEvent, WorkflowNotFoundError } from './trigger-event.use-case';
 
 const workflow = { id: 'wf-1', active: true, trigger: { identifier: 'welcome' }, steps: [{ active: true }] } as unknown as Workflow;
 
@@ -91,5 +91,73 @@ describe('TriggerEvent', () => {
     commit();
     await Promise.all([answered, many]);
     expect(events.slice(2).sort()).toEqual(['answered', 'many answered']);
+  });
+
+  describe('fan-out jobs shared by acceptance batches whose inserts overlap', () => {
+    const scope = { organizationId: 'org', environmentId: 'env' };
+    let now: number;
+    let commits: Map<string, () => void>;
+    let added: NewJob[];
+    let useCase: TriggerEvent;
+    let answers: Promise<unknown>[];
+
+    beforeEach(() => {
+      now = Date.parse('2030-01-01T00:00:00Z');
+      commits = new Map();
+      added = [];
+      answers = [];
+      useCase = new TriggerEvent(
+        { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
+        {} as TenantRepository,
+        // each insert waits until the test commits it, by transactionId
+        {
+          insertIfAbsent: (record: TriggerRecord) => new Promise((resolve) => commits.set(record.transactionId, () => resolve(true))),
+        } as unknown as TriggerRepository,
+        { add: async (_queue: string, job: NewJob) => void added.push(job) } as unknown as JobQueue,
+        { now: () => new Date(now) },
+      );
+    });
+
+    /** Starts one acceptance batch (its triggers join in one turn) and waits until its inserts are under way. */
+    const startBatch = async (...transactionIds: string[]) => {
+      answers.push(...transactionIds.map((transactionId) => useCase.execute({ scope, name: 'welcome', to: 'ada', transactionId })));
+      while (!transactionIds.every((id) => commits.has(id))) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const commit = async (...transactionIds: string[]) => {
+      transactionIds.forEach((id) => commits.get(id)!());
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const jobOf = (job: NewJob) => ({ id: job.id, triggerIds: (job.data as { triggerIds: string[] }).triggerIds.length });
+
+    it('one job for batches that overlap, added once the last of them has written; a batch alone has its own, named after its trigger', async () => {
+      await startBatch('a1', 'a2');
+      await startBatch('b1');
+      await commit('a1', 'a2');
+      expect(added).toEqual([]); // b is still writing
+      await startBatch('c1');
+      await commit('b1');
+      expect(added).toEqual([]);
+      await commit('c1');
+      expect(added).toHaveLength(1);
+      expect(jobOf(added[0]).triggerIds).toBe(4);
+
+      await startBatch('d1');
+      await commit('d1');
+      await Promise.all(answers);
+      expect(added).toHaveLength(2);
+      expect(added[1].data).toEqual({ triggerIds: [added[1].id] });
+    });
+
+    it(`takes no batch once it holds ${MAX_TRIGGERS_PER_FANOUT_JOB} triggers or is ${FANOUT_JOB_WINDOW_MS} ms old`, async () => {
+      const first = Array.from({ length: MAX_TRIGGERS_PER_FANOUT_JOB - 1 }, (_, i) => `first-${i}`);
+      await startBatch(...first);
+      await startBatch('fits');
+      await startBatch('next-job-1', 'next-job-2'); // would make 101
+      now += FANOUT_JOB_WINDOW_MS;
+      await startBatch('third-job');
+      await commit(...first, 'fits', 'next-job-1', 'next-job-2', 'third-job');
+      await Promise.all(answers);
+      expect(added.map(jobOf).map(({ triggerIds }) => triggerIds)).toEqual([MAX_TRIGGERS_PER_FANOUT_JOB, 2, 1]);
+    });
   });
 });

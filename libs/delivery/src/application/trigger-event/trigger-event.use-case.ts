@@ -6,6 +6,7 @@ import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../
 import { TriggerRecord } from '../../domain/trigger';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FANOUT_QUEUE, PIPELINE_JOB_OPTIONS, PipelineQueue } from '../queues';
+import { FanOutJobGathering } from './fan-out-job-gathering';
 
 export interface TriggerEventCommand {
   scope: EnvironmentScope;
@@ -43,6 +44,8 @@ type Prepared = { answer: TriggerEventResult } | { record: TriggerRecord; proces
 export const MAX_PAYLOAD_BYTES = 512 * 1024;
 /** Triggers one fan-out job carries at most. */
 export const MAX_TRIGGERS_PER_FANOUT_JOB = 100;
+/** How long a fan-out job takes in acceptance batches that overlap it, at most (FanOutJobGathering). */
+export const FANOUT_JOB_WINDOW_MS = 20;
 
 export class PayloadTooLargeError extends DomainError {
   constructor(bytes: number) {
@@ -79,6 +82,8 @@ export class TriggerEvent {
   private readonly logger = new Logger(TriggerEvent.name);
   /** The triggers accepted in one turn of the event loop are persisted and enqueued together. */
   private readonly accepts = new CallBatcher<TriggerRecord, boolean | { error: unknown }>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
+  /** The fan-out job that acceptance batches starting now join. */
+  private gathering?: FanOutJobGathering;
 
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
@@ -175,27 +180,41 @@ export class TriggerEvent {
   }
 
   /**
-   * Persists triggers accepted together, then enqueues one fan-out job for those that were new
-   * (a queue job per trigger would cost the worker more than many of the deliveries). Each record
-   * names that job, so the reconciler can tell whether the queue still holds it. The answer waits
-   * for the insert only: once it has committed the trigger is durable, and a lost enqueue is the
-   * reconciler's to redo, so the queue's round trip stays off the caller's latency.
+   * Persists triggers accepted together, then hands those that were new to a fan-out job, shared
+   * with the batches whose inserts overlap this one (FanOutJobGathering; a queue job per trigger
+   * would cost the worker more than many of the deliveries). Each record names that job, so the
+   * reconciler can tell whether the queue still holds it. The answer waits for the insert only:
+   * once it has committed the trigger is durable, and a lost enqueue is the reconciler's to redo,
+   * so the queue's round trip stays off the caller's latency.
    */
   private async accept(records: TriggerRecord[]): Promise<(boolean | { error: unknown })[]> {
-    const fanOutJobId = records.length === 1 ? records[0].id : newId();
+    const job = this.joinFanOutJob(records);
     // Each record on its own: one the store refuses fails alone, and the others still reach the
     // queue now, in this job, rather than waiting for the reconciler.
     const inserted = await Promise.all(
-      records.map((record) => this.triggers.insertIfAbsent({ ...record, fanOutJobId }).catch((error: unknown) => ({ error }))),
+      records.map((record) => this.triggers.insertIfAbsent({ ...record, fanOutJobId: job.id }).catch((error: unknown) => ({ error }))),
     );
-    const triggerIds = records.filter((_, index) => inserted[index] === true).map((record) => record.id);
-    if (triggerIds.length) {
-      this.queue
-        .add(FANOUT_QUEUE, { id: fanOutJobId, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS })
-        .catch((error: unknown) =>
-          this.logger.warn(`${triggerIds.length} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`),
-        );
-    }
+    if (job.written(records.filter((_, index) => inserted[index] === true).map((record) => record.id))) this.enqueue(job);
     return inserted;
+  }
+
+  private joinFanOutJob(records: TriggerRecord[]): FanOutJobGathering {
+    const now = this.clock.now().getTime();
+    if (!this.gathering?.takes(records.length, now)) {
+      this.gathering = new FanOutJobGathering(records[0].id, now, MAX_TRIGGERS_PER_FANOUT_JOB, FANOUT_JOB_WINDOW_MS);
+    }
+    this.gathering.join(records.length);
+    return this.gathering;
+  }
+
+  private enqueue(job: FanOutJobGathering): void {
+    if (this.gathering === job) this.gathering = undefined;
+    const { triggerIds } = job;
+    if (!triggerIds.length) return;
+    this.queue
+      .add(FANOUT_QUEUE, { id: job.id, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS })
+      .catch((error: unknown) =>
+        this.logger.warn(`${triggerIds.length} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`),
+      );
   }
 }
