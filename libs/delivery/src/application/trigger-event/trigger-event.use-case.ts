@@ -80,7 +80,7 @@ export class InvalidTriggerError extends UnprocessableError {
 @Injectable()
 export class TriggerEvent {
   private readonly logger = new Logger(TriggerEvent.name);
-  /** The triggers accepted in one turn of the event loop are persisted and enqueued together. */
+  /** The triggers accepted in one turn of the event loop are persisted together, and join one fan-out job. */
   private readonly accepts = new CallBatcher<TriggerRecord, boolean | { error: unknown }>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
   /** The fan-out job that acceptance batches starting now join. */
   private gathering?: FanOutJobGathering;
