@@ -108,6 +108,9 @@ function takeOver(dataDir: string, path: string, candidate: string, stale: LockF
         return true;
       }
       const claimant = readLock(claim);
+      // A claim made after the lock changed hands (its claimant read the stale lock late): the
+      // caller reads the lock again and names its real owner, not that claimant.
+      if (readLock(path)?.id !== stale.id) return false;
       if (claimant && isAlive(claimant.owner)) throw new DataDirInUseError(dataDir, claimant.owner);
     }
   } finally {
