@@ -20,7 +20,8 @@ module.exports = {
     }],
   },
   moduleNameMapper,
-  testTimeout: 60000,
+  // generous: on a slow afternoon of this 2-core machine an app's start under the full run's load took over 60 s
+  testTimeout: 120000,
   setupFiles: ['reflect-metadata'],
   // the default summary, then which tests were skipped and why (MongoDB without MONGODB_URL)
   reporters: ['default', '<rootDir>/test/support/skipped-tests.reporter.js'],
