@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DATA_DIR_LOCK_FILE, DataDirInUseError, DataDirLock } from './data-dir-lock';
+import { DATA_DIR_LOCK_FILE, DataDirInUseError, DataDirLock, takeOver } from './data-dir-lock';
 
 const ROOT = resolve(__dirname, '../../..');
 const LOCK_MODULE = join(__dirname, 'data-dir-lock.ts');
@@ -137,6 +137,26 @@ describe('DataDirLock', () => {
     expect(lockOwnerPid(dir)).toBe(process.pid);
     lock.release();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('names the new owner, not a late claimant, when the lock changed hands during its takeover', async () => {
+    // This starter read a stale lock. Before it could claim it, another starter took the directory
+    // over, and a third, which had read the same stale lock, made a claim and is still running.
+    const staleRaw = JSON.stringify({ pid: deadPid(), since: 'x', command: 'x', nonce: 'stale' });
+    const stale = { owner: JSON.parse(staleRaw), id: createHash('sha256').update(staleRaw).digest('hex').slice(0, 24) };
+    writeLock(dir, { pid: process.ppid, nonce: 'new owner' });
+    const claimant = spawn('sleep', ['30']);
+    children.push(claimant);
+    const claim = join(dir, `${DATA_DIR_LOCK_FILE}.takeover-${stale.id}-1`);
+    writeFileSync(claim, JSON.stringify({ pid: claimant.pid, since: 'x', command: 'sleep 30', nonce: 'claimant' }));
+    const candidate = join(dir, 'candidate.tmp');
+    writeFileSync(candidate, JSON.stringify({ pid: process.pid, since: 'x', command: 'x', nonce: 'this starter' }));
+
+    expect(takeOver(dir, join(dir, DATA_DIR_LOCK_FILE), candidate, stale)).toBe(false); // look again…
+    expect(() => DataDirLock.acquire(dir)).toThrow(`in use by pid ${process.ppid}`); // …and meet the new owner
+    expect(lockOwnerPid(dir)).toBe(process.ppid);
+    expect(existsSync(claim)).toBe(false); // claims on a lock that is gone are spent
+    claimant.kill('SIGKILL');
   });
 
   it('frees the directory when its process exits without releasing', async () => {

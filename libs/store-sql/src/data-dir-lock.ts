@@ -33,7 +33,8 @@ export class DataDirInUseError extends ConfigError {
   }
 }
 
-interface LockFile {
+/** A lock file as read: its owner and the hash that names its takeover claims. */
+export interface LockFile {
   owner: DataDirLockOwner;
   /** Hash of the file's bytes: names the takeover claims of exactly this lock. */
   id: string;
@@ -97,7 +98,12 @@ export class DataDirLock {
   }
 }
 
-function takeOver(dataDir: string, path: string, candidate: string, stale: LockFile): boolean {
+/**
+ * Replaces the `stale` lock at `path` with `candidate`'s content; false when the lock changed hands
+ * or was released meanwhile (the caller looks again). Exported for its spec, which sets up the
+ * interleavings of several starters that acquire alone meets only by chance.
+ */
+export function takeOver(dataDir: string, path: string, candidate: string, stale: LockFile): boolean {
   const prefix = `${basename(path)}.takeover-${stale.id}-`;
   try {
     for (let attempt = 1; ; attempt++) {
