@@ -10,6 +10,7 @@
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
 // BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" (extra env for api/worker)  BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+// BENCH_CHILD_LOG=/tmp/child (each child process's output appended to /tmp/child.<name>.<pid>)
 const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');

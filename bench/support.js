@@ -3,7 +3,7 @@
 // PostgreSQL database and Redis prefix, a small API client, and statistics.
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
-const { readFileSync } = require('node:fs');
+const { appendFileSync, readFileSync } = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { Client } = require('pg');
@@ -75,6 +75,9 @@ function freePort() {
 // ---------------------------------------------------------------- child processes
 
 const children = new Set();
+// BENCH_CHILD_LOG=/tmp/child: every child's whole output is also appended to /tmp/child.<name>.<pid>
+// (e.g. with BENCH_SERVICE_NODE_ARGS=--trace-gc-nvp, the worker's scavenges).
+const CHILD_LOG = process.env.BENCH_CHILD_LOG;
 
 /** A child node process; its output is kept (last 64 KB) for error reports. */
 class Child {
@@ -90,6 +93,7 @@ class Child {
       children.delete(this);
     });
     const keep = (chunk) => {
+      if (CHILD_LOG) appendFileSync(`${CHILD_LOG}.${this.name}.${this.pid}`, chunk);
       this.output = (this.output + chunk.toString()).slice(-65536);
     };
     this.proc.stdout.on('data', keep);
