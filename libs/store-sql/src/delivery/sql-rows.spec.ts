@@ -8,4 +8,11 @@ describe('isoTime', () => {
     expect(isoTime(new Date(0))).toBe('1970-01-01T00:00:00.000Z');
     expect(isoTime(undefined)).toBeUndefined();
   });
+
+  it('never answers one instant with the text of another that shares its slot', () => {
+    const base = Date.UTC(2024, 5, 1);
+    const instants = [0, 64, 128, 1, 65, 0, -64, 64 * 1024, 0].map((offset) => new Date(base + offset));
+    for (let round = 0; round < 2; round++) for (const time of instants) expect(isoTime(time)).toBe(time.toISOString());
+    expect(isoTime(new Date(-1))).toBe('1969-12-31T23:59:59.999Z'); // before 1970: a negative slot index would be wrong
+  });
 });

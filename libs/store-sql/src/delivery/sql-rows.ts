@@ -14,13 +14,17 @@ export const present = <T>(value: T | null | undefined): value is T => value !==
 export function isoTime(time: Date | undefined): string | null | undefined {
   if (time === undefined || time === null) return time;
   const ms = time.getTime();
-  if (ms === lastTime.ms) return lastTime.iso; // a delivery's rows share a few instants: toISOString is the cost here
   if (Number.isNaN(ms)) return null;
-  lastTime.ms = ms;
-  lastTime.iso = time.toISOString();
-  return lastTime.iso;
+  // The rows of a batch share few instants (deliveries a millisecond apart, several times per row),
+  // and toISOString is the cost here: the last text of each of 64 slots is kept, by millisecond.
+  const slot = ms & (ISO_SLOTS - 1);
+  if (isoMs[slot] === ms) return isoText[slot];
+  isoMs[slot] = ms;
+  return (isoText[slot] = time.toISOString());
 }
-const lastTime = { ms: Number.NaN, iso: '' };
+const ISO_SLOTS = 64;
+const isoMs = new Float64Array(ISO_SLOTS).fill(Number.NaN);
+const isoText: string[] = new Array<string>(ISO_SLOTS).fill('');
 
 /** Copies the columns that hold a value onto `target` (optional fields stay out, never null). */
 export function setPresent<T extends object>(target: T, fields: Partial<Record<keyof T, unknown>>): T {
