@@ -117,9 +117,10 @@ export class FanOut {
       context.actorId = upserted.subscriber.subscriberId; // the caller's id: jobs look the actor up by it
     }
 
-    const batchSize = fanOutBatchSize(trigger.payload);
     const { subscribers: inline, topics } = parseRecipients(trigger.to).recipients;
     const explicit = await this.upsertInline(scope, inline);
+    // Sizing serialises the payload: a lone recipient (most triggers) is one batch at any size.
+    const batchSize = explicit.length > 1 || topics.length || trigger.broadcast ? fanOutBatchSize(trigger.payload) : 1;
     for (let start = 0; start < explicit.length; start += batchSize) await this.deliverTo(scope, explicit.slice(start, start + batchSize), context);
 
     // Topic members: explicit recipients, each topic's `exclude` and the actor are left out;
