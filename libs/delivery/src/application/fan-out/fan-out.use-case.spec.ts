@@ -43,12 +43,21 @@ const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as un
 /** FanOut alone: its stores are in-memory stand-ins, RunStep a stub that answers as told. */
 function fanOut(
   runStep: (jobId: string, writes?: RunAheadWrites) => Promise<void>,
-  options: { alreadyInserted?: boolean; workflow?: Workflow; trigger?: TriggerRecord; topics?: TopicRepository; subscribers?: SubscriberRepository } = {},
+  options: {
+    alreadyInserted?: boolean;
+    workflow?: Workflow;
+    trigger?: TriggerRecord;
+    topics?: TopicRepository;
+    subscribers?: SubscriberRepository;
+    /** The subscribers the inline recipients upsert to (Ada alone unless given). */
+    upserted?: Subscriber[];
+  } = {},
 ) {
   const added: NewJob[] = [];
   const runs: { jobId: string; attempt: Attempt; known: { job?: Job; subscriber?: Subscriber }; writes?: RunAheadWrites }[] = [];
   const marked: string[] = [];
   const written: NotificationRecords[] = [];
+  const insertSizes: number[] = [];
   const useCase = new FanOut(
     { findById: async () => options.trigger ?? trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
     { findByIdIncludingDeleted: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
@@ -58,6 +67,7 @@ function fanOut(
     {
       insertWithRecords: async (records: NotificationRecords[]) => {
         if (options.alreadyInserted) return new Set();
+        insertSizes.push(records.length);
         written.push(...records);
         return new Set(records.map((r) => r.notification.id));
       },
@@ -67,7 +77,7 @@ function fanOut(
       addBulk: async (queue: string, jobs: NewJob[]) => void added.push(...jobs.map((job) => ({ ...job, queue }) as NewJob)),
     } as unknown as JobQueue,
     systemClock,
-    { execute: async () => [{ subscriber: ada, created: false }] } as unknown as UpsertSubscribers,
+    { execute: async () => (options.upserted ?? [ada]).map((subscriber) => ({ subscriber, created: false })) } as unknown as UpsertSubscribers,
     {} as UpdateSubscriberCredentials,
     {
       execute: async (command: { jobId: string; attempt: Attempt }, known: { job?: Job; subscriber?: Subscriber }) => {
@@ -81,7 +91,7 @@ function fanOut(
       },
     } as unknown as RunStep,
   );
-  return { useCase, added, runs, marked, written };
+  return { useCase, added, runs, marked, written, insertSizes };
 }
 
 describe('FanOut', () => {
@@ -251,6 +261,17 @@ describe('FanOut', () => {
     triggers.markStatus = async (id: string, _from: string[], to: string) => statuses.push(`${id}:${to}`) > 0;
     await expect(poisoned.useCase.execute({ triggerIds: [trigger.id, 'poison'] })).resolves.toBeUndefined();
     expect(statuses.sort()).toEqual(['poison:failed', `${trigger.id}:processed`].sort());
+  });
+
+  it('writes several inline recipients of a large payload in batches its size allows, and a lone one at once', async () => {
+    const payload = { blob: 'x'.repeat(3 * 1024 * 1024) }; // 8 MB of copies a batch: two recipients
+    const people = ['ada', 'bob', 'cy'].map((subscriberId) => ({ ...ada, id: `sub-${subscriberId}`, subscriberId }));
+    const three = fanOut(async () => undefined, { trigger: { ...trigger, to: ['ada', 'bob', 'cy'], payload }, upserted: people });
+    await three.useCase.execute({ triggerIds: [trigger.id] });
+    expect(three.insertSizes).toEqual([2, 1]);
+    const one = fanOut(async () => undefined, { trigger: { ...trigger, payload } });
+    await one.useCase.execute({ triggerIds: [trigger.id] });
+    expect(one.insertSizes).toEqual([1]);
   });
 
   it('shrinks its batches as the payload grows, so a worker never holds hundreds of copies of a large one', () => {
