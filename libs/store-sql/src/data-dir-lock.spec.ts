@@ -139,7 +139,7 @@ describe('DataDirLock', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('names the new owner, not a late claimant, when the lock changed hands during its takeover', async () => {
+  it('names the new owner, not a late claimant, when the lock changed hands during its takeover', () => {
     // This starter read a stale lock. Before it could claim it, another starter took the directory
     // over, and a third, which had read the same stale lock, made a claim and is still running.
     const staleRaw = JSON.stringify({ pid: deadPid(), since: 'x', command: 'x', nonce: 'stale' });
