@@ -1,4 +1,4 @@
-import { SqlClient } from '@app/store-sql';
+import { SqlClient, textArray } from '@app/store-sql';
 import { SQL_STORES } from '../support/sql-stores';
 
 // queryPrepared is query with the statement parsed and planned once per connection (PostgreSQL's
@@ -52,4 +52,23 @@ describe.each(SQL_STORES)('SqlClient.queryPrepared on $name', (store) => {
       expect(names).toHaveLength(1);
     });
   }
+});
+
+// textArray: a text[] parameter as an array literal (the worker's batched lookups), read back as the
+// values themselves whatever they hold.
+describe.each(SQL_STORES)('textArray on $name', (store) => {
+  let sql: SqlClient;
+  beforeAll(async () => {
+    sql = await store.open();
+  });
+  afterAll(() => sql.close());
+
+  it.each([
+    ['ids', ['6b09bd1de85ffad06a0289be', 'a4381d97781d3788f4ccf027']],
+    ['characters an array literal gives meaning to', ['a"b', 'c\\d', 'e,f', '{g}', ' h ', 'NULL', 'null', '', '\\"', 'i\nj', 'é ✓ 😀']],
+    ['none', []],
+  ])('%s', async (_, values) => {
+    const [row] = await sql.query<{ values: string[] }>('SELECT $1::text[] AS values', [textArray(values)]);
+    expect(row.values).toEqual(values);
+  });
 });

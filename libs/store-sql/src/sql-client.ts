@@ -28,6 +28,16 @@ export interface SqlClient {
 }
 export const SQL_CLIENT = Symbol('SqlClient');
 
+/**
+ * A `text[]` parameter as Postgres' array literal, built with two joins: pg converts an array
+ * element by element, and the worker's batched lookups pass hundreds of ids per statement.
+ */
+export function textArray(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  const quoted = /["\\]/.test(values.join('')) ? values.map((value) => value.replace(/["\\]/g, '\\$&')) : values;
+  return `{"${quoted.join('","')}"}`;
+}
+
 export interface SqlClientOptions {
   /** postgres://… ; when absent an embedded PGlite is used. */
   url?: string;

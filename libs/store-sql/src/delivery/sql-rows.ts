@@ -28,7 +28,8 @@ const isoText: string[] = new Array<string>(ISO_SLOTS).fill('');
 
 /** Copies the columns that hold a value onto `target` (optional fields stay out, never null). */
 export function setPresent<T extends object>(target: T, fields: Partial<Record<keyof T, unknown>>): T {
-  for (const [field, value] of Object.entries(fields)) {
+  for (const field in fields) {
+    const value = fields[field];
     if (present(value)) (target as any)[field] = value;
   }
   return target;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
-import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
 import { deleteOldest } from './sql-retention';
 import { ColumnSpec, insertFromJsonSql, setPresent } from './sql-rows';
 
@@ -96,7 +96,7 @@ export class SqlTriggerRepository implements TriggerRepository {
     return triggers.map((t) => inserted.has(t.id));
   });
   private readonly byId = new CallBatcher<string, TriggerRecord | null>(async (_, ids) => {
-    const rows = await this.sql.query('SELECT * FROM triggers WHERE id = ANY($1::text[])', [ids]);
+    const rows = await this.sql.query('SELECT * FROM triggers WHERE id = ANY($1::text[])', [textArray(ids)]);
     const found = new Map(rows.map((row) => [row.id as string, row]));
     return ids.map((id) => (found.has(id) ? toTriggerRecord(found.get(id)) : null));
   });
@@ -109,7 +109,7 @@ export class SqlTriggerRepository implements TriggerRepository {
          RETURNING id, created_at, status
        ), ${KEEP_PENDING_LISTED}
        SELECT id FROM moved`,
-      [ids, to, from, at ?? null],
+      [textArray(ids), to, from, at ?? null],
     );
     const moved = new Set(rows.map((row) => row.id as string));
     return ids.map((id) => moved.delete(id)); // the same trigger twice in one batch moved once

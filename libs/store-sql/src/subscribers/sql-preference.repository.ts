@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, Channel, EnvironmentScope } from '@app/kernel';
 import { PreferenceChange, PreferenceRepository, SubscriberPreference } from '@app/subscribers';
-import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
 
 // The global record is stored under an empty workflow id: primary keys cannot hold NULL.
 const GLOBAL = '';
@@ -27,7 +27,7 @@ export class SqlPreferenceRepository implements PreferenceRepository {
       const rows = await this.sql.query(
         `SELECT * FROM subscriber_preferences
          WHERE environment_id = $1 AND subscriber_id = ANY($2::text[]) AND organization_id = $3 AND workflow_id IN ($4, $5)`,
-        [environmentId, subscriberIds, organizationId, GLOBAL, workflowId],
+        [environmentId, textArray(subscriberIds), organizationId, GLOBAL, workflowId],
       );
       const records = rows.map(toPreference);
       return subscriberIds.map((subscriberId) => ({

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, CursorPage, EnvironmentScope, PageRequest } from '@app/kernel';
 import { Subscriber, SubscriberChanges, SubscriberChannel, SubscriberRepository, SubscriberSearch, SubscriberUpsert, clearedBy } from '@app/subscribers';
-import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
 import { TrigramStatistics, prefilterPattern } from './trigram-prefilter';
 
@@ -29,6 +29,8 @@ const SEARCHED = {
   name: { text: "btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))", statistics: 'subscribers_name_trigrams' },
 } as const;
 
+const COLUMN_ENTRIES = Object.entries(COLUMNS);
+
 const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
 export function toSubscriber(row: any): Subscriber {
@@ -41,7 +43,7 @@ export function toSubscriber(row: any): Subscriber {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  for (const [field, column] of Object.entries(COLUMNS)) {
+  for (const [field, column] of COLUMN_ENTRIES) {
     if (present(row[column])) (subscriber as any)[field] = row[column];
   }
   if (row.cleared_fields?.length) subscriber.cleared = row.cleared_fields;
@@ -64,7 +66,7 @@ export class SqlSubscriberRepository implements SubscriberRepository {
   private readonly bySubscriberId = new CallBatcher<string, Subscriber | null>(async (environmentId, subscriberIds) => {
     const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[])', [
       environmentId,
-      subscriberIds,
+      textArray(subscriberIds),
     ]);
     const found = new Map(rows.map((row) => [row.subscriber_id as string, row]));
     return subscriberIds.map((id) => (found.has(id) ? toSubscriber(found.get(id)) : null));
