@@ -130,6 +130,18 @@ describe('StepTemplateRenderer: Novu v1 (Handlebars) templates', () => {
   it('refuses templates above the size limit', () => {
     const small = new StepTemplateRenderer({ maxTemplateBytes: 100 });
     expect(() => small.render('x'.repeat(101), variables)).toThrow('more than the 100 allowed');
+    // the second time from what the renderer remembers of the source: the same answer
+    expect(() => small.render('x'.repeat(101), variables)).toThrow('more than the 100 allowed');
+    expect(small.render('{{payload.firstName}}', variables)).toBe('Ada');
+  });
+
+  it('keeps telling Liquid from Handlebars per source once its memory of sources is full', () => {
+    const forgetful = new StepTemplateRenderer({ cacheSize: 2 });
+    for (let round = 0; round < 3; round++) {
+      expect(forgetful.render('{{ payload.firstName | upcase }}', variables)).toBe('ADA');
+      expect(forgetful.render('{{payload.firstName}}!', variables)).toBe('Ada!');
+      expect(forgetful.render(`{{payload.firstName}} ${round}`, variables)).toBe(`Ada ${round}`);
+    }
   });
 });
 

@@ -6,6 +6,8 @@ import { LiquidTemplateRenderer, LiquidRendererOptions, DEFAULT_LIQUID_RENDERER_
 /** Names the engine sets at the root; a payload key with the same name stays under `payload` only. */
 const RESERVED_ROOT_NAMES = new Set(['payload', 'subscriber', 'actor', 'tenant', 'step', 'steps', 'workflow', 'context', 'env']);
 
+const LIQUID = 'liquid';
+
 /** Liquid-only syntax: a `{% tag %}`, `{{-` whitespace control, or a `| filter` inside an output tag. */
 export function usesLiquidSyntax(source: string): boolean {
   if (/\{%|\{\{-/.test(source)) return true;
@@ -27,6 +29,8 @@ export class StepTemplateRenderer implements TemplateRenderer {
   private readonly options: Required<LiquidRendererOptions>;
   private readonly liquid: LiquidTemplateRenderer;
   private readonly handlebars: HandlebarsEngine;
+  /** Per source: Liquid, or its size in bytes (a workflow's few templates are rendered for every delivery). */
+  private readonly sourceKinds = new Map<string, typeof LIQUID | number>();
 
   constructor(options: LiquidRendererOptions = {}) {
     this.options = { ...DEFAULT_LIQUID_RENDERER_OPTIONS, ...options };
@@ -37,8 +41,9 @@ export class StepTemplateRenderer implements TemplateRenderer {
   render(source: string, variables: TemplateVariables, options: RenderOptions = {}): string {
     if (source === undefined || source === null || source === '') return '';
     if (typeof source !== 'string') source = String(source);
-    if (usesLiquidSyntax(source)) return this.liquid.render(source, variables);
-    const bytes = Buffer.byteLength(source, 'utf8');
+    const kind = this.sourceKind(source);
+    if (kind === LIQUID) return this.liquid.render(source, variables);
+    const bytes = kind;
     if (bytes > this.options.maxTemplateBytes) {
       throw new TemplateRenderError(`Template is ${bytes} bytes, more than the ${this.options.maxTemplateBytes} allowed`, 'too_large', {
         bytes,
@@ -82,6 +87,16 @@ export class StepTemplateRenderer implements TemplateRenderer {
     return { subject, html, text: emailText(html) };
   }
 
+  private sourceKind(source: string): typeof LIQUID | number {
+    let kind = this.sourceKinds.get(source);
+    if (kind === undefined) {
+      kind = usesLiquidSyntax(source) ? LIQUID : Buffer.byteLength(source, 'utf8');
+      if (this.sourceKinds.size >= this.options.cacheSize) this.sourceKinds.clear();
+      this.sourceKinds.set(source, kind);
+    }
+    return kind;
+  }
+
   get cachedTemplates(): number {
     return this.liquid.cachedTemplates + this.handlebars.cachedTemplates;
   }
@@ -95,8 +110,11 @@ export class StepTemplateRenderer implements TemplateRenderer {
 function handlebarsData(variables: TemplateVariables): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   const payload = variables.payload ?? {};
-  for (const [key, value] of Object.entries(payload)) if (!RESERVED_ROOT_NAMES.has(key)) data[key] = value;
-  for (const [key, value] of Object.entries(variables)) if (value !== undefined) data[key] = value;
+  for (const key of Object.keys(payload)) if (!RESERVED_ROOT_NAMES.has(key)) data[key] = payload[key];
+  for (const key of Object.keys(variables)) {
+    const value = variables[key as keyof TemplateVariables];
+    if (value !== undefined) data[key] = value;
+  }
   data.payload = payload;
   return data;
 }
