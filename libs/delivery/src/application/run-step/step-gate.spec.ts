@@ -139,6 +139,14 @@ describe('StepGate.passesPreferences', () => {
     expect(state()).toEqual(['running', 'pending']);
   });
 
+  it("answers a subscriber who set nothing from the workflow's own preferences, and one who did from theirs, on the same workflow", async () => {
+    const { gate, context, details, prefer } = gateFor();
+    await expect(gate.passesPreferences(context)).resolves.toBe(true);
+    await prefer({ subscriberId: 'sub-ada', workflowId: null, channels: { email: false }, at: NOW });
+    await expect(gate.passesPreferences(context)).resolves.toBe(false);
+    expect(details()).toEqual([['Success', DETAIL.STEP_FILTERED_BY_SUBSCRIBER_GLOBAL_PREFERENCES]]);
+  });
+
   it('skips a channel the workflow turns off, saying the workflow did', async () => {
     const { gate, context, state, details } = gateFor({ workflow: { preferenceSettings: { in_app: true, email: false, sms: true, chat: true, push: true } } });
     await expect(gate.passesPreferences(context)).resolves.toBe(false);

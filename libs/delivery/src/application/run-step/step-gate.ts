@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { evaluateConditions } from '@app/kernel';
-import { PREFERENCE_REPOSITORY, PreferenceRepository, isWithinSchedule, nextScheduleWindow, resolveChannelPreferences } from '@app/subscribers';
+import {
+  PREFERENCE_REPOSITORY,
+  PreferenceRepository,
+  ResolvedChannelPreferences,
+  isWithinSchedule,
+  nextScheduleWindow,
+  resolveChannelPreferences,
+} from '@app/subscribers';
 import { DETAIL } from '../../domain/execution-detail';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
 import { stepJob } from '../queues';
@@ -24,6 +31,9 @@ const PREFERENCE_DETAIL = {
  */
 @Injectable()
 export class StepGate {
+  /** Per workflow record (the cache hands out one per load): its preferences for a subscriber who set none, most deliveries. */
+  private readonly workflowDefaults = new WeakMap<object, ResolvedChannelPreferences>();
+
   constructor(
     @Inject(PREFERENCE_REPOSITORY) private readonly preferences: PreferenceRepository,
     @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
@@ -90,7 +100,10 @@ export class StepGate {
     const { scope, job, workflow, subscriber, writes } = context;
     const channel = job.type as keyof typeof PREFERENCE_DETAIL;
     const stored = await this.preferences.findForWorkflow(scope, subscriber.id, workflow.id);
-    const resolved = resolveChannelPreferences({ workflow, global: stored.global, subscriberWorkflow: stored.workflow });
+    const resolved =
+      stored.global || stored.workflow
+        ? resolveChannelPreferences({ workflow, global: stored.global, subscriberWorkflow: stored.workflow })
+        : this.defaultsOf(workflow);
     if (!resolved.enabled || !resolved.channels[job.type as 'email']) {
       const source = resolved.disabledBy ?? resolved.sources[channel as 'email'];
       await this.skip(context, PREFERENCE_DETAIL[source], { channel, sources: resolved.sources, ...(resolved.disabledBy ? { enabled: false } : {}) });
@@ -111,6 +124,12 @@ export class StepGate {
     // unless a failure of this step must stop it, which only the deferred run can tell.
     if (!context.step.shouldStopOnFail) await this.chain.handOn(writes, job);
     return false;
+  }
+
+  private defaultsOf(workflow: StepContext['workflow']): ResolvedChannelPreferences {
+    let resolved = this.workflowDefaults.get(workflow);
+    if (!resolved) this.workflowDefaults.set(workflow, (resolved = resolveChannelPreferences({ workflow })));
+    return resolved;
   }
 
   /** The step does not apply: canceled, with the reason, and the chain goes on. */
