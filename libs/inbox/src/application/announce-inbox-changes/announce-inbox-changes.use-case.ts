@@ -27,15 +27,25 @@ export class AnnounceInboxChanges implements InAppDeliveryListener {
   ) {}
 
   // Concurrent deliveries (a worker runs a hundred steps at once) are announced together: the reads
-  // below cost the same for one message or five hundred.
-  private readonly batches = new CallBatcher<Message, void>(async (_environmentId, messages) => {
-    await this.announce(messages);
-    return messages.map(() => undefined);
-  });
+  // below cost the same for one message or five hundred. A call's messages join as one input.
+  private readonly batches = new CallBatcher<Message[], void>(
+    async (_environmentId, calls) => {
+      await this.announce(calls.flat());
+      return calls.map(() => undefined);
+    },
+    1_000,
+    (messages) => messages.length,
+  );
 
   /** New in-app messages (delivered, or back from a snooze): a few reads per batch, then one emit per socket event. */
   async delivered(messages: Message[]): Promise<void> {
-    await Promise.all(messages.map((message) => this.batches.run(message.environmentId, message)));
+    const byEnvironment = new Map<string, Message[]>();
+    for (const message of messages) {
+      const list = byEnvironment.get(message.environmentId);
+      if (list) list.push(message);
+      else byEnvironment.set(message.environmentId, [message]);
+    }
+    await Promise.all([...byEnvironment].map(([environmentId, list]) => this.batches.run(environmentId, list)));
   }
 
   /** One environment's messages: those of subscribers with a socket open (the others cost nothing). */
