@@ -3,7 +3,7 @@ import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
 import { TriggerRecord, TriggerStatus } from '../../domain/trigger';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
-import { TriggerEvent } from '../trigger-event/trigger-event.use-case';
+import { FANOUT_JOB_HOLD_MS, TriggerEvent } from '../trigger-event/trigger-event.use-case';
 import { RECONCILE_AFTER_MS, ReconcileTriggers } from './reconcile-triggers.use-case';
 
 /** The triggers table, in memory: just what acceptance and the reconciler use. */
@@ -139,6 +139,46 @@ describe('durable acceptance: TriggerEvent + ReconcileTriggers with a queue that
     expect(queue.added).toEqual(ids);
     expect(queue.data.get(ids[0])).toEqual({ triggerIds: [ids[0]] });
     expect(await reconcile.execute()).toBe(0); // their own jobs wait now
+  });
+
+  it('re-adds a trigger whose shared fan-out job completed without it (its batch wrote after the hold, and its own add failed)', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const gates = new Map<string, () => void>();
+      const insert = triggers.insertIfAbsent.bind(triggers);
+      triggers.insertIfAbsent = async (record) => {
+        await new Promise<void>((resolve) => gates.set(record.transactionId, resolve));
+        return insert(record);
+      };
+      const started = async (transactionId: string) => {
+        while (!gates.has(transactionId)) await new Promise((resolve) => setImmediate(resolve));
+      };
+      const first = accept.execute({ scope, name: 'welcome', to: 'a', transactionId: 'first' });
+      await started('first');
+      const second = accept.execute({ scope, name: 'welcome', to: 'a', transactionId: 'hung' });
+      await started('hung');
+      gates.get('first')!();
+      await first;
+      expect(queue.added).toEqual([]); // the shared job waits for the batch still writing
+      jest.advanceTimersByTime(FANOUT_JOB_HOLD_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+      const [sharedJob] = queue.added;
+      expect(queue.data.get(sharedJob)).toEqual({ triggerIds: [[...triggers.records.values()][0].id] });
+      queue.reachable = false; // the late batch's own add fails
+      gates.get('hung')!();
+      await second;
+      queue.reachable = true;
+      const late = [...triggers.records.values()].find((r) => r.transactionId === 'hung')!;
+      expect(late.fanOutJobId).toBe(sharedJob);
+      queue.held.set(sharedJob, 'completed');
+      await triggers.markStatus([...triggers.records.values()][0].id, ['accepted'], 'processed');
+      later(RECONCILE_AFTER_MS + 1);
+      expect(await reconcile.execute()).toBe(1);
+      expect(queue.added.at(-1)).toBe(late.id);
+      expect(queue.data.get(late.id)).toEqual({ triggerIds: [late.id] });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('does not touch a trigger the fan-out has taken', async () => {

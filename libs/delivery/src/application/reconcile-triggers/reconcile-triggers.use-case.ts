@@ -29,9 +29,12 @@ export class ReconcileTriggers {
       // the job it was accepted with (shared with the triggers accepted alongside), or one of its own from an earlier round
       const jobIds = [...new Set([trigger.fanOutJobId ?? trigger.id, trigger.id])];
       const states = await Promise.all(jobIds.map((id) => this.queue.getJobState(FANOUT_QUEUE, id)));
-      if (states.some((state) => state !== undefined && state !== 'failed')) continue;
+      // A job that finished (completed or out of retries) with the trigger still accepted did not
+      // fan it out: a shared job added without it, when its batch wrote after the job's hold.
+      const over = (state: string | undefined) => state === undefined || state === 'failed' || state === 'completed';
+      if (!states.every(over)) continue;
       // else the add below would be a no-op
-      if (states[jobIds.indexOf(trigger.id)] === 'failed') await this.queue.remove(FANOUT_QUEUE, trigger.id);
+      if (states[jobIds.indexOf(trigger.id)] !== undefined) await this.queue.remove(FANOUT_QUEUE, trigger.id);
       lost.push(trigger);
     }
     if (lost.length) {

@@ -4,7 +4,7 @@ import { Workflow, WorkflowRepository } from '@app/workflows';
 import { TriggerRecord } from '../../domain/trigger';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { FANOUT_QUEUE } from '../queues';
-import { FANOUT_JOB_WINDOW_MS, MAX_TRIGGERS_PER_FANOUT_JOB, TriggerEvent, WorkflowNotFoundError } from './trigger-event.use-case';
+import { FANOUT_JOB_HOLD_MS, FANOUT_JOB_WINDOW_MS, MAX_TRIGGERS_PER_FANOUT_JOB, TriggerEvent, WorkflowNotFoundError } from './trigger-event.use-case';
 
 const workflow = { id: 'wf-1', active: true, trigger: { identifier: 'welcome' }, steps: [{ active: true }] } as unknown as Workflow;
 
@@ -113,7 +113,10 @@ describe('TriggerEvent', () => {
         {
           insertIfAbsent: (record: TriggerRecord) => new Promise((resolve) => commits.set(record.transactionId, () => resolve(true))),
         } as unknown as TriggerRepository,
-        { add: async (_queue: string, job: NewJob) => void added.push(job) } as unknown as JobQueue,
+        {
+          add: async (_queue: string, job: NewJob) => void added.push(job),
+          addBulk: async (_queue: string, jobs: NewJob[]) => void added.push(...jobs),
+        } as unknown as JobQueue,
         { now: () => new Date(now) },
       );
     });
@@ -146,6 +149,31 @@ describe('TriggerEvent', () => {
       await Promise.all(answers);
       expect(added).toHaveLength(2);
       expect(added[1].data).toEqual({ triggerIds: [added[1].id] });
+    });
+
+    it(`goes without a batch still writing after ${FANOUT_JOB_HOLD_MS} ms; that batch's triggers then go as jobs of their own`, async () => {
+      jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+      try {
+        await startBatch('a1');
+        await startBatch('hung-1', 'hung-2');
+        await commit('a1');
+        jest.advanceTimersByTime(FANOUT_JOB_HOLD_MS - 1);
+        expect(added).toEqual([]); // within the hold, the job waits for the batch still writing
+        jest.advanceTimersByTime(1);
+        expect(added.map(jobOf)).toEqual([{ id: added[0].id, triggerIds: 1 }]);
+        await startBatch('b1'); // a new job: the one that went takes no batch
+        await commit('hung-1', 'hung-2');
+        await Promise.all(answers.slice(0, 3));
+        expect(added.slice(1).map((job) => job.data)).toEqual(added.slice(1).map((job) => ({ triggerIds: [job.id] })));
+        expect(added).toHaveLength(3);
+        await commit('b1');
+        await Promise.all(answers);
+        expect(added.map(jobOf).at(-1)).toEqual({ id: added.at(-1)!.id, triggerIds: 1 });
+        jest.advanceTimersByTime(FANOUT_JOB_HOLD_MS); // holds of jobs already added add nothing
+        expect(added).toHaveLength(4);
+      } finally {
+        jest.useRealTimers();
+      }
     });
 
     it(`takes no batch once it holds ${MAX_TRIGGERS_PER_FANOUT_JOB} triggers or is ${FANOUT_JOB_WINDOW_MS} ms old`, async () => {

@@ -46,6 +46,11 @@ export const MAX_PAYLOAD_BYTES = 512 * 1024;
 export const MAX_TRIGGERS_PER_FANOUT_JOB = 100;
 /** How long a fan-out job takes in acceptance batches that overlap it, at most (FanOutJobGathering). */
 export const FANOUT_JOB_WINDOW_MS = 20;
+/**
+ * How long a fan-out job waits for a batch of it still writing, at most: a hung insert then holds
+ * back the triggers of the batches it overlapped this long, not until the reconciler finds them.
+ */
+export const FANOUT_JOB_HOLD_MS = 1_000;
 
 export class PayloadTooLargeError extends DomainError {
   constructor(bytes: number) {
@@ -84,6 +89,8 @@ export class TriggerEvent {
   private readonly accepts = new CallBatcher<TriggerRecord, boolean | { error: unknown }>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
   /** The fan-out job that acceptance batches starting now join. */
   private gathering?: FanOutJobGathering;
+  /** The hold of each job being gathered (FANOUT_JOB_HOLD_MS). */
+  private readonly holds = new Map<FanOutJobGathering, ReturnType<typeof setTimeout>>();
 
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
@@ -194,14 +201,22 @@ export class TriggerEvent {
     const inserted = await Promise.all(
       records.map((record) => this.triggers.insertIfAbsent({ ...record, fanOutJobId: job.id }).catch((error: unknown) => ({ error }))),
     );
-    if (job.written(records.filter((_, index) => inserted[index] === true).map((record) => record.id))) this.enqueue(job);
+    const stored = records.filter((_, index) => inserted[index] === true).map((record) => record.id);
+    const outcome = job.written(stored);
+    if (outcome === 'add') this.enqueue(job);
+    else if (outcome === 'late') this.add(stored.map((id) => ({ id, triggerIds: [id] })));
     return inserted;
   }
 
   private joinFanOutJob(records: TriggerRecord[]): FanOutJobGathering {
     const now = this.clock.now().getTime();
     if (!this.gathering?.takes(records.length, now)) {
-      this.gathering = new FanOutJobGathering(records[0].id, now, MAX_TRIGGERS_PER_FANOUT_JOB, FANOUT_JOB_WINDOW_MS);
+      const job = (this.gathering = new FanOutJobGathering(records[0].id, now, MAX_TRIGGERS_PER_FANOUT_JOB, FANOUT_JOB_WINDOW_MS));
+      const hold = setTimeout(() => {
+        if (job.expire()) this.enqueue(job);
+      }, FANOUT_JOB_HOLD_MS);
+      hold.unref();
+      this.holds.set(job, hold);
     }
     this.gathering.join(records.length);
     return this.gathering;
@@ -209,12 +224,23 @@ export class TriggerEvent {
 
   private enqueue(job: FanOutJobGathering): void {
     if (this.gathering === job) this.gathering = undefined;
-    const { triggerIds } = job;
-    if (!triggerIds.length) return;
-    this.queue
-      .add(FANOUT_QUEUE, { id: job.id, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS })
-      .catch((error: unknown) =>
-        this.logger.warn(`${triggerIds.length} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`),
-      );
+    clearTimeout(this.holds.get(job));
+    this.holds.delete(job);
+    this.add([{ id: job.id, triggerIds: job.triggerIds }]);
+  }
+
+  /** Adds fan-out jobs; a failed add is the reconciler's to redo (the triggers are stored `accepted`). */
+  private add(jobs: { id: string; triggerIds: string[] }[]): void {
+    const filled = jobs.filter(({ triggerIds }) => triggerIds.length);
+    if (!filled.length) return;
+    const count = filled.reduce((sum, { triggerIds }) => sum + triggerIds.length, 0);
+    const adding =
+      filled.length === 1
+        ? this.queue.add(FANOUT_QUEUE, { id: filled[0].id, data: { triggerIds: filled[0].triggerIds }, ...PIPELINE_JOB_OPTIONS })
+        : this.queue.addBulk(
+            FANOUT_QUEUE,
+            filled.map(({ id, triggerIds }) => ({ id, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS })),
+          );
+    adding.catch((error: unknown) => this.logger.warn(`${count} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`));
   }
 }
