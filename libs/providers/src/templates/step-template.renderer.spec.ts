@@ -130,7 +130,7 @@ describe('StepTemplateRenderer: Novu v1 (Handlebars) templates', () => {
   it('refuses templates above the size limit', () => {
     const small = new StepTemplateRenderer({ maxTemplateBytes: 100 });
     expect(() => small.render('x'.repeat(101), variables)).toThrow('more than the 100 allowed');
-    // the second time from what the renderer remembers of the source: the same answer
+    // the second time the same answer (a source over the limit is not remembered, only measured again)
     expect(() => small.render('x'.repeat(101), variables)).toThrow('more than the 100 allowed');
     expect(small.render('{{payload.firstName}}', variables)).toBe('Ada');
   });

@@ -91,7 +91,7 @@ export class StepTemplateRenderer implements TemplateRenderer {
     let kind = this.sourceKinds.get(source);
     if (kind === undefined) {
       kind = usesLiquidSyntax(source) ? LIQUID : Buffer.byteLength(source, 'utf8');
-      // a source over the size limit is refused, never rendered: not worth keeping
+      // nothing over the size limit is kept: the memory stays at most cacheSize sources of that size
       if (source.length > this.options.maxTemplateBytes) return kind;
       if (this.sourceKinds.size >= this.options.cacheSize) this.sourceKinds.clear();
       this.sourceKinds.set(source, kind);
