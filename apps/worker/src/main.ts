@@ -14,7 +14,9 @@ async function main() {
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config }), { bufferLogs: true });
   app.useLogger(new ServiceLogger(app.get(Logger)));
   app.enableShutdownHooks();
-  app.get(Logger).log(`Worker started: consuming the fanout and steps queues, ${config.workerConcurrency} jobs at a time per queue`);
+  app
+    .get(Logger)
+    .log(`Worker started: consuming the fanout queue ${config.fanOutConcurrency} jobs at a time and the steps queue ${config.workerConcurrency} at a time`);
 }
 
 main().catch((error) => {

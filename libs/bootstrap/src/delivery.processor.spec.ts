@@ -11,7 +11,7 @@ describe('DeliveryProcessor', () => {
     } as unknown as JobQueue;
     const subject = new DeliveryProcessor(
       queue,
-      { workerConcurrency: 100, recoveryAfterMs: 60_000 } as AppConfig,
+      { workerConcurrency: 100, fanOutConcurrency: 40, recoveryAfterMs: 60_000 } as AppConfig,
       {} as FanOut,
       runStep as RunStep,
       {} as ReconcileTriggers,
@@ -24,9 +24,9 @@ describe('DeliveryProcessor', () => {
   const stepJob = (data: object, attemptsMade: number, attempts: number) =>
     ({ id: 'q-1', queueName: STEPS_QUEUE, data, attemptsMade, attempts }) as unknown as QueuedJob<any>;
 
-  it('runs both queues at the worker concurrency', () => {
+  it('runs steps at the worker concurrency and fan-outs at their own', () => {
     const handlers = processor({});
-    expect(handlers.get(FANOUT_QUEUE)?.concurrency).toBe(100);
+    expect(handlers.get(FANOUT_QUEUE)?.concurrency).toBe(40);
     expect(handlers.get(STEPS_QUEUE)?.concurrency).toBe(100);
   });
 

@@ -25,10 +25,12 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    const concurrency = this.config.workerConcurrency;
-    // A fan-out runs its recipients' first steps itself, so it gets the same concurrency as steps.
-    this.queue.process(FANOUT_QUEUE, { concurrency }, (job) => this.retryUnexpected(job, attemptOf(job), () => this.fanOut.execute(job.data)));
-    this.queue.process(STEPS_QUEUE, { concurrency }, (job) => {
+    // A fan-out job carries many triggers and runs their first steps itself: fewer of them at once
+    // (AppConfig.fanOutConcurrency) keep a worker's deliveries in flight to about a thousand.
+    this.queue.process(FANOUT_QUEUE, { concurrency: this.config.fanOutConcurrency }, (job) =>
+      this.retryUnexpected(job, attemptOf(job), () => this.fanOut.execute(job.data)),
+    );
+    this.queue.process(STEPS_QUEUE, { concurrency: this.config.workerConcurrency }, (job) => {
       const attempt = attemptOf(job);
       return this.retryUnexpected(
         job,

@@ -40,3 +40,20 @@ describe('loadConfig: outbound webhooks and reply callbacks', () => {
     expect(() => loadConfig({ ...base, INBOUND_MAIL_PORT: '70000' })).toThrow(/^Invalid configuration: INBOUND_MAIL_PORT/);
   });
 });
+
+describe('loadConfig: worker concurrency', () => {
+  const base = { DATA_DIR: '/tmp/notify-config-spec', STORE_ENCRYPTION_KEY: 'a'.repeat(64) };
+
+  it('runs 100 step jobs and 40 fan-out jobs at once by default', () => {
+    expect(loadConfig(base)).toMatchObject({ workerConcurrency: 100, fanOutConcurrency: 40 });
+  });
+
+  it('runs no more fan-out jobs than WORKER_CONCURRENCY unless FANOUT_CONCURRENCY says so', () => {
+    expect(loadConfig({ ...base, WORKER_CONCURRENCY: '8' })).toMatchObject({ workerConcurrency: 8, fanOutConcurrency: 8 });
+    expect(loadConfig({ ...base, WORKER_CONCURRENCY: '8', FANOUT_CONCURRENCY: '60' })).toMatchObject({ workerConcurrency: 8, fanOutConcurrency: 60 });
+  });
+
+  it.each(['0', '1001', 'many'])('refuses FANOUT_CONCURRENCY=%j, naming the variable', (value) => {
+    expect(() => loadConfig({ ...base, FANOUT_CONCURRENCY: value })).toThrow(/^Invalid configuration: FANOUT_CONCURRENCY/);
+  });
+});
