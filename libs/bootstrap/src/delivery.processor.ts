@@ -26,7 +26,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
 
   onApplicationBootstrap(): void {
     // A fan-out job carries many triggers and runs their first steps itself: fewer of them at once
-    // (AppConfig.fanOutConcurrency) keep a worker's deliveries in flight to about a thousand.
+    // (AppConfig.fanOutConcurrency) bound the deliveries a worker holds in flight.
     this.queue.process(FANOUT_QUEUE, { concurrency: this.config.fanOutConcurrency }, (job) =>
       this.retryUnexpected(job, attemptOf(job), () => this.fanOut.execute(job.data)),
     );

@@ -91,7 +91,8 @@ export class StepTemplateRenderer implements TemplateRenderer {
     let kind = this.sourceKinds.get(source);
     if (kind === undefined) {
       kind = usesLiquidSyntax(source) ? LIQUID : Buffer.byteLength(source, 'utf8');
-      // nothing over the size limit is kept: the memory stays at most cacheSize sources of that size
+      // a source longer than the limit is not kept (its bytes are never fewer than its UTF-16 length, so
+      // it is over the limit): the memory holds at most cacheSize sources of that length
       if (source.length > this.options.maxTemplateBytes) return kind;
       if (this.sourceKinds.size >= this.options.cacheSize) this.sourceKinds.clear();
       this.sourceKinds.set(source, kind);
