@@ -3,7 +3,7 @@ import { CallBatcher, Channel, EnvironmentScope, Page } from '@app/kernel';
 import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { ColumnSpec, insertFromJsonSql, isoTime, setPresent } from './sql-rows';
+import { ColumnSpec, insertFromJsonSql, isoTime, jsonRows, setPresent } from './sql-rows';
 
 export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
@@ -154,7 +154,7 @@ export function toMessage(row: any): Message {
 export class SqlMessageRepository implements MessageRepository {
   private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
     const inserted = await this.sql.query(`${insertFromJsonSql('messages', MESSAGE_COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id`, [
-      JSON.stringify(messages.map(toMessageRow)),
+      jsonRows(messages.map(toMessageRow), MESSAGE_COLUMNS),
     ]);
     // a created row is the message as given; only the existing ones need reading
     const given = new Map(messages.map((message) => [message.id, message]));

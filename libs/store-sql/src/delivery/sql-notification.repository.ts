@@ -6,7 +6,7 @@ import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from '
 import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow, toJobDetailEntry } from './sql-execution-detail.repository';
 import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
-import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, isoTime, setPresent } from './sql-rows';
+import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, isoTime, jsonRows, jsonRowsSource, setPresent } from './sql-rows';
 
 /** The job columns a new notification's jobs are written with: their own, and the details written with them. */
 const NEW_JOB_COLUMNS: readonly ColumnSpec[] = [...JOB_COLUMNS, ['details', 'jsonb']];
@@ -125,8 +125,7 @@ function insertInheritingSql(table: string, columns: readonly ColumnSpec[], para
   const names = columns.map(([name]) => name);
   const from = new Map(inherits);
   const values = names.map((name) => (from.has(name) ? `COALESCE(r.${name}, n.${from.get(name)})` : `r.${name}`));
-  const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
-  return `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM jsonb_to_recordset($${param}::jsonb) AS r(${definitions}) JOIN created n ON n.id = r.notification_id`;
+  return `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${jsonRowsSource(columns, param)} JOIN created n ON n.id = r.notification_id`;
 }
 
 /**
@@ -219,10 +218,10 @@ export class SqlNotificationRepository implements NotificationRepository {
         for (const message of records.messages) messageRows.push(leaveOutInherited(toMessageRow(message), notificationRow, MESSAGE_INHERITS));
       }
       const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_WITH_RECORDS, [
-        JSON.stringify(notificationRows),
-        JSON.stringify(jobRows),
-        JSON.stringify(messageRows),
-        JSON.stringify(detailRows),
+        jsonRows(notificationRows, COLUMNS),
+        jsonRows(jobRows, NEW_JOB_COLUMNS),
+        jsonRows(messageRows, MESSAGE_COLUMNS),
+        jsonRows(detailRows, EXECUTION_DETAIL_COLUMNS),
       ]);
       const created = new Set(rows.map((row) => row.id));
       return kept.map((records) => new Set(records.filter(({ notification }) => created.has(notification.id)).map(({ notification }) => notification.id)));

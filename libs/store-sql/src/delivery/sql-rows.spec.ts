@@ -1,4 +1,5 @@
-import { isoTime } from './sql-rows';
+import { ColumnSpec, insertFromJsonSql, isoTime, jsonRows } from './sql-rows';
+import { createSqlClient } from '../sql-client';
 
 describe('isoTime', () => {
   it('writes a time as JSON.stringify would, absent values left out and invalid ones null', () => {
@@ -14,5 +15,50 @@ describe('isoTime', () => {
     const instants = [0, 64, 128, 1, 65, 0, -64, 64 * 1024, 0].map((offset) => new Date(base + offset));
     for (let round = 0; round < 2; round++) for (const time of instants) expect(isoTime(time)).toBe(time.toISOString());
     expect(isoTime(new Date(-1))).toBe('1969-12-31T23:59:59.999Z'); // before 1970: a negative slot index would be wrong
+  });
+});
+
+describe('jsonRows and insertFromJsonSql', () => {
+  const columns: ColumnSpec[] = [
+    ['id', 'text'],
+    ['doc', 'jsonb'],
+    ['flag', 'boolean'],
+    ['count', 'integer'],
+    ['at', 'timestamptz'],
+    ['note', 'text'],
+  ];
+
+  it('writes each row as an array in column order, a value left out as null', () => {
+    expect(
+      jsonRows(
+        [
+          { note: 'n', id: 'a', extra: 1 },
+          { id: 'b', doc: { x: null } },
+        ],
+        columns,
+      ),
+    ).toBe('[["a",null,null,null,null,"n"],["b",{"x":null},null,null,null,null]]');
+  });
+
+  it('reads the rows back as written, a JSON null as NULL in every column (PGlite)', async () => {
+    const sql = await createSqlClient({});
+    try {
+      await sql.exec('CREATE TABLE t (id text PRIMARY KEY, doc jsonb, flag boolean, count integer, at timestamptz, note text)');
+      const at = new Date('2024-06-01T12:34:56.789Z');
+      const rows = [
+        { id: 'full', doc: { nested: [1, 'two', null], quote: 'say "hi" \\ ✓' }, flag: false, count: 7, at: isoTime(at), note: 'é "quoted"\n' },
+        { id: 'empty' },
+        { id: 'zeroes', doc: [], flag: true, count: 0, note: '' },
+      ];
+      await sql.query(insertFromJsonSql('t', columns, 1, "r.id <> 'skipped'"), [jsonRows([...rows, { id: 'skipped' }], columns)]);
+      const read = await sql.query('SELECT id, doc, flag, count, at, note FROM t ORDER BY id');
+      expect(read).toEqual([
+        { id: 'empty', doc: null, flag: null, count: null, at: null, note: null },
+        { id: 'full', doc: rows[0].doc, flag: false, count: 7, at, note: 'é "quoted"\n' },
+        { id: 'zeroes', doc: [], flag: true, count: 0, at: null, note: '' },
+      ]);
+    } finally {
+      await sql.close();
+    }
   });
 });

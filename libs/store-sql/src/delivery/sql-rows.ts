@@ -1,7 +1,7 @@
 import { SqlClient } from '../sql-client';
 import { CallBatcher } from '@app/kernel';
 
-/** A column of a bulk insert: its name and SQL type (as jsonb_to_recordset needs it). */
+/** A column of a bulk insert: its name and SQL type. */
 export type ColumnSpec = readonly [name: string, type: string];
 
 export const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
@@ -39,21 +39,43 @@ export function setPresent<T extends object>(target: T, fields: Partial<Record<k
 export const MAX_ROWS_PER_STATEMENT = 1000;
 
 /**
- * `INSERT INTO table … SELECT … FROM jsonb_to_recordset($param)`: the rows come as one jsonb
- * parameter keyed by column name, so there is no parameter limit. `where` filters them (columns as `r.name`).
- * A key a row leaves out reads as NULL: row builders leave absent values undefined (JSON.stringify
- * drops them) rather than null, so the statement carries only the values there are.
+ * `INSERT INTO table … SELECT … FROM` the rows of one jsonb parameter (jsonRows), so there is no
+ * parameter limit. `where` filters them (columns as `r.name`).
  */
 export function insertFromJsonSql(table: string, columns: readonly ColumnSpec[], param: number, where = ''): string {
   const names = columns.map(([name]) => name).join(', ');
-  const definitions = columns.map(([name, type]) => `${name} ${type}`).join(', ');
-  return `INSERT INTO ${table} (${names}) SELECT ${names} FROM jsonb_to_recordset($${param}::jsonb) AS r(${definitions})${where ? ` WHERE ${where}` : ''}`;
+  return `INSERT INTO ${table} (${names}) SELECT ${names} FROM ${jsonRowsSource(columns, param)}${where ? ` WHERE ${where}` : ''}`;
+}
+
+/**
+ * The rows of jsonb parameter `param`, written by jsonRows, as a relation `r` of `columns`. Each row is
+ * a JSON array in column order, not an object keyed by column name: PostgreSQL has no keys to parse,
+ * sort and look up (a sixth less time on a captured delivery insert). A JSON null is NULL in every column.
+ */
+export function jsonRowsSource(columns: readonly ColumnSpec[], param: number): string {
+  const values = columns.map(([name, type], i) => {
+    if (type === 'jsonb') return `NULLIF(e->${i}, 'null') AS ${name}`;
+    return type === 'text' ? `e->>${i} AS ${name}` : `(e->>${i})::${type} AS ${name}`;
+  });
+  return `(SELECT ${values.join(', ')} FROM jsonb_array_elements($${param}::jsonb) e) AS r`;
+}
+
+/** Rows keyed by column name as jsonRowsSource reads them: JSON arrays in `columns` order, a value left out (undefined) written as null. */
+export function jsonRows(rows: readonly Record<string, unknown>[], columns: readonly ColumnSpec[]): string {
+  const arrays = new Array<unknown[]>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    const values = new Array<unknown>(columns.length);
+    for (let c = 0; c < columns.length; c++) values[c] = row[columns[c][0]];
+    arrays[r] = values;
+  }
+  return JSON.stringify(arrays);
 }
 
 /** Inserts many rows in one statement, skipping ids that already exist. Returns the ids inserted. */
 async function insertManyIfAbsent(sql: SqlClient, table: string, columns: readonly ColumnSpec[], rows: Record<string, unknown>[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const inserted = await sql.queryPrepared(`${insertFromJsonSql(table, columns, 1)} ON CONFLICT (id) DO NOTHING RETURNING id`, [JSON.stringify(rows)]);
+  const inserted = await sql.queryPrepared(`${insertFromJsonSql(table, columns, 1)} ON CONFLICT (id) DO NOTHING RETURNING id`, [jsonRows(rows, columns)]);
   return new Set(inserted.map((row) => row.id as string));
 }
 

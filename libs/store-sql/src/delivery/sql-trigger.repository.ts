@@ -3,7 +3,7 @@ import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
 import { deleteOldest } from './sql-retention';
-import { ColumnSpec, insertFromJsonSql, setPresent } from './sql-rows';
+import { ColumnSpec, insertFromJsonSql, jsonRows, setPresent } from './sql-rows';
 
 export function toTriggerRecord(row: any): TriggerRecord {
   return setPresent<TriggerRecord>(
@@ -91,7 +91,7 @@ const KEEP_PENDING_LISTED = `left_pending AS (
 export class SqlTriggerRepository implements TriggerRepository {
   /** Concurrent trigger requests share one insert; a transactionId taken (by anyone, even in the same batch) loses. */
   private readonly inserts = new CallBatcher<TriggerRecord, boolean>(async (_, triggers) => {
-    const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_TRIGGERS, [JSON.stringify(triggers.map(toRow))]);
+    const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_TRIGGERS, [jsonRows(triggers.map(toRow), COLUMNS)]);
     const inserted = new Set(rows.map((row) => row.id));
     return triggers.map((t) => inserted.has(t.id));
   });
