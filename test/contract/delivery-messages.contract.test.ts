@@ -123,6 +123,16 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     expect(await repository.findByJobId(newId())).toEqual([]);
   });
 
+  it("finds a job's message that has the job's own id beside its others, in the order they were written", async () => {
+    const scope = newScope();
+    const j = job(notification(scope), 'in-app');
+    const own = message(j, { id: j.id });
+    const other = message(j, { id: deterministicId(j.id, 'other') });
+    const elsewhere = message(job(notification(scope), 'in-app'), { id: deterministicId(j.id, 'elsewhere') });
+    for (const m of [own, other, elsewhere]) await repository.insertIfAbsent(m);
+    expect(await repository.findByJobId(j.id)).toEqual([own, other]);
+  });
+
   it('lists newest first, filtered by channel, subscriber and transactions, with pages and the total count', async () => {
     const scope = newScope();
     const subscriber = newId();

@@ -22,6 +22,7 @@ async function migrateOnSession(client: SqlClient, migrations: Migration[]): Pro
     const applied: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(migration.version)) continue;
+      for (const statement of migration.online ?? []) await client.exec(statement);
       await client.exec(
         `BEGIN;\n${migration.sql}\n;INSERT INTO schema_migrations (version, name) VALUES (${migration.version}, '${migration.name}');\nCOMMIT;`,
       );

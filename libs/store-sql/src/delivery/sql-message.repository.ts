@@ -150,6 +150,9 @@ export function toMessage(row: any): Message {
   );
 }
 
+/** The predicate of messages_job_not_own (migration 28): the messages whose id is not their job's; the others are read by primary key. */
+export const MESSAGES_NOT_BY_JOB_ID_SQL = 'job_id <> id';
+
 @Injectable()
 export class SqlMessageRepository implements MessageRepository {
   private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
@@ -231,7 +234,13 @@ export class SqlMessageRepository implements MessageRepository {
   }
 
   async findByJobId(jobId: string): Promise<Message[]> {
-    const rows = await this.sql.query('SELECT * FROM messages WHERE job_id = $1 ORDER BY created_at, id', [jobId]);
+    // a message with its job's id by primary key, the others through messages_job_not_own (migration 28)
+    const rows = await this.sql.query(
+      `SELECT * FROM messages WHERE id = $1 AND job_id = $1
+       UNION ALL SELECT * FROM messages WHERE job_id = $1 AND ${MESSAGES_NOT_BY_JOB_ID_SQL}
+       ORDER BY created_at, id`,
+      [jobId],
+    );
     return rows.map(toMessage);
   }
 

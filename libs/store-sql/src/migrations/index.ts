@@ -26,6 +26,7 @@ import { subscriberSearchStatisticsMigration } from './0024_subscriber_search_st
 import { deliveryIndexEntriesMigration } from './0025_delivery_index_entries';
 import { pendingTriggersMigration } from './0026_pending_triggers';
 import { firstJobOnNotificationMigration } from './0027_first_job_on_notification';
+import { messageIndexEntriesMigration } from './0028_message_index_entries';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: Migration[] = [
   deliveryIndexEntriesMigration,
   pendingTriggersMigration,
   firstJobOnNotificationMigration,
+  messageIndexEntriesMigration,
 ];

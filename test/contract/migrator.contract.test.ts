@@ -1,0 +1,52 @@
+import { Migration, SqlClient, migrate } from '@app/store-sql';
+import { SQL_STORES } from '../support/sql-stores';
+
+const indexes = (sql: SqlClient, table: string) =>
+  sql.query<{ name: string; valid: boolean }>(
+    `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE i.indrelid = $1::regclass ORDER BY c.relname`,
+    [table],
+  );
+
+// A migration's `online` statements run one at a time outside a transaction (CREATE INDEX CONCURRENTLY
+// refuses a transaction block), before its transactional part, and run again safely after a crash.
+describe.each(SQL_STORES)('migrate on $name', (store) => {
+  let sql: SqlClient;
+  beforeAll(async () => {
+    sql = await store.open();
+  });
+  afterAll(() => sql.close());
+
+  const probe: Migration = {
+    version: 1_000_001,
+    name: 'online_probe',
+    online: ['DROP INDEX CONCURRENTLY IF EXISTS online_probe_n', 'CREATE INDEX CONCURRENTLY online_probe_n ON online_probe (n)'],
+    sql: "INSERT INTO online_probe (id, n) VALUES ('migrated', 1)",
+  };
+
+  it('builds an online index, then runs the transactional part and records the version once', async () => {
+    await sql.exec('CREATE TABLE online_probe (id text PRIMARY KEY, n integer NOT NULL)');
+    expect(await migrate(sql, [probe])).toEqual([probe.version]);
+    expect(await indexes(sql, 'online_probe')).toEqual([
+      { name: 'online_probe_n', valid: true },
+      { name: 'online_probe_pkey', valid: true },
+    ]);
+    expect(await sql.query('SELECT id FROM online_probe')).toEqual([{ id: 'migrated' }]);
+    expect(await migrate(sql, [probe])).toEqual([]);
+  });
+
+  it('runs the online statements again when a crash stopped the migration after them', async () => {
+    const again: Migration = { ...probe, version: 1_000_002, sql: "INSERT INTO online_probe (id, n) VALUES ('again', 2)" };
+    // the index as a crashed run left it, its version never recorded
+    expect(await indexes(sql, 'online_probe')).toContainEqual({ name: 'online_probe_n', valid: true });
+    expect(await migrate(sql, [again])).toEqual([again.version]);
+    expect(await indexes(sql, 'online_probe')).toContainEqual({ name: 'online_probe_n', valid: true });
+    expect(await sql.query('SELECT id FROM online_probe ORDER BY id')).toEqual([{ id: 'again' }, { id: 'migrated' }]);
+  });
+
+  it("leaves messages the indexes of migration 28: one per subscriber and channel, one of jobs' other messages", async () => {
+    const names = (await indexes(sql, 'messages')).map((index) => (index.valid ? index.name : `${index.name} (invalid)`));
+    expect(names).toEqual(expect.arrayContaining(['messages_job_not_own', 'messages_subscriber_channel']));
+    for (const gone of ['messages_job', 'messages_env_subscriber', 'messages_inbox']) expect(names).not.toContain(gone);
+  });
+});
