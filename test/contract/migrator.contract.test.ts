@@ -1,5 +1,6 @@
-import { Migration, SqlClient, migrate } from '@app/store-sql';
+import { Migration, SqlClient, createSqlClient, migrate } from '@app/store-sql';
 import { SQL_STORES } from '../support/sql-stores';
+import { TEST_DATABASE_URL, uniqueName } from '../support/test-app';
 
 const indexes = (sql: SqlClient, table: string) =>
   sql.query<{ name: string; valid: boolean }>(
@@ -48,5 +49,27 @@ describe.each(SQL_STORES)('migrate on $name', (store) => {
     const names = (await indexes(sql, 'messages')).map((index) => (index.valid ? index.name : `${index.name} (invalid)`));
     expect(names).toEqual(expect.arrayContaining(['messages_job_not_own', 'messages_subscriber_channel']));
     for (const gone of ['messages_job', 'messages_env_subscriber', 'messages_inbox']) expect(names).not.toContain(gone);
+  });
+});
+
+// Processes starting at once take turns on one advisory lock per database. A process waiting for it
+// must hold no snapshot: CREATE INDEX CONCURRENTLY, run by the holder, waits for every older snapshot
+// of the database, and the two would wait for each other.
+describe('migrate on PostgreSQL, several processes at once', () => {
+  it('lets each run its online statements in turn, none waiting on another', async () => {
+    const clients = await Promise.all([0, 1, 2].map(() => createSqlClient({ url: TEST_DATABASE_URL, schema: uniqueName('m'), poolSize: 2 })));
+    try {
+      const migration: Migration = {
+        version: 1,
+        name: 'partial_index_online',
+        online: ['DROP INDEX CONCURRENTLY IF EXISTS probe_partial', 'CREATE INDEX CONCURRENTLY probe_partial ON probe (n) WHERE n <> 0'],
+        sql: '',
+      };
+      for (const client of clients) await client.exec('CREATE TABLE probe (id text PRIMARY KEY, n integer NOT NULL)');
+      expect(await Promise.all(clients.map((client) => migrate(client, [migration])))).toEqual([[1], [1], [1]]);
+      for (const client of clients) expect(await indexes(client, 'probe')).toContainEqual({ name: 'probe_partial', valid: true });
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
   });
 });

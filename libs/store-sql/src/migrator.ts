@@ -12,8 +12,15 @@ export function migrate(sqlClient: SqlClient, migrations: Migration[] = MIGRATIO
   return sqlClient.session((client) => migrateOnSession(client, migrations));
 }
 
+/** How often a process waiting for another's migrations asks for the lock again. */
+const LOCK_POLL_MS = 100;
+
 async function migrateOnSession(client: SqlClient, migrations: Migration[]): Promise<number[]> {
-  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  // Polled, not awaited in pg_advisory_lock: a statement waiting there holds a snapshot, and CREATE INDEX
+  // CONCURRENTLY in the process holding the lock waits for every older snapshot (a deadlock).
+  while (!(await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1) AS taken', [MIGRATION_LOCK]))[0].taken) {
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
   try {
     await client.exec(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
