@@ -11,6 +11,7 @@ import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, isoTime, jsonRow
 /** The job columns a new notification's jobs are written with: their own, and the details written with them. */
 const NEW_JOB_COLUMNS: readonly ColumnSpec[] = [...JOB_COLUMNS, ['details', 'jsonb']];
 
+/** The columns of notifications, those most notifications leave empty last (jsonRows writes no trailing nulls). */
 const COLUMNS: readonly ColumnSpec[] = [
   ['id', 'text'],
   ['organization_id', 'text'],
@@ -22,18 +23,18 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['transaction_id', 'text'],
   ['recipient', 'jsonb'],
   ['payload', 'jsonb'],
-  ['controls', 'jsonb'],
   ['channels', 'jsonb'],
   ['tags', 'jsonb'],
-  ['severity', 'text'],
   ['critical', 'boolean'],
   ['topics', 'jsonb'],
-  ['tenant_identifier', 'text'],
-  ['actor_subscriber_id', 'text'],
-  ['digested_notification_id', 'text'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
   ['first_job', 'jsonb'],
+  ['controls', 'jsonb'],
+  ['severity', 'text'],
+  ['tenant_identifier', 'text'],
+  ['actor_subscriber_id', 'text'],
+  ['digested_notification_id', 'text'],
 ];
 
 const toRow = (n: Notification): Record<string, unknown> => ({

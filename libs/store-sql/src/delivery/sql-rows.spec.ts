@@ -28,16 +28,10 @@ describe('jsonRows and insertFromJsonSql', () => {
     ['note', 'text'],
   ];
 
-  it('writes each row as an array in column order, a value left out as null', () => {
-    expect(
-      jsonRows(
-        [
-          { note: 'n', id: 'a', extra: 1 },
-          { id: 'b', doc: { x: null } },
-        ],
-        columns,
-      ),
-    ).toBe('[["a",null,null,null,null,"n"],["b",{"x":null},null,null,null,null]]');
+  it('writes each row as an array in column order, a value left out as null and the nulls that end a row not at all', () => {
+    expect(jsonRows([{ note: 'n', id: 'a', extra: 1 }, { id: 'b', doc: { x: null }, at: null }, { flag: false }, {}], columns)).toBe(
+      '[["a",null,null,null,null,"n"],["b",{"x":null}],[null,null,false],[]]',
+    );
   });
 
   it('reads the rows back as written, a JSON null as NULL in every column (PGlite)', async () => {
@@ -49,12 +43,14 @@ describe('jsonRows and insertFromJsonSql', () => {
         { id: 'full', doc: { nested: [1, 'two', null], quote: 'say "hi" \\ ✓' }, flag: false, count: 7, at: isoTime(at), note: 'é "quoted"\n' },
         { id: 'empty' },
         { id: 'zeroes', doc: [], flag: true, count: 0, note: '' },
+        { id: 'leading', note: 'only the last column' },
       ];
       await sql.query(insertFromJsonSql('t', columns, 1, "r.id <> 'skipped'"), [jsonRows([...rows, { id: 'skipped' }], columns)]);
       const read = await sql.query('SELECT id, doc, flag, count, at, note FROM t ORDER BY id');
       expect(read).toEqual([
         { id: 'empty', doc: null, flag: null, count: null, at: null, note: null },
         { id: 'full', doc: rows[0].doc, flag: false, count: 7, at, note: 'é "quoted"\n' },
+        { id: 'leading', doc: null, flag: null, count: null, at: null, note: 'only the last column' },
         { id: 'zeroes', doc: [], flag: true, count: 0, at: null, note: '' },
       ]);
     } finally {

@@ -60,13 +60,19 @@ export function jsonRowsSource(columns: readonly ColumnSpec[], param: number): s
   return `(SELECT ${values.join(', ')} FROM jsonb_array_elements($${param}::jsonb) e) AS r`;
 }
 
-/** Rows keyed by column name as jsonRowsSource reads them: JSON arrays in `columns` order, a value left out (undefined) written as null. */
+/**
+ * Rows keyed by column name as jsonRowsSource reads them: JSON arrays in `columns` order, a value left
+ * out (undefined) written as null, and the nulls that end a row not written at all (a value past the
+ * end of its array reads as NULL). Column lists put the columns most rows leave empty last.
+ */
 export function jsonRows(rows: readonly Record<string, unknown>[], columns: readonly ColumnSpec[]): string {
   const arrays = new Array<unknown[]>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r];
-    const values = new Array<unknown>(columns.length);
-    for (let c = 0; c < columns.length; c++) values[c] = row[columns[c][0]];
+    let length = columns.length;
+    while (length > 0 && (row[columns[length - 1][0]] ?? null) === null) length--;
+    const values = new Array<unknown>(length);
+    for (let c = 0; c < length; c++) values[c] = row[columns[c][0]];
     arrays[r] = values;
   }
   return JSON.stringify(arrays);
