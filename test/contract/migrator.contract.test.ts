@@ -45,6 +45,16 @@ describe.each(SQL_STORES)('migrate on $name', (store) => {
     expect(await sql.query('SELECT id FROM online_probe ORDER BY id')).toEqual([{ id: 'again' }, { id: 'migrated' }]);
   });
 
+  it('replaces the invalid index a failed concurrent build left behind', async () => {
+    const rebuilt: Migration = { ...probe, version: 1_000_003, sql: '' };
+    await sql.exec('DROP INDEX online_probe_n');
+    await sql.exec("INSERT INTO online_probe (id, n) VALUES ('duplicate', 1)");
+    await expect(sql.exec('CREATE UNIQUE INDEX CONCURRENTLY online_probe_n ON online_probe (n)')).rejects.toThrow(/unique|duplicate/i);
+    expect(await indexes(sql, 'online_probe')).toContainEqual({ name: 'online_probe_n', valid: false });
+    expect(await migrate(sql, [rebuilt])).toEqual([rebuilt.version]);
+    expect(await indexes(sql, 'online_probe')).toContainEqual({ name: 'online_probe_n', valid: true });
+  });
+
   it("leaves messages the indexes of migration 28: one per subscriber and channel, one of jobs' other messages", async () => {
     const names = (await indexes(sql, 'messages')).map((index) => (index.valid ? index.name : `${index.name} (invalid)`));
     expect(names).toEqual(expect.arrayContaining(['messages_job_not_own', 'messages_subscriber_channel']));
