@@ -2,7 +2,7 @@
 # The production image: the api by default, a worker with another command (docker-compose.yml runs both).
 #   docker build -t notify-service .
 #   docker run … notify-service                                    # node dist/apps/api/src/main.js --mode=api
-#   docker run … notify-service node --max-semi-space-size=64 dist/apps/worker/src/main.js  # a worker
+#   docker run … notify-service node --max-semi-space-size=64 --single-threaded-gc dist/apps/worker/src/main.js  # a worker
 # Install scripts are skipped: the service needs none (msgpackr-extract's prebuilt addon is a package of
 # its own, found without a build step), and the build image has no compiler for node-gyp to use.
 
