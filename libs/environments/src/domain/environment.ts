@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export interface Organization {
   id: string;
@@ -43,9 +43,10 @@ export function generateApiKeySecret(): string {
   return randomBytes(24).toString('hex');
 }
 
-// Keys are long random strings, so a fast hash is enough (no password stretching needed).
+// Keys are long random strings, so a fast hash is enough (no password stretching needed). Every
+// API request hashes its key: the one-shot `hash` gives createHash's digest without a Hash object.
 export function hashApiKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function apiKeyHint(secret: string): string {
