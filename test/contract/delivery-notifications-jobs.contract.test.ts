@@ -133,6 +133,19 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await messages.findByJobId(first.id)).toEqual([own]);
     });
 
+    it('reads back the values a row of a first job or of its details may leave out, whether they are the usual ones or not', async () => {
+      const scope = newScope();
+      const usual = records(scope);
+      const n = notification(scope);
+      const [first] = jobChain(n, ['in_app']).map((j) => ({ ...j, status: 'completed' as const, attempts: 2, overrides: { in_app: { title: 'x' } } }));
+      const flagged = executionDetail(first, { raw: '{"a":1}', isRetry: true, isTest: true });
+      await notifications.insertWithRecords([usual, { notification: n, jobs: [first], messages: [], details: [flagged] }]);
+      expect(await jobs.findById(usual.jobs[0].id)).toEqual(usual.jobs[0]);
+      expect(await details.listByJobIds(scope, [usual.jobs[0].id])).toEqual(usual.details);
+      expect(await jobs.findById(first.id)).toEqual(first);
+      expect(await details.listByJobIds(scope, [first.id])).toEqual([flagged]);
+    });
+
     it("lists a job's details written with it and appended later as one history, oldest first, and purges both", async () => {
       const scope = newScope();
       const at = new Date('1970-03-01T00:00:00Z');

@@ -69,12 +69,21 @@ export function toJobDetailEntry(d: ExecutionDetail, job: Job): Record<string, u
     d.notificationId === job.notificationId &&
     d.subscriberId === job.subscriberId &&
     d.transactionId === job.transactionId;
-  return own ? ownColumns(d) : undefined;
+  if (!own) return undefined;
+  // The values most details have are left out of the entry, as JOB_DETAIL_ROWS reads a missing one.
+  const entry = ownColumns(d);
+  if (entry.raw === null) entry.raw = undefined;
+  if (entry.is_retry === false) entry.is_retry = undefined;
+  if (entry.is_test === false) entry.is_test = undefined;
+  return entry;
 }
 
-/** The columns of execution_details, read from the details kept on the rows of the jobs with these ids (jobsWithIdIn). */
+/**
+ * The columns of execution_details, read from the details kept on the rows of the jobs with these ids
+ * (jobsWithIdIn); a flag an entry leaves out (toJobDetailEntry) is false, a raw left out NULL.
+ */
 const JOB_DETAIL_ROWS = `SELECT d.id, j.organization_id, j.environment_id, j.notification_id, j.id AS job_id, j.subscriber_id, j.transaction_id,
-         d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, d.is_retry, d.is_test, d.created_at
+         d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, COALESCE(d.is_retry, false) AS is_retry, COALESCE(d.is_test, false) AS is_test, d.created_at
   FROM (${jobsWithIdIn(1)}) j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(id text, channel text, provider_id text, status text, source text,
          detail text, raw text, is_retry boolean, is_test boolean, created_at timestamptz)`;
 

@@ -123,11 +123,25 @@ export function toJob(row: any): Job {
 }
 
 /**
+ * Values of a first job kept on its notification's row that the row leaves out (most first jobs have
+ * them, and each costs its key on every such row); FIRST_JOB_ROWS reads a value left out as this.
+ */
+const FIRST_JOB_DEFAULTS = { attempts: 0, overrides: {} } as const;
+
+/** Leaves out of a first job's row (keys as toJobRow's) the values that are FIRST_JOB_DEFAULTS'. */
+export function leaveOutFirstJobDefaults(row: Record<string, unknown>): Record<string, unknown> {
+  if (row.attempts === FIRST_JOB_DEFAULTS.attempts) row.attempts = undefined;
+  const overrides = row.overrides;
+  if (typeof overrides === 'object' && overrides !== null && !Array.isArray(overrides) && Object.keys(overrides).length === 0) row.overrides = undefined;
+  return row;
+}
+
+/**
  * The first jobs kept on their notifications' rows (`first_job`, migration 27) as rows of jobs, for the
  * notifications `n` a query picks: the job's own columns, and those it shares with its notification.
  * Columns as `SELECT * FROM jobs` has them, so both read alike.
  */
-const FIRST_JOB_ROWS = `SELECT j.* FROM notifications n CROSS JOIN LATERAL jsonb_populate_record(NULL::jobs, n.first_job || jsonb_build_object(
+const FIRST_JOB_ROWS = `SELECT j.* FROM notifications n CROSS JOIN LATERAL jsonb_populate_record(NULL::jobs, '${JSON.stringify(FIRST_JOB_DEFAULTS)}'::jsonb || n.first_job || jsonb_build_object(
     'notification_id', n.id, 'organization_id', n.organization_id, 'environment_id', n.environment_id, 'transaction_id', n.transaction_id,
     'subscriber_id', n.subscriber_id, 'external_subscriber_id', n.external_subscriber_id, 'workflow_id', n.workflow_id,
     'workflow_identifier', n.workflow_identifier, 'payload', n.payload, 'created_at', n.created_at)) j`;

@@ -4,7 +4,7 @@ import { Job, Notification, NotificationListQuery, NotificationRecords, Notifica
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
 import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow, toJobDetailEntry } from './sql-execution-detail.repository';
-import { JOB_COLUMNS, toJobRow } from './sql-job.repository';
+import { JOB_COLUMNS, leaveOutFirstJobDefaults, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
 import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, isoTime, jsonRows, jsonRowsSource, setPresent } from './sql-rows';
 
@@ -196,7 +196,7 @@ function splitDetails(
       continue;
     }
     row.notification_id = undefined;
-    notificationRow.first_job = row;
+    notificationRow.first_job = leaveOutFirstJobDefaults(row);
   }
 }
 
