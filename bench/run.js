@@ -207,6 +207,12 @@ async function waitForMessages(sandbox, transactionPrefix, expected, { worker, t
   );
 }
 
+/** How many fan-out jobs carried these transactions' triggers. */
+async function fanOutJobCount(sandbox, transactionPrefix) {
+  const [row] = await sandbox.query("SELECT count(DISTINCT fanout_job_id)::int AS n FROM triggers WHERE transaction_id LIKE $1 || '%'", [transactionPrefix]);
+  return row.n;
+}
+
 /** First store write of the worker for these transactions, and the last message: the delivery window. */
 async function deliveryWindowSeconds(sandbox, transactionPrefix) {
   const [row] = await sandbox.query(
@@ -335,7 +341,7 @@ async function benchDeliveries() {
       }
       const wallSeconds = (performance.now() - spawned) / 1000;
       const seconds = await deliveryWindowSeconds(sandbox, prefix);
-      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds, cpu: await cpu.perDelivery(prefix) });
+      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds, cpu: await cpu.perDelivery(prefix), fanOutJobs: await fanOutJobCount(sandbox, prefix) });
       const baseline = await noopBull(sandbox, r);
       baselines.push(baseline);
       log(
@@ -375,6 +381,11 @@ async function benchDeliveries() {
       rounds_per_s: rounds.map((r) => round(r.rate, 0)),
       baseline_rounds_per_s: baselines.map((b) => round(b.jobs_per_s, 0)),
       store_only_rounds_per_s: ceilings.map((c) => round(c.deliveries_per_s, 0)),
+      // Per round: the store holds every earlier round's rows, so these show what its growth costs.
+      worker_cpu_us_rounds: rounds.map((r) => (r.cpu ? round(r.cpu.worker, 0) : null)),
+      postgres_cpu_us_rounds: rounds.map((r) => (r.cpu ? round(r.cpu.postgres, 0) : null)),
+      // How the api grouped each round's triggers into fan-out jobs (it varies with its pace; bigger jobs hold more deliveries in flight).
+      fanout_jobs_rounds: rounds.map((r) => r.fanOutJobs),
     };
     result(line);
     summary.deliveries = line;
