@@ -50,7 +50,7 @@ const TOPIC_SIZES = (process.env.BENCH_TOPIC_SIZES || '10000,100000').split(',')
 // The worker's step concurrency (the service's WORKER_CONCURRENCY default); the no-op baseline uses the same.
 const WORKER_CONCURRENCY = 100;
 const SUBSCRIBER_SET = 10;
-const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
+const WHOLE_RUN_LIMIT_MS = 30 * 60_000;
 
 const AIMS = {
   trigger_vs_bare_fastify: 0.15,
@@ -317,6 +317,26 @@ const cpuMedian = (rounds, side) => {
   return values.length ? round(median(values), 0) : null;
 };
 
+/**
+ * One backlog: DELIVERIES triggers accepted while no worker runs, then one worker, timed from its
+ * first store write to the last message (`prefix` starts the round's transactionIds).
+ */
+async function backlogRound(sandbox, api, workflow, subscriberIds, prefix) {
+  const numbers = Array.from({ length: DELIVERIES }, (_, i) => i);
+  await pool(numbers, CONNECTIONS, (n) => api.client.post('/v1/events/trigger', triggerBody(workflow, subscriberIds, `${prefix}${n}`, n)));
+  const worker = startWorker(sandbox);
+  const spawned = performance.now();
+  const cpu = new DeliveryCpu(sandbox, worker);
+  try {
+    await waitForMessages(sandbox, prefix, DELIVERIES, { worker, timeoutMs: 60_000 + DELIVERIES * 20, onPoll: () => cpu.sample() });
+  } finally {
+    await worker.stop();
+  }
+  const wallSeconds = (performance.now() - spawned) / 1000;
+  const seconds = await deliveryWindowSeconds(sandbox, prefix);
+  return { seconds, wallSeconds, rate: DELIVERIES / seconds, cpu: await cpu.perDelivery(prefix), fanOutJobs: await fanOutJobCount(sandbox, prefix) };
+}
+
 async function benchDeliveries() {
   log(`deliveries: ${DELIVERIES} in-app deliveries (triggers enqueued with the worker stopped, then one worker) vs no-op Bull jobs`);
   const sandbox = await newSandbox('deliveries');
@@ -328,24 +348,12 @@ async function benchDeliveries() {
     const baselines = [];
     const ceilings = [];
     for (let r = 1; r <= ROUNDS; r++) {
-      const prefix = `d${r}-${RUN_ID}-`;
-      const numbers = Array.from({ length: DELIVERIES }, (_, i) => i);
-      await pool(numbers, CONNECTIONS, (n) => api.client.post('/v1/events/trigger', triggerBody(workflow, subscriberIds, `${prefix}${n}`, n)));
-      const worker = startWorker(sandbox);
-      const spawned = performance.now();
-      const cpu = new DeliveryCpu(sandbox, worker);
-      try {
-        await waitForMessages(sandbox, prefix, DELIVERIES, { worker, timeoutMs: 60_000 + DELIVERIES * 20, onPoll: () => cpu.sample() });
-      } finally {
-        await worker.stop();
-      }
-      const wallSeconds = (performance.now() - spawned) / 1000;
-      const seconds = await deliveryWindowSeconds(sandbox, prefix);
-      rounds.push({ seconds, wallSeconds, rate: DELIVERIES / seconds, cpu: await cpu.perDelivery(prefix), fanOutJobs: await fanOutJobCount(sandbox, prefix) });
+      const backlog = await backlogRound(sandbox, api, workflow, subscriberIds, `d${r}-${RUN_ID}-`);
+      rounds.push(backlog);
       const baseline = await noopBull(sandbox, r);
       baselines.push(baseline);
       log(
-        `deliveries: round ${r}: ${Math.round(DELIVERIES / seconds)} deliveries/s (${seconds.toFixed(2)} s; ${wallSeconds.toFixed(2)} s from worker spawn), ` +
+        `deliveries: round ${r}: ${Math.round(backlog.rate)} deliveries/s (${backlog.seconds.toFixed(2)} s; ${backlog.wallSeconds.toFixed(2)} s from worker spawn), ` +
           `no-op Bull ${Math.round(baseline.jobs_per_s)} jobs/s`,
       );
     }
@@ -567,9 +575,40 @@ async function benchInbox() {
 // ---------------------------------------------------------------- 6. reads at scale
 
 async function benchScale() {
-  const line = await benchScaleReads({ newSandbox, apiFor });
+  const line = await benchScaleReads({ newSandbox, apiFor, afterReads: backlogAtScale });
   result(line);
   summary.scale_reads = line;
+}
+
+/**
+ * deliveries_at_scale: one backlog round (as in `deliveries`) on the scale phase's store, its millions
+ * of rows in place, against no-op Bull: what a delivery costs once the store is large. No aim.
+ */
+async function backlogAtScale(sandbox, api) {
+  const workflow = 'bench-deliveries';
+  const subscriberIds = await seed(api.client, workflow);
+  const backlog = await backlogRound(sandbox, api, workflow, subscriberIds, `s-${RUN_ID}-`);
+  const baseline = await noopBull(sandbox, 1);
+  const [store] = await sandbox.query('SELECT (SELECT count(*) FROM notifications)::int AS notifications, (SELECT count(*) FROM messages)::int AS messages');
+  const line = {
+    bench: 'deliveries_at_scale',
+    deliveries: DELIVERIES,
+    deliveries_per_s: round(backlog.rate, 0),
+    baseline: 'noop_bull_job',
+    baseline_jobs_per_s: round(baseline.jobs_per_s, 0),
+    ratio: round(backlog.rate / baseline.jobs_per_s, 3),
+    worker_cpu_us_per_delivery: backlog.cpu && round(backlog.cpu.worker, 0),
+    postgres_cpu_us_per_delivery: backlog.cpu && round(backlog.cpu.postgres, 0),
+    // The first round of `deliveries` in this run (an empty store), when that phase ran.
+    postgres_cpu_us_first_deliveries_round: summary.deliveries?.postgres_cpu_us_rounds[0] ?? null,
+    fanout_jobs: backlog.fanOutJobs,
+    store_after: store,
+  };
+  log(
+    `deliveries_at_scale: ${line.deliveries_per_s} deliveries/s, no-op Bull ${line.baseline_jobs_per_s} jobs/s, PostgreSQL ${line.postgres_cpu_us_per_delivery} µs per delivery`,
+  );
+  result(line);
+  summary.deliveries_at_scale = line;
 }
 
 // ---------------------------------------------------------------- main

@@ -32,6 +32,9 @@ async function inBatches(sandbox, total, what, statement) {
   log(`scale: ${total.toLocaleString('en')} ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
+// Ids as the service makes them (24 hex, in no order), so the rows a later delivery inserts land among these.
+const hexId = (text) => `substr(md5(${text}), 1, 24)`;
+
 async function seed(sandbox) {
   // The workflow made through the API names the API key's environment.
   const [workflow] = await sandbox.query("SELECT id, trigger_identifier, environment_id, organization_id FROM workflows WHERE trigger_identifier = 'scale'");
@@ -58,7 +61,7 @@ async function seed(sandbox) {
     'notifications',
     `INSERT INTO notifications (id, organization_id, environment_id, workflow_id, workflow_identifier, subscriber_id, external_subscriber_id,
                                 transaction_id, recipient, payload, channels, tags, critical, topics, created_at, updated_at)
-     SELECT 'n' || n, ${o}, ${e}, ${w}, ${wi}, 'sub' || s, 'user-' || s, 'txn-' || n, jsonb_build_object('subscriberId', 'user-' || s),
+     SELECT ${hexId("'n' || n")}, ${o}, ${e}, ${w}, ${wi}, 'sub' || s, 'user-' || s, 'txn-' || n, jsonb_build_object('subscriberId', 'user-' || s),
             '{"order":1}'::jsonb, '${JSON.stringify(CHANNELS)}'::jsonb, '[]'::jsonb, false, '[]'::jsonb, ${at('n')}, ${at('n')}
      FROM generate_series($1::int, $2::int) AS n, LATERAL (SELECT ((n - 1) % ${SUBSCRIBERS}) + 1 AS s) AS sub`,
   );
@@ -70,7 +73,7 @@ async function seed(sandbox) {
     'jobs',
     `INSERT INTO jobs (id, organization_id, environment_id, notification_id, transaction_id, subscriber_id, external_subscriber_id, workflow_id,
                        workflow_identifier, step_id, type, status, payload, overrides, created_at, updated_at)
-     SELECT 'j' || m, ${o}, ${e}, 'n' || n, 'txn-' || n, 'sub' || s, 'user-' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}),
+     SELECT ${hexId("'j' || m")}, ${o}, ${e}, ${hexId("'n' || n")}, 'txn-' || n, 'sub' || s, 'user-' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}),
             ${channelOf}, 'completed', '{}'::jsonb, '{}'::jsonb, ${at('n')}, ${at('n')}
      FROM generate_series($1::int, $2::int) AS m, ${owner}`,
   );
@@ -80,7 +83,7 @@ async function seed(sandbox) {
     'messages',
     `INSERT INTO messages (id, organization_id, environment_id, notification_id, job_id, subscriber_id, workflow_id, template_identifier, step_id,
                            transaction_id, channel, status, content, payload, overrides, created_at, updated_at)
-     SELECT 'm' || m, ${o}, ${e}, 'n' || n, 'j' || m, 'sub' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}), 'txn-' || n,
+     SELECT ${hexId("'m' || m")}, ${o}, ${e}, ${hexId("'n' || n")}, ${hexId("'j' || m")}, 'sub' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}), 'txn-' || n,
             ${channelOf}, 'sent', to_jsonb('Order ' || n || ' is on its way'), '{"order":1}'::jsonb, '{}'::jsonb, ${at('n')}, ${at('n')}
      FROM generate_series($1::int, $2::int) AS m, ${owner}`,
   );
@@ -112,7 +115,8 @@ function difference(before, after) {
   return { index_scans: indexScans, seq_scans: seqScans };
 }
 
-async function benchScaleReads({ newSandbox, apiFor }) {
+/** `afterReads(sandbox, api)`: more work on the seeded store once the reads are measured. */
+async function benchScaleReads({ newSandbox, apiFor, afterReads }) {
   log(`scale: reads with ${SUBSCRIBERS.toLocaleString('en')} subscribers and ${MESSAGES.toLocaleString('en')} messages in PostgreSQL`);
   const sandbox = await newSandbox('scale');
   const api = await apiFor(sandbox);
@@ -159,6 +163,7 @@ async function benchScaleReads({ newSandbox, apiFor }) {
       };
       log(`scale: ${name}: p50 ${line.routes[name].p50_ms} ms, p99 ${line.routes[name].p99_ms} ms, ${JSON.stringify(used)}`);
     }
+    if (afterReads) await afterReads(sandbox, api);
     return line;
   } finally {
     await api.child.stop();
