@@ -26,6 +26,13 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     expect(await repository.findById(record.id)).toEqual(record);
   });
 
+  it('keeps the mark of a trigger whose fan-out derives time-ordered ids (a resumed fan-out must derive the same ones)', async () => {
+    const scope = newScope();
+    const record = triggerRecord(scope, { timeOrderedIds: true });
+    await repository.insertIfAbsent(record);
+    expect(await repository.findById(record.id)).toEqual(record);
+  });
+
   it('leaves optional fields out', async () => {
     const scope = newScope();
     const record = triggerRecord(scope);
@@ -35,6 +42,7 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     expect(found).not.toHaveProperty('tenant');
     expect(found).not.toHaveProperty('fanOutJobId');
     expect(found).not.toHaveProperty('broadcast');
+    expect(found).not.toHaveProperty('timeOrderedIds');
   });
 
   it('refuses a repeated transactionId in the environment, even from concurrent callers, but not in another one', async () => {

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { LoopbackReceiver } from '../../libs/providers/src/testing/loopback-receiver';
+import { deterministicId } from '../../libs/kernel/src';
 import { BullJobQueue } from '../../libs/queue/src/bull/bull-job-queue';
 import { ServiceHarness, ServiceProcess, buildService, removeBuild, sleep } from '../support/service-processes';
 import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
@@ -274,5 +275,54 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
       for (const subscriberId of subscribers) expect(await messagesOf({ subscriberId })).toHaveLength(1);
       const [{ status: after }] = (await h.sql.query('SELECT status FROM triggers WHERE id = $1', [triggerId])).rows;
       expect(after).toBe('processed');
+    }));
+
+  it('gives a new trigger time-ordered ids, and resumes the fan-out of one an earlier version accepted under its hash-only ids, delivering once', () =>
+    withOutputs(async () => {
+      const workflow = await createWorkflow([inApp('ids'), inApp('ids, second step')]);
+      await Promise.all(workers.map((worker) => worker.kill()));
+      await waitFor(async () => (await h.consumerCount('steps')) === 0 && (await h.consumerCount('fanout')) === 0);
+      const [ada, bob, cy] = ['ada', 'bob', 'cy'].map((name) => uniqueName(name));
+      const fresh = await trigger({ name: workflow, to: ada });
+      const earlier = await trigger({ name: workflow, to: [bob, cy] });
+      // What an api before this version wrote: no mark, so the fan-out derives the ids that version derived.
+      await h.sql.query('UPDATE triggers SET time_ordered_ids = NULL WHERE transaction_id = $1', [earlier.transactionId]);
+      workers = [await h.startWorker()];
+      await settledNotifications(fresh.transactionId);
+      await settledNotifications(earlier.transactionId);
+
+      const rowsOf = async (transactionId: string) =>
+        (
+          await h.sql.query(
+            `SELECT n.id, n.environment_id, n.subscriber_id, t.id AS trigger_id, t.created_at,
+               n.first_job->>'id' AS first_job_id, n.first_job->>'step_id' AS first_step_id, j.id AS second_job_id, j.step_id AS second_step_id
+             FROM notifications n JOIN triggers t ON t.environment_id = n.environment_id AND t.transaction_id = n.transaction_id
+             JOIN jobs j ON j.notification_id = n.id WHERE n.transaction_id = $1`,
+            [transactionId],
+          )
+        ).rows;
+      const [made] = await rowsOf(fresh.transactionId);
+      const second = Math.floor(made.created_at.getTime() / 1000).toString(16);
+      expect([made.id, made.first_job_id, made.second_job_id].map((id: string) => id.slice(0, 8))).toEqual([second, second, second]);
+      const madeBefore = await rowsOf(earlier.transactionId);
+      expect(madeBefore).toHaveLength(2);
+      for (const row of madeBefore) {
+        expect(row.id).toBe(deterministicId(row.environment_id, earlier.transactionId, row.subscriber_id));
+        expect(row.first_job_id).toBe(deterministicId(row.id, row.first_step_id));
+        expect(row.second_job_id).toBe(deterministicId(row.id, row.second_step_id));
+      }
+
+      // The earlier version's fan-out redelivered (its worker died before it marked the trigger done).
+      const triggerId = madeBefore[0].trigger_id;
+      await h.sql.query(`UPDATE triggers SET status = 'accepted' WHERE id = $1`, [triggerId]);
+      const queue = new BullJobQueue({ redisUrl: TEST_REDIS_URL, prefix: h.queuePrefix });
+      try {
+        await queue.add('fanout', { id: uniqueName('redelivered'), data: { triggerIds: [triggerId] }, attempts: 1 });
+      } finally {
+        await queue.close();
+      }
+      await waitFor(async () => (await h.sql.query('SELECT status FROM triggers WHERE id = $1', [triggerId])).rows[0].status === 'processed');
+      expect((await rowsOf(earlier.transactionId)).map((row) => row.id).sort()).toEqual(madeBefore.map((row) => row.id).sort());
+      for (const subscriberId of [bob, cy]) expect(await messagesOf({ subscriberId })).toHaveLength(2);
     }));
 });

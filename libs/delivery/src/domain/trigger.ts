@@ -34,6 +34,12 @@ export interface TriggerRecord {
   status: TriggerStatus;
   /** The fan-out queue job that carries this trigger (triggers accepted together share one); its own id when absent. */
   fanOutJobId?: string;
+  /**
+   * Its notifications' and jobs' ids start with its acceptance second (timeOrderedDeterministicId).
+   * Absent on a trigger accepted by an earlier version: its fan-out may have begun under the
+   * hash-only ids (deterministicId), and a resumed fan-out must derive the ids it derived then.
+   */
+  timeOrderedIds?: true;
   createdAt: Date;
   updatedAt: Date;
 }

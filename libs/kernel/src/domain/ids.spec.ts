@@ -1,4 +1,4 @@
-import { deterministicId, isId, newId } from './ids';
+import { deterministicId, isId, newId, timeOrderedDeterministicId } from './ids';
 
 describe('ids', () => {
   it('deterministicId gives the ids every earlier version gave for the same parts (a fan-out redelivered after an upgrade writes nothing twice)', () => {
@@ -11,5 +11,18 @@ describe('ids', () => {
     const id = newId(Date.parse('2030-01-01T00:00:00Z'));
     expect(isId(id)).toBe(true);
     expect(parseInt(id.slice(0, 8), 16)).toBe(Date.parse('2030-01-01T00:00:00Z') / 1000);
+  });
+
+  it('timeOrderedDeterministicId starts with the second it is given and derives the rest from its parts alone', () => {
+    const at = new Date('2030-01-01T00:00:00.750Z');
+    const id = timeOrderedDeterministicId(at, 'env', 'txn-1', 'sub');
+    expect(isId(id)).toBe(true);
+    expect(parseInt(id.slice(0, 8), 16)).toBe(Date.parse('2030-01-01T00:00:00Z') / 1000);
+    expect(id.slice(8)).toBe(deterministicId('env', 'txn-1', 'sub').slice(0, 16));
+    expect(timeOrderedDeterministicId(new Date(at), 'env', 'txn-1', 'sub')).toBe(id);
+    expect(timeOrderedDeterministicId(at, 'env', 'txn-1', 'other')).not.toBe(id);
+    expect(timeOrderedDeterministicId(at, 'a', 'b')).not.toBe(timeOrderedDeterministicId(at, 'ab'));
+    // later seconds sort after, whatever the parts
+    expect(timeOrderedDeterministicId(new Date('2030-01-01T00:00:01Z'), 'a') > timeOrderedDeterministicId(at, 'z')).toBe(true);
   });
 });

@@ -5,12 +5,14 @@ import { hash, randomBytes } from 'node:crypto';
 const processUnique = randomBytes(5).toString('hex');
 let counter = randomBytes(3).readUIntBE(0, 3);
 
-export function newId(now: number = Date.now()): string {
-  counter = (counter + 1) % 0xffffff;
-  const seconds = Math.floor(now / 1000)
+const secondHex = (now: number): string =>
+  Math.floor(now / 1000)
     .toString(16)
     .padStart(8, '0');
-  return seconds + processUnique + counter.toString(16).padStart(6, '0');
+
+export function newId(now: number = Date.now()): string {
+  counter = (counter + 1) % 0xffffff;
+  return secondHex(now) + processUnique + counter.toString(16).padStart(6, '0');
 }
 
 export function isId(value: unknown): value is string {
@@ -25,4 +27,15 @@ export function deterministicId(...parts: string[]): string {
   // JSON keeps the parts apart whatever characters they contain (["a","b"] ≠ ["ab"]).
   // One-shot `hash`: the same digest as createHash's, without a Hash object per id (several per delivery).
   return hash('sha256', JSON.stringify(parts), 'hex').slice(0, 24);
+}
+
+/**
+ * A deterministic id that starts with the second `at` (8 hex, as newId), then 16 hex of the parts'
+ * hash. Ids derived together sort together, so their inserts touch the newest pages of an index,
+ * where deterministicId's land on a random page each: in a store of millions of rows that costs
+ * PostgreSQL about half as much again per insert (README, Performance). `at` must be as fixed as
+ * the parts (a trigger's acceptance time, not the time of the attempt).
+ */
+export function timeOrderedDeterministicId(at: Date, ...parts: string[]): string {
+  return secondHex(at.getTime()) + hash('sha256', JSON.stringify(parts), 'hex').slice(0, 16);
 }

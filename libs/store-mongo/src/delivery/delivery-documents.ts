@@ -17,18 +17,21 @@ const triggers = new DocumentMapper<TriggerRecord>({
     'tenant',
     'status',
     'fanOutJobId',
+    'timeOrderedIds',
     'createdAt',
     'updatedAt',
   ],
   json: ['to', 'payload', 'overrides', 'actor', 'tenant'],
 });
 
-/** A trigger's document; `broadcast` is there only when true, as the SQL adapter reads it back. */
+/** A trigger's document; `broadcast` and `timeOrderedIds` are there only when true, as the SQL adapter reads them back. */
 export const triggerDocuments = {
-  toDocument: (trigger: TriggerRecord): Doc => triggers.toDocument(trigger.broadcast ? trigger : { ...trigger, broadcast: undefined }),
+  toDocument: (trigger: TriggerRecord): Doc =>
+    triggers.toDocument({ ...trigger, broadcast: trigger.broadcast || undefined, timeOrderedIds: trigger.timeOrderedIds || undefined }),
   toDomain(doc: Doc): TriggerRecord {
     const trigger = triggers.toDomain(doc);
     if (trigger.broadcast !== true) delete trigger.broadcast;
+    if (trigger.timeOrderedIds !== true) delete trigger.timeOrderedIds;
     return trigger;
   },
 };

@@ -42,16 +42,18 @@ describe('trigger documents', () => {
     createdAt: at,
     updatedAt: at,
   };
-  const full: TriggerRecord = { ...bare, broadcast: true, actor: { subscriberId: 'carl' }, tenant: 'acme', fanOutJobId: 'f1' };
+  const full: TriggerRecord = { ...bare, broadcast: true, actor: { subscriberId: 'carl' }, tenant: 'acme', fanOutJobId: 'f1', timeOrderedIds: true };
 
   it('round-trip every optional field, caller JSON escaped', () => {
-    roundTrips(triggerDocuments, full, bare, ['broadcast', 'actor', 'tenant', 'fanOutJobId']);
+    roundTrips(triggerDocuments, full, bare, ['broadcast', 'actor', 'tenant', 'fanOutJobId', 'timeOrderedIds']);
     expect(triggerDocuments.toDocument(full).payload).toEqual({ '%24price': 1, name: 'Ada' });
   });
 
-  it('keep broadcast only when true', () => {
-    expect(triggerDocuments.toDocument({ ...bare, broadcast: false as unknown as true })).not.toHaveProperty('broadcast');
-    expect(triggerDocuments.toDomain({ ...triggerDocuments.toDocument(bare), broadcast: false })).not.toHaveProperty('broadcast');
+  it('keep broadcast and timeOrderedIds only when true', () => {
+    for (const field of ['broadcast', 'timeOrderedIds'] as const) {
+      expect(triggerDocuments.toDocument({ ...bare, [field]: false as unknown as true })).not.toHaveProperty(field);
+      expect(triggerDocuments.toDomain({ ...triggerDocuments.toDocument(bare), [field]: false })).not.toHaveProperty(field);
+    }
   });
 });
 

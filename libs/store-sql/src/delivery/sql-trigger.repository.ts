@@ -21,7 +21,7 @@ export function toTriggerRecord(row: any): TriggerRecord {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     },
-    { actor: row.actor, tenant: row.tenant, fanOutJobId: row.fanout_job_id, broadcast: row.broadcast || null },
+    { actor: row.actor, tenant: row.tenant, fanOutJobId: row.fanout_job_id, broadcast: row.broadcast || null, timeOrderedIds: row.time_ordered_ids || null },
   );
 }
 
@@ -46,6 +46,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['tenant', 'jsonb'],
   ['status', 'text'],
   ['fanout_job_id', 'text'],
+  ['time_ordered_ids', 'boolean'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
 ];
@@ -65,6 +66,7 @@ const toRow = (t: TriggerRecord): Record<string, unknown> => ({
   tenant: t.tenant,
   status: t.status,
   fanout_job_id: t.fanOutJobId,
+  time_ordered_ids: t.timeOrderedIds,
   created_at: t.createdAt,
   updated_at: t.updatedAt,
 });

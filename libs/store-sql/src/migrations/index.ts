@@ -27,6 +27,7 @@ import { deliveryIndexEntriesMigration } from './0025_delivery_index_entries';
 import { pendingTriggersMigration } from './0026_pending_triggers';
 import { firstJobOnNotificationMigration } from './0027_first_job_on_notification';
 import { messageIndexEntriesMigration } from './0028_message_index_entries';
+import { triggerTimeOrderedIdsMigration } from './0029_trigger_time_ordered_ids';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -58,4 +59,5 @@ export const MIGRATIONS: Migration[] = [
   pendingTriggersMigration,
   firstJobOnNotificationMigration,
   messageIndexEntriesMigration,
+  triggerTimeOrderedIdsMigration,
 ];

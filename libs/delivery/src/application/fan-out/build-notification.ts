@@ -1,4 +1,4 @@
-import { EnvironmentScope, deterministicId } from '@app/kernel';
+import { EnvironmentScope, deterministicId, timeOrderedDeterministicId } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Workflow } from '@app/workflows';
 import { Job } from '../../domain/job';
@@ -17,11 +17,14 @@ export interface RecipientContext {
 
 /**
  * One Notification and its chain of Jobs (one per active step) for one subscriber. Ids derive
- * from the transaction and the subscriber, so a redelivered fan-out inserts nothing new.
+ * from the transaction and the subscriber, so a redelivered fan-out inserts nothing new; they
+ * start with the trigger's acceptance second unless an earlier version accepted it (its fan-out
+ * may have begun under hash-only ids).
  */
 export function buildNotification(scope: EnvironmentScope, subscriber: Subscriber, context: RecipientContext): { notification: Notification; jobs: Job[] } {
   const { trigger, workflow, now } = context;
-  const notificationId = deterministicId(scope.environmentId, trigger.transactionId, subscriber.id);
+  const idOf = trigger.timeOrderedIds ? (...parts: string[]) => timeOrderedDeterministicId(trigger.createdAt, ...parts) : deterministicId;
+  const notificationId = idOf(scope.environmentId, trigger.transactionId, subscriber.id);
   const steps = workflow.steps.filter((step) => step.active);
   const notification: Notification = {
     id: notificationId,
@@ -45,7 +48,7 @@ export function buildNotification(scope: EnvironmentScope, subscriber: Subscribe
   };
   let parentId: string | undefined;
   const jobs = steps.map((step, index): Job => {
-    const id = deterministicId(notificationId, step.id);
+    const id = idOf(notificationId, step.id);
     const job: Job = {
       id,
       organizationId: scope.organizationId,

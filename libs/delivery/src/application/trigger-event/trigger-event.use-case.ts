@@ -169,6 +169,7 @@ export class TriggerEvent {
       actor: command.actor as TriggerRecord['actor'],
       tenant: command.tenant as TriggerRecord['tenant'],
       status: 'accepted',
+      timeOrderedIds: true,
       createdAt: now,
       updatedAt: now,
     };
