@@ -32,8 +32,11 @@ async function inBatches(sandbox, total, what, statement) {
   log(`scale: ${total.toLocaleString('en')} ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-// Ids as the service makes them (24 hex, in no order), so the rows a later delivery inserts land among these.
+// Ids as the service makes them, so the rows a later delivery inserts land among these: a notification's
+// and a job's start with the second of their trigger (here: of the row's created_at), then 16 hex of a hash;
+// an in-app message takes its job's id; any other message's id is a hash (24 hex, in no order).
 const hexId = (text) => `substr(md5(${text}), 1, 24)`;
+const timeOrderedId = (at, text) => `lpad(to_hex(floor(extract(epoch FROM ${at}))::bigint), 8, '0') || substr(md5(${text}), 1, 16)`;
 
 async function seed(sandbox) {
   // The workflow made through the API names the API key's environment.
@@ -45,6 +48,8 @@ async function seed(sandbox) {
   const notifications = Math.ceil(MESSAGES / PER_NOTIFICATION);
   // Times spread over the last 30 days, so the newest-first orderings have work to do.
   const at = (i) => `now() - make_interval(secs => (${i} % 2592000))`;
+  const notificationId = timeOrderedId(at('n'), "'n' || n");
+  const jobId = timeOrderedId(at('n'), "'j' || m");
   await inBatches(
     sandbox,
     SUBSCRIBERS,
@@ -61,7 +66,7 @@ async function seed(sandbox) {
     'notifications',
     `INSERT INTO notifications (id, organization_id, environment_id, workflow_id, workflow_identifier, subscriber_id, external_subscriber_id,
                                 transaction_id, recipient, payload, channels, tags, critical, topics, created_at, updated_at)
-     SELECT ${hexId("'n' || n")}, ${o}, ${e}, ${w}, ${wi}, 'sub' || s, 'user-' || s, 'txn-' || n, jsonb_build_object('subscriberId', 'user-' || s),
+     SELECT ${notificationId}, ${o}, ${e}, ${w}, ${wi}, 'sub' || s, 'user-' || s, 'txn-' || n, jsonb_build_object('subscriberId', 'user-' || s),
             '{"order":1}'::jsonb, '${JSON.stringify(CHANNELS)}'::jsonb, '[]'::jsonb, false, '[]'::jsonb, ${at('n')}, ${at('n')}
      FROM generate_series($1::int, $2::int) AS n, LATERAL (SELECT ((n - 1) % ${SUBSCRIBERS}) + 1 AS s) AS sub`,
   );
@@ -73,7 +78,7 @@ async function seed(sandbox) {
     'jobs',
     `INSERT INTO jobs (id, organization_id, environment_id, notification_id, transaction_id, subscriber_id, external_subscriber_id, workflow_id,
                        workflow_identifier, step_id, type, status, payload, overrides, created_at, updated_at)
-     SELECT ${hexId("'j' || m")}, ${o}, ${e}, ${hexId("'n' || n")}, 'txn-' || n, 'sub' || s, 'user-' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}),
+     SELECT ${jobId}, ${o}, ${e}, ${notificationId}, 'txn-' || n, 'sub' || s, 'user-' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}),
             ${channelOf}, 'completed', '{}'::jsonb, '{}'::jsonb, ${at('n')}, ${at('n')}
      FROM generate_series($1::int, $2::int) AS m, ${owner}`,
   );
@@ -83,7 +88,7 @@ async function seed(sandbox) {
     'messages',
     `INSERT INTO messages (id, organization_id, environment_id, notification_id, job_id, subscriber_id, workflow_id, template_identifier, step_id,
                            transaction_id, channel, status, content, payload, overrides, created_at, updated_at)
-     SELECT ${hexId("'m' || m")}, ${o}, ${e}, ${hexId("'n' || n")}, ${hexId("'j' || m")}, 'sub' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}), 'txn-' || n,
+     SELECT CASE WHEN ${channelOf} = 'in_app' THEN ${jobId} ELSE ${hexId("'m' || m")} END, ${o}, ${e}, ${notificationId}, ${jobId}, 'sub' || s, ${w}, ${wi}, 'step-' || ((m - 1) % ${PER_NOTIFICATION}), 'txn-' || n,
             ${channelOf}, 'sent', to_jsonb('Order ' || n || ' is on its way'), '{"order":1}'::jsonb, '{}'::jsonb, ${at('n')}, ${at('n')}
      FROM generate_series($1::int, $2::int) AS m, ${owner}`,
   );
