@@ -37,5 +37,5 @@ export function deterministicId(...parts: string[]): string {
  * the parts (a trigger's acceptance time, not the time of the attempt).
  */
 export function timeOrderedDeterministicId(at: Date, ...parts: string[]): string {
-  return secondHex(at.getTime()) + hash('sha256', JSON.stringify(parts), 'hex').slice(0, 16);
+  return secondHex(at.getTime()) + deterministicId(...parts).slice(0, 16);
 }
