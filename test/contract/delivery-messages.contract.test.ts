@@ -164,6 +164,18 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     expect({ ids: ids(chat), total: chat.totalCount }).toEqual({ ids: [created[3].id, created[1].id], total: 2 });
     const bySubscriber = await repository.list(scope, { subscriberId: subscriber, page: 0, limit: 10 });
     expect({ ids: ids(bySubscriber), total: bySubscriber.totalCount }).toEqual({ ids: [created[4].id, created[1].id, created[0].id], total: 3 });
+    // a subscriber's in-app and other messages come from two reads, merged in order and paged as one list
+    for (const [page, limit, expected] of [
+      [1, 1, [created[1].id]],
+      [1, 2, [created[0].id]],
+      [2, 1, [created[0].id]],
+      [3, 1, []],
+    ] as const) {
+      const paged = await repository.list(scope, { subscriberId: subscriber, page, limit });
+      expect({ ids: ids(paged), total: paged.totalCount }).toEqual({ ids: expected, total: 3 });
+    }
+    const chatOfSubscriber = await repository.list(scope, { subscriberId: subscriber, channel: 'chat', page: 0, limit: 10 });
+    expect({ ids: ids(chatOfSubscriber), total: chatOfSubscriber.totalCount }).toEqual({ ids: [created[1].id], total: 1 });
     const byTransactions = await repository.list(scope, { transactionIds: [t1, t3], page: 0, limit: 2 });
     expect({ ids: ids(byTransactions), total: byTransactions.totalCount }).toEqual({ ids: [created[4].id, created[1].id], total: 3 });
     const combined = await repository.list(scope, { transactionIds: [t1, t2], channel: 'in_app', subscriberId: subscriber, page: 0, limit: 10 });

@@ -1,4 +1,5 @@
 import { Migration, SqlClient, createSqlClient, migrate } from '@app/store-sql';
+import { SqlMessageRepository } from '../../libs/store-sql/src/delivery';
 import { SQL_STORES } from '../support/sql-stores';
 import { TEST_DATABASE_URL, uniqueName } from '../support/test-app';
 
@@ -55,10 +56,47 @@ describe.each(SQL_STORES)('migrate on $name', (store) => {
     expect(await indexes(sql, 'online_probe')).toContainEqual({ name: 'online_probe_n', valid: true });
   });
 
-  it("leaves messages migration 28's index of the messages whose id is not their job's, in place of messages_job", async () => {
+  it("leaves messages migration 28's index of the messages whose id is not their job's, in place of messages_job, and migration 30's of a subscriber's messages other than in-app", async () => {
     const names = (await indexes(sql, 'messages')).map((index) => (index.valid ? index.name : `${index.name} (invalid)`));
-    expect(names).toEqual(expect.arrayContaining(['messages_job_not_own', 'messages_env_subscriber', 'messages_inbox']));
+    expect(names).toEqual(expect.arrayContaining(['messages_job_not_own', 'messages_env_subscriber_not_in_app', 'messages_inbox']));
+    expect(names).not.toContain('messages_env_subscriber');
     expect(names).not.toContain('messages_job');
+  });
+
+  it("reads a subscriber's messages, of every channel or of one, through migration 30's index and messages_inbox", async () => {
+    // The statements the message list sends, run here with EXPLAIN; with sequential scans off, since
+    // on these few rows one would win: the plan shows which indexes the statements can use.
+    const sent: { text: string; params: unknown[] }[] = [];
+    const capturing = {
+      dialect: sql.dialect,
+      query: async (text: string, params: unknown[] = []) => {
+        sent.push({ text, params });
+        return text.includes('COUNT(*)') ? [{ total: 0 }] : [];
+      },
+    } as unknown as SqlClient;
+    const messages = new SqlMessageRepository(capturing);
+    const scope = { organizationId: 'org-plan', environmentId: 'env-plan' };
+    const expected: [string | undefined, string[]][] = [
+      [undefined, ['messages_inbox', 'messages_env_subscriber_not_in_app']],
+      ['email', ['messages_env_subscriber_not_in_app']],
+      ['in_app', ['messages_inbox']],
+    ];
+    await sql.session(async (one) => {
+      await one.exec('SET enable_seqscan = off');
+      try {
+        for (const [channel, indexNames] of expected) {
+          sent.length = 0;
+          await messages.list(scope, { subscriberId: 'subscriber-plan', channel, page: 1, limit: 10 });
+          for (const { text, params } of sent) {
+            const plan = (await one.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params)).map((row) => row['QUERY PLAN']).join('\n');
+            expect(plan).not.toMatch(/Seq Scan/);
+            for (const name of indexNames) expect(plan).toContain(name);
+          }
+        }
+      } finally {
+        await one.exec('RESET enable_seqscan');
+      }
+    });
   });
 });
 

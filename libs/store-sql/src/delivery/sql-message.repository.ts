@@ -157,6 +157,9 @@ export function toMessage(row: any): Message {
 /** The predicate of messages_job_not_own (migration 28): the messages whose id is not their job's; the others are read by primary key. */
 export const MESSAGES_NOT_BY_JOB_ID_SQL = 'job_id <> id';
 
+/** The predicate of messages_env_subscriber_not_in_app (migration 30); a subscriber's in-app messages are in messages_inbox. */
+export const MESSAGES_NOT_IN_APP_SQL = "channel <> 'in_app'";
+
 @Injectable()
 export class SqlMessageRepository implements MessageRepository {
   private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
@@ -256,13 +259,22 @@ export class SqlMessageRepository implements MessageRepository {
     if (query.subscriberId !== undefined) where.push(`subscriber_id = $${params.push(query.subscriberId)}`);
     if (query.transactionIds !== undefined) where.push(`transaction_id = ANY($${params.push(query.transactionIds)}::text[])`);
     const filter = where.join(' AND ');
+    const limit = `$${params.length + 1}`;
+    const offset = `$${params.length + 2}`;
+    const limitWithOffset = `$${params.length + 3}`;
+    // One subscriber's messages of every channel: its in-app ones are indexed by messages_inbox and the
+    // others by messages_env_subscriber_not_in_app (migration 30), so each part is read in order and merged.
+    const merged = query.subscriberId !== undefined && query.channel === undefined;
+    const parts = merged ? [`${filter} AND channel = 'in_app'`, `${filter} AND ${MESSAGES_NOT_IN_APP_SQL}`] : [filter];
+    const ordered = (where: string, bound: string) => `SELECT * FROM messages WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${bound}`;
     const [rows, [count]] = await Promise.all([
-      this.sql.query(`SELECT * FROM messages WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-        ...params,
-        query.limit,
-        query.page * query.limit,
-      ]),
-      this.sql.query<{ total: number }>(`SELECT COUNT(*) AS total FROM messages WHERE ${filter}`, params),
+      this.sql.query(
+        merged
+          ? `SELECT * FROM (${parts.map((part) => `(${ordered(part, limitWithOffset)})`).join(' UNION ALL ')}) m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+          : `${ordered(filter, limit)} OFFSET ${offset}`,
+        [...params, query.limit, query.page * query.limit, ...(merged ? [query.limit + query.page * query.limit] : [])],
+      ),
+      this.sql.query<{ total: number }>(`SELECT ${parts.map((part) => `(SELECT COUNT(*) FROM messages WHERE ${part})`).join(' + ')} AS total`, params),
     ]);
     return { items: rows.map(toMessage), totalCount: count.total };
   }

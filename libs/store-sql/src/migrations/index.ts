@@ -28,6 +28,7 @@ import { pendingTriggersMigration } from './0026_pending_triggers';
 import { firstJobOnNotificationMigration } from './0027_first_job_on_notification';
 import { messageIndexEntriesMigration } from './0028_message_index_entries';
 import { triggerTimeOrderedIdsMigration } from './0029_trigger_time_ordered_ids';
+import { messageSubscriberIndexMigration } from './0030_message_subscriber_index';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -60,4 +61,5 @@ export const MIGRATIONS: Migration[] = [
   firstJobOnNotificationMigration,
   messageIndexEntriesMigration,
   triggerTimeOrderedIdsMigration,
+  messageSubscriberIndexMigration,
 ];
