@@ -4,8 +4,10 @@
 // Adds N jobs while nobody consumes, then starts one consumer with the given concurrency and
 // times from process() to the N-th completion.
 // Usage: node bench/noop-bull.js <redisUrl> <prefix> <queueName> <jobs> <concurrency>
-// Prints one JSON line: {"jobs":…,"seconds":…,"jobs_per_s":…}.
+// Prints one JSON line: {"jobs":…,"seconds":…,"jobs_per_s":…,"machine_cpu_us_per_job":…,"machine_busy_share":…}
+// (the whole machine's CPU meanwhile, every process: this one, Redis, the rest, from /proc/stat).
 const Bull = require('bull');
+const { machineCpuSeconds } = require('./support');
 
 async function main() {
   const [redisUrl, prefix, queueName, jobsArg, concurrencyArg] = process.argv.slice(2);
@@ -39,10 +41,22 @@ async function main() {
     });
   });
   const started = performance.now();
+  const cpuBefore = machineCpuSeconds();
   queue.process(concurrency, async () => undefined).catch(() => undefined);
   await drained;
   const seconds = (performance.now() - started) / 1000;
-  process.stdout.write(JSON.stringify({ jobs: total, failed, seconds, jobs_per_s: total / seconds }) + '\n');
+  const cpuAfter = machineCpuSeconds();
+  const busy = cpuAfter.busy - cpuBefore.busy;
+  const idle = cpuAfter.idle - cpuBefore.idle;
+  const line = {
+    jobs: total,
+    failed,
+    seconds,
+    jobs_per_s: total / seconds,
+    machine_cpu_us_per_job: (busy * 1e6) / total,
+    machine_busy_share: busy / (busy + idle),
+  };
+  process.stdout.write(JSON.stringify(line) + '\n');
   await queue.close();
 }
 

@@ -23,6 +23,7 @@ const {
   freePort,
   killAllChildren,
   log,
+  machineCpuSeconds,
   median,
   pool,
   result,
@@ -285,10 +286,18 @@ class DeliveryCpu {
 
   async sample() {
     const pids = await backendPids(this.sandbox);
-    this.samples.push({ at: Date.now(), worker: cpuSeconds(this.worker.pid), backends: new Map(pids.map((pid) => [pid, cpuSeconds(pid)])) });
+    this.samples.push({
+      at: Date.now(),
+      worker: cpuSeconds(this.worker.pid),
+      backends: new Map(pids.map((pid) => [pid, cpuSeconds(pid)])),
+      machine: machineCpuSeconds(),
+    });
   }
 
-  /** Microseconds of CPU per delivery: { worker, postgres }, or null when too few polls saw deliveries. */
+  /**
+   * Microseconds of CPU per delivery: { worker, postgres, machine (every process: Redis, the kernel, this
+   * bench too) }, and busyShare (how much of the machine's CPU was busy then), or null when too few polls saw deliveries.
+   */
   async perDelivery(transactionPrefix) {
     const rows = await this.sandbox.query("SELECT created_at AS at FROM messages WHERE transaction_id LIKE $1 || '%' ORDER BY created_at", [transactionPrefix]);
     const written = rows.map((row) => row.at.getTime());
@@ -308,7 +317,14 @@ class DeliveryCpu {
     const n = last.count - first.count;
     let postgres = 0;
     for (const [pid, seconds] of last.backends) postgres += seconds - (first.backends.get(pid) ?? 0);
-    return { worker: ((last.worker - first.worker) / n) * 1e6, postgres: (postgres / n) * 1e6 };
+    const busy = last.machine.busy - first.machine.busy;
+    const idle = last.machine.idle - first.machine.idle;
+    return {
+      worker: ((last.worker - first.worker) / n) * 1e6,
+      postgres: (postgres / n) * 1e6,
+      machine: (busy / n) * 1e6,
+      busyShare: busy / (busy + idle),
+    };
   }
 }
 
@@ -384,6 +400,12 @@ async function benchDeliveries() {
       // CPU per delivery (µs) of the worker process and of its PostgreSQL backends, while messages appear
       worker_cpu_us_per_delivery: cpuMedian(rounds, 'worker'),
       postgres_cpu_us_per_delivery: cpuMedian(rounds, 'postgres'),
+      // ...and of the whole machine (every process), and the share of its CPU that was busy meanwhile
+      machine_cpu_us_per_delivery: cpuMedian(rounds, 'machine'),
+      machine_busy_share: rounds.some((r) => r.cpu) ? round(median(rounds.filter((r) => r.cpu).map((r) => r.cpu.busyShare))) : null,
+      // the same for the no-op jobs (Bull's process, Redis, the rest of the machine)
+      baseline_machine_cpu_us_per_job: round(median(baselines.map((b) => b.machine_cpu_us_per_job)), 0),
+      baseline_machine_busy_share: round(median(baselines.map((b) => b.machine_busy_share))),
       concurrency: WORKER_CONCURRENCY,
       rounds: ROUNDS,
       rounds_per_s: rounds.map((r) => round(r.rate, 0)),
@@ -599,6 +621,8 @@ async function backlogAtScale(sandbox, api) {
     ratio: round(backlog.rate / baseline.jobs_per_s, 3),
     worker_cpu_us_per_delivery: backlog.cpu && round(backlog.cpu.worker, 0),
     postgres_cpu_us_per_delivery: backlog.cpu && round(backlog.cpu.postgres, 0),
+    machine_cpu_us_per_delivery: backlog.cpu && round(backlog.cpu.machine, 0),
+    baseline_machine_cpu_us_per_job: round(baseline.machine_cpu_us_per_job, 0),
     // The first round of `deliveries` in this run (an empty store), when that phase ran.
     postgres_cpu_us_first_deliveries_round: summary.deliveries?.postgres_cpu_us_rounds[0] ?? null,
     fanout_jobs: backlog.fanOutJobs,

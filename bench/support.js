@@ -321,6 +321,12 @@ async function pool(items, concurrency, work) {
   await Promise.all(lanes);
 }
 
+/** The whole machine's CPU so far (every core, every process), in seconds: busy, and idle (waiting on I/O included). USER_HZ is 100 on Linux. */
+function machineCpuSeconds() {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { busy: (user + nice + system + irq + softirq + (steal || 0)) / 100, idle: (idle + iowait) / 100 };
+}
+
 module.exports = {
   ApiClient,
   Child,
@@ -331,6 +337,7 @@ module.exports = {
   freePort,
   killAllChildren,
   log,
+  machineCpuSeconds,
   median,
   pool,
   result,
