@@ -109,7 +109,7 @@ function parseUrl(env: Env, name: string, schemes: string[]): string | undefined
 /**
  * About a thousand triggers in flight (jobs of ~25 on a backlog): a delivery then lives for about one
  * young-generation cycle of the worker's heap, so its objects die young instead of being copied and
- * promoted, while the statements it shares stay hundreds of rows long (README, Performance).
+ * promoted, while the statements it shares stay hundreds of rows long (docs/performance-log.md).
  */
 const DEFAULT_FANOUT_CONCURRENCY = 40;
 const DEFAULT_WEBHOOK_RETRY_DELAYS = '5s,30s,2m,10m,30m,2h,5h,10h';

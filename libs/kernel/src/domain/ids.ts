@@ -33,7 +33,7 @@ export function deterministicId(...parts: string[]): string {
  * A deterministic id that starts with the second `at` (8 hex, as newId), then 16 hex of the parts'
  * hash. Ids derived together sort together, so their inserts touch the newest pages of an index,
  * where deterministicId's land on a random page each: in a store of millions of rows those cost
- * PostgreSQL about half as much again per delivery (README, Performance). `at` must be as fixed as
+ * PostgreSQL about half as much again per delivery (docs/performance-log.md). `at` must be as fixed as
  * the parts (a trigger's acceptance time, not the time of the attempt).
  */
 export function timeOrderedDeterministicId(at: Date, ...parts: string[]): string {
