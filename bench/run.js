@@ -11,7 +11,6 @@
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
 // BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" (extra env for api/worker)  BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
 // BENCH_CHILD_LOG=/tmp/child (each child process's output appended to /tmp/child.<name>.<pid>)
-const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const {
@@ -22,6 +21,7 @@ const {
   Sandbox,
   freePort,
   killAllChildren,
+  cpuSeconds,
   log,
   machineCpuSeconds,
   median,
@@ -254,17 +254,6 @@ async function storeWrites(sandbox) {
   return JSON.parse(line);
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it is gone. */
-function cpuSeconds(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-
 /** The PostgreSQL backends serving a sandbox's database (the worker's pool), other than the bench's own connection. */
 async function backendPids(sandbox) {
   const rows = await sandbox.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
@@ -328,9 +317,9 @@ class DeliveryCpu {
   }
 }
 
-const cpuMedian = (rounds, side) => {
+const cpuMedian = (rounds, side, digits = 0) => {
   const values = rounds.filter((r) => r.cpu).map((r) => r.cpu[side]);
-  return values.length ? round(median(values), 0) : null;
+  return values.length ? round(median(values), digits) : null;
 };
 
 /**
@@ -402,7 +391,7 @@ async function benchDeliveries() {
       postgres_cpu_us_per_delivery: cpuMedian(rounds, 'postgres'),
       // ...and of the whole machine (every process), and the share of its CPU that was busy meanwhile
       machine_cpu_us_per_delivery: cpuMedian(rounds, 'machine'),
-      machine_busy_share: rounds.some((r) => r.cpu) ? round(median(rounds.filter((r) => r.cpu).map((r) => r.cpu.busyShare))) : null,
+      machine_busy_share: cpuMedian(rounds, 'busyShare', 2),
       // the same for the no-op jobs (Bull's process, Redis, the rest of the machine)
       baseline_machine_cpu_us_per_job: round(median(baselines.map((b) => b.machine_cpu_us_per_job)), 0),
       baseline_machine_busy_share: round(median(baselines.map((b) => b.machine_busy_share))),

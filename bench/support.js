@@ -321,10 +321,22 @@ async function pool(items, concurrency, work) {
   await Promise.all(lanes);
 }
 
-/** The whole machine's CPU so far (every core, every process), in seconds: busy, and idle (waiting on I/O included). USER_HZ is 100 on Linux. */
+const CLOCK_TICKS = 100; // USER_HZ on Linux: the unit of /proc's CPU times
+
+/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it is gone. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The whole machine's CPU so far (every core, every process), in seconds: busy, and idle (waiting on I/O included). */
 function machineCpuSeconds() {
   const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return { busy: (user + nice + system + irq + softirq + (steal || 0)) / 100, idle: (idle + iowait) / 100 };
+  return { busy: (user + nice + system + irq + softirq + (steal || 0)) / CLOCK_TICKS, idle: (idle + iowait) / CLOCK_TICKS };
 }
 
 module.exports = {
@@ -334,6 +346,7 @@ module.exports = {
   REDIS_URL,
   RUN_ID,
   Sandbox,
+  cpuSeconds,
   freePort,
   killAllChildren,
   log,
