@@ -7,7 +7,7 @@
 // Prints one JSON line: {"jobs":…,"seconds":…,"jobs_per_s":…,"machine_cpu_us_per_job":…,"machine_busy_share":…}
 // (the whole machine's CPU meanwhile, every process: this one, Redis, the rest, from /proc/stat).
 const Bull = require('bull');
-const { machineCpuSeconds } = require('./support');
+const { machineCpuBetween, machineCpuSeconds } = require('./support');
 
 async function main() {
   const [redisUrl, prefix, queueName, jobsArg, concurrencyArg] = process.argv.slice(2);
@@ -45,16 +45,14 @@ async function main() {
   queue.process(concurrency, async () => undefined).catch(() => undefined);
   await drained;
   const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = machineCpuSeconds();
-  const busy = cpuAfter.busy - cpuBefore.busy;
-  const idle = cpuAfter.idle - cpuBefore.idle;
+  const { busy, busyShare } = machineCpuBetween(cpuBefore, machineCpuSeconds());
   const line = {
     jobs: total,
     failed,
     seconds,
     jobs_per_s: total / seconds,
     machine_cpu_us_per_job: (busy * 1e6) / total,
-    machine_busy_share: busy / (busy + idle),
+    machine_busy_share: busyShare,
   };
   process.stdout.write(JSON.stringify(line) + '\n');
   await queue.close();

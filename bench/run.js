@@ -23,6 +23,7 @@ const {
   killAllChildren,
   cpuSeconds,
   log,
+  machineCpuBetween,
   machineCpuSeconds,
   median,
   pool,
@@ -306,13 +307,12 @@ class DeliveryCpu {
     const n = last.count - first.count;
     let postgres = 0;
     for (const [pid, seconds] of last.backends) postgres += seconds - (first.backends.get(pid) ?? 0);
-    const busy = last.machine.busy - first.machine.busy;
-    const idle = last.machine.idle - first.machine.idle;
+    const { busy, busyShare } = machineCpuBetween(first.machine, last.machine);
     return {
       worker: ((last.worker - first.worker) / n) * 1e6,
       postgres: (postgres / n) * 1e6,
       machine: (busy / n) * 1e6,
-      busyShare: busy / (busy + idle),
+      busyShare,
     };
   }
 }

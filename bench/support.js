@@ -339,6 +339,13 @@ function machineCpuSeconds() {
   return { busy: (user + nice + system + irq + softirq + (steal || 0)) / CLOCK_TICKS, idle: (idle + iowait) / CLOCK_TICKS };
 }
 
+/** Between two machineCpuSeconds readings: the busy CPU seconds, and the share of the machine's CPU they were. */
+function machineCpuBetween(before, after) {
+  const busy = after.busy - before.busy;
+  const idle = after.idle - before.idle;
+  return { busy, busyShare: busy / (busy + idle) };
+}
+
 module.exports = {
   ApiClient,
   Child,
@@ -350,6 +357,7 @@ module.exports = {
   freePort,
   killAllChildren,
   log,
+  machineCpuBetween,
   machineCpuSeconds,
   median,
   pool,
