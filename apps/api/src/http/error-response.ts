@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { DomainError, ErrorKind, StoreRejectedError } from '@app/kernel';
+import { DomainError, ErrorKind, ServiceUnavailableError, StoreRejectedError } from '@app/kernel';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 
@@ -47,6 +47,9 @@ export function toErrorResponse(error: unknown, path: string): ErrorResponse {
       ...extra,
     },
   });
+  if (error instanceof ServiceUnavailableError) {
+    return { ...base(HttpStatus.SERVICE_UNAVAILABLE, error.message, { code: error.code }), headers: { 'Retry-After': String(error.retryAfterSeconds) } };
+  }
   if (error instanceof DomainError) {
     const status = STATUS_BY_KIND[error.kind];
     return base(status, error.message, { ...(error.details ?? {}), code: error.code });

@@ -64,7 +64,29 @@ export class StoreRejectedError extends Error {
   }
 }
 
+/**
+ * A dependency the request or job needs (the store, Redis) does not answer now: try again later.
+ * The HTTP layer answers 503 with `Retry-After`; the queue retries the job without spending an attempt.
+ */
+export class ServiceUnavailableError extends DomainError {
+  constructor(
+    code: string,
+    message: string,
+    /** How long a caller should wait before trying again. */
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(code, message, 'unavailable');
+  }
+}
+
+/** The store cannot be reached (connection refused, lost, or the database is starting or stopping). */
+export class StoreUnavailableError extends ServiceUnavailableError {
+  constructor(message: string) {
+    super('store_unavailable', message);
+  }
+}
+
 /** Errors no retry will fix: bad input the domain refused, or data the store refused. */
 export function isPermanentFailure(error: unknown): boolean {
-  return error instanceof DomainError || error instanceof StoreRejectedError;
+  return (error instanceof DomainError && !(error instanceof ServiceUnavailableError)) || error instanceof StoreRejectedError;
 }
