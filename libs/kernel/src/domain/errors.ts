@@ -66,20 +66,22 @@ export class StoreRejectedError extends Error {
 
 /**
  * A dependency the request or job needs (the store, Redis) does not answer now: try again later.
- * The HTTP layer answers 503 with `Retry-After`; the queue retries the job without spending an attempt.
+ * Not a DomainError, so nothing that handles the domain's refusals mistakes it for one: the HTTP
+ * layer answers 503 with `Retry-After`; the queue retries the job without spending an attempt.
  */
-export class ServiceUnavailableError extends DomainError {
+export class ServiceUnavailableError extends Error {
   constructor(
-    code: string,
+    readonly code: string,
     message: string,
     /** How long a caller should wait before trying again. */
     readonly retryAfterSeconds = 5,
   ) {
-    super(code, message, 'unavailable');
+    super(message);
+    this.name = new.target.name;
   }
 }
 
-/** The store cannot be reached (connection refused, lost, or the database is starting or stopping). */
+/** The store cannot be reached (connection refused or lost, the database starting or stopping). */
 export class StoreUnavailableError extends ServiceUnavailableError {
   constructor(message: string) {
     super('store_unavailable', message);
@@ -88,5 +90,5 @@ export class StoreUnavailableError extends ServiceUnavailableError {
 
 /** Errors no retry will fix: bad input the domain refused, or data the store refused. */
 export function isPermanentFailure(error: unknown): boolean {
-  return (error instanceof DomainError && !(error instanceof ServiceUnavailableError)) || error instanceof StoreRejectedError;
+  return error instanceof DomainError || error instanceof StoreRejectedError;
 }
