@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RetryableJobError } from '@app/kernel';
 import { backoffWindowMs, digestBucketKey, digestWindow, isBackoffDigest } from '../../../domain/digest';
 import { DETAIL } from '../../../domain/execution-detail';
+import { DigestMetadata } from '../../../domain/step-metadata';
 import { stepJob } from '../../queues';
 import { StepRecorder } from '../channels/step-recorder';
 import { StepContext } from '../step-context';
@@ -22,8 +23,8 @@ export class DigestStep implements StepHandler {
 
   async run(context: StepContext): Promise<StepOutcome> {
     const { scope, job, step, workflow, subscriber, now, writes } = context;
-    const metadata = (step.metadata ?? {}) as never;
-    const bucketKey = digestBucketKey(workflow.id, subscriber.id, (step.metadata as { digestKey?: string })?.digestKey, job.payload);
+    const metadata: DigestMetadata = step.metadata ?? {};
+    const bucketKey = digestBucketKey(workflow.id, subscriber.id, metadata.digestKey, job.payload);
     const event = { jobId: job.id, notificationId: job.notificationId, payload: job.payload, at: now };
     const recent = isBackoffDigest(metadata)
       ? await writes.hasRecentDigestEvent(scope, bucketKey, new Date(now.getTime() - backoffWindowMs(metadata)))
