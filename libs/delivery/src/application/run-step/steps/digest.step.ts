@@ -41,10 +41,11 @@ export class DigestStep implements StepHandler {
       }
       const window = digestWindow(metadata, { now, timezone: subscriber.timezone, overrides: job.overrides, recentEventInBackoffWindow: recent });
       if (window.action === 'skip') {
+        // As Novu: the event is not digested, so the steps after it run at once with no digest events.
         await writes.recordDigestEvent(scope, bucketKey, now);
-        await writes.transition(job.id, 'skipped', { digest: { ...job.digest, events: [job.payload] } });
+        await writes.transition(job.id, 'skipped');
         await this.recorder.detail(context, 'Success', DETAIL.DIGEST_SKIPPED);
-        return { kind: 'ended', digestEvents: [job.payload] };
+        return { kind: 'ended' };
       }
       if (await writes.openDigest(scope, bucketKey, job.id, event, window.fireAt)) return this.waitFor(context, bucketKey, window.fireAt);
     }
