@@ -66,13 +66,13 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     }
   });
 
-  it('deletes one message by id within its environment only', async () => {
+  it('deletes one message by id within its environment only, answering it once', async () => {
     const scope = newScope();
     const m = message(job(notification(scope), 'in-app'));
     await repository.insertIfAbsent(m);
-    expect(await repository.deleteById(newScope(), m.id)).toBe(false);
-    expect(await repository.deleteById(scope, m.id)).toBe(true);
-    expect(await repository.deleteById(scope, m.id)).toBe(false);
+    expect(await repository.deleteById(newScope(), m.id)).toBeNull();
+    expect(await repository.deleteById(scope, m.id)).toEqual(m);
+    expect(await repository.deleteById(scope, m.id)).toBeNull();
     expect(await repository.findById(scope, m.id)).toBeNull();
   });
 
@@ -184,7 +184,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     expect(await repository.list(scope, { channel: 'unknown', page: 0, limit: 10 })).toEqual({ items: [], totalCount: 0 });
   });
 
-  it('deletes the messages of a transaction, optionally one channel', async () => {
+  it('deletes the messages of a transaction, optionally one channel, answering those it deleted', async () => {
     const scope = newScope();
     const n = notification(scope);
     const inApp = message(job(n, 'a'));
@@ -192,12 +192,12 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     const kept = message(job(notification(scope), 'a'));
     for (const m of [inApp, chat, kept]) await repository.insertIfAbsent(m);
 
-    expect(await repository.deleteByTransaction(newScope(), n.transactionId)).toBe(0);
-    expect(await repository.deleteByTransaction(scope, n.transactionId, 'sms')).toBe(0);
-    expect(await repository.deleteByTransaction(scope, n.transactionId, 'chat')).toBe(1);
+    expect(await repository.deleteByTransaction(newScope(), n.transactionId)).toEqual([]);
+    expect(await repository.deleteByTransaction(scope, n.transactionId, 'sms')).toEqual([]);
+    expect(await repository.deleteByTransaction(scope, n.transactionId, 'chat')).toEqual([chat]);
     expect(await repository.findById(scope, chat.id)).toBeNull();
-    expect(await repository.deleteByTransaction(scope, n.transactionId)).toBe(1);
-    expect(await repository.deleteByTransaction(scope, n.transactionId)).toBe(0);
+    expect(await repository.deleteByTransaction(scope, n.transactionId)).toEqual([inApp]);
+    expect(await repository.deleteByTransaction(scope, n.transactionId)).toEqual([]);
     expect(await repository.findById(scope, kept.id)).toEqual(kept);
   });
 

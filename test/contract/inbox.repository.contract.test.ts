@@ -1,5 +1,5 @@
 import { Message, MessageRepository, NotificationRepository } from '@app/delivery';
-import { InboxRepository, UNREAD_FILTER } from '@app/inbox';
+import { InboxChanged, InboxRepository, UNREAD_FILTER } from '@app/inbox';
 import { EnvironmentScope, newId } from '@app/kernel';
 import { SubscriberRepository } from '@app/subscribers';
 import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
@@ -68,7 +68,10 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     const at = tick();
     expect(await stores.inbox.change(scope, subscriber, plain.id, { read: true, seen: true, at })).toMatchObject({
       message: { read: true, seen: true, lastReadDate: at, firstSeenDate: at },
+      before: { read: false, seen: false, archived: false },
     });
+    // a repeated change answers the state it found: already read
+    expect((await stores.inbox.change(scope, subscriber, plain.id, { read: true, seen: true, at: tick() }))!.before).toMatchObject({ read: true, seen: true });
     expect(await stores.inbox.count(scope, subscriber, UNREAD_FILTER)).toBe(2);
     expect(await stores.inbox.count(scope, subscriber, { seen: false })).toBe(2);
     await stores.inbox.change(scope, subscriber, tagged.id, { archived: true, read: true, at });
@@ -77,11 +80,13 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     const until = new Date(Date.now() + 3_600_000);
     const snoozed = await stores.inbox.change(scope, subscriber, data.id, { snoozedUntil: until, at });
     expect(snoozed!.message.snoozedUntil).toEqual(until);
+    expect(snoozed!.before.snoozedUntil).toBeUndefined();
     expect(await stores.inbox.count(scope, subscriber, {})).toBe(2);
     expect(await stores.inbox.count(scope, subscriber, { snoozed: true })).toBe(1);
     expect(await stores.inbox.find(scope, subscriber, data.id)).not.toBeNull();
     const woken = await stores.inbox.change(scope, subscriber, data.id, { snoozedUntil: null, at });
     expect(woken!.message).not.toHaveProperty('snoozedUntil');
+    expect(woken!.before.snoozedUntil).toEqual(until);
     const cta = { type: 'redirect', action: { status: 'done', buttons: [{ type: 'primary', content: 'Go' }], result: { type: 'primary', payload: {} } } };
     expect(await stores.inbox.change(scope, subscriber, data.id, { cta, at })).toMatchObject({ message: { cta } });
   });
@@ -113,25 +118,48 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     expect(await stores.inbox.find(scope, newId(), mine.id)).toBeNull();
     expect(await stores.inbox.find(newScope(), subscriber, mine.id)).toBeNull();
     expect(await stores.inbox.change(scope, newId(), mine.id, { read: true, at })).toBeNull();
-    expect(await stores.inbox.changeMany({ ...scope, environmentId: newId() }, subscriber, {}, { read: true, at })).toBe(0);
-    expect(await stores.inbox.delete(scope, newId(), mine.id)).toBe(false);
-    expect(await stores.inbox.deleteMany(newScope(), subscriber, {})).toBe(0);
+    expect(await stores.inbox.changeMany({ ...scope, environmentId: newId() }, subscriber, {}, { read: true, at })).toEqual([]);
+    expect(await stores.inbox.delete(scope, newId(), mine.id)).toBeNull();
+    expect(await stores.inbox.deleteMany(newScope(), subscriber, {})).toEqual([]);
     expect(await stores.inbox.find(scope, subscriber, mine.id)).toMatchObject({ message: { read: false } });
   });
 
-  it('changes and deletes in bulk under a filter', async () => {
+  it('changes and deletes in bulk under a filter, answering each message after the change with its state before', async () => {
     const scope = newScope();
     const subscriber = newId();
     const [a, b, c] = await feed(scope, subscriber, [{ tags: ['t'] }, { tags: ['t'] }, {}]);
+    await stores.inbox.change(scope, subscriber, b.id, { seen: true, at: tick() });
     const at = tick();
-    expect(await stores.inbox.changeMany(scope, subscriber, { tags: ['t'], read: false }, { read: true, seen: true, at })).toBe(2);
+    const read = await stores.inbox.changeMany(scope, subscriber, { tags: ['t'], read: false }, { read: true, seen: true, at });
+    const byId = (changed: InboxChanged[]) => Object.fromEntries(changed.map(({ message, before }) => [message.id, { message, before }]));
+    expect(byId(read)).toEqual({
+      [a.id]: {
+        message: expect.objectContaining({ read: true, seen: true, lastReadDate: at, updatedAt: at }),
+        before: expect.objectContaining({ read: false, seen: false }),
+      },
+      [b.id]: { message: expect.objectContaining({ read: true, seen: true }), before: expect.objectContaining({ read: false, seen: true }) },
+    });
     expect(await stores.inbox.count(scope, subscriber, UNREAD_FILTER)).toBe(1);
-    expect(await stores.inbox.changeMany(scope, subscriber, { ids: [c.id], seen: false }, { seen: true, at })).toBe(1);
-    expect(await stores.inbox.deleteMany(scope, subscriber, { read: true })).toBe(2);
-    expect(await stores.inbox.delete(scope, subscriber, c.id)).toBe(true);
-    expect(await stores.inbox.delete(scope, subscriber, c.id)).toBe(false);
+    expect((await stores.inbox.changeMany(scope, subscriber, { ids: [c.id], seen: false }, { seen: true, at })).map((changed) => changed.message.id)).toEqual([
+      c.id,
+    ]);
+    expect((await stores.inbox.deleteMany(scope, subscriber, { read: true })).map((m) => m.id).sort()).toEqual([a.id, b.id].sort());
+    expect(await stores.inbox.delete(scope, subscriber, c.id)).toMatchObject({ id: c.id, seen: true });
+    expect(await stores.inbox.delete(scope, subscriber, c.id)).toBeNull();
     expect(await stores.messages.findById(scope, a.id)).toBeNull();
     expect(await stores.messages.findById(scope, b.id)).toBeNull();
+  });
+
+  it('answers the state before to one of two concurrent marks only: the other finds the change made', async () => {
+    const scope = newScope();
+    const subscriber = newId();
+    const [m] = await feed(scope, subscriber, [{}]);
+    const marks = await Promise.all([
+      stores.inbox.change(scope, subscriber, m.id, { read: true, seen: true, at: tick() }),
+      stores.inbox.changeMany(scope, subscriber, { ids: [m.id] }, { read: true, seen: true, at: tick() }),
+    ]);
+    const befores = [marks[0]!.before, ...marks[1].map((changed) => changed.before)];
+    expect(befores.map((before) => before.read).sort()).toEqual([false, true]);
   });
 
   it('wakes each due snooze once, even for concurrent sweeps', async () => {

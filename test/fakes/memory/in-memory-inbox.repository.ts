@@ -1,5 +1,5 @@
 import { Message } from '@app/delivery';
-import { BadgeCounts, InboxChange, InboxFilter, InboxItem, InboxPageRequest, InboxRepository } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState } from '@app/inbox';
 import { EnvironmentScope } from '@app/kernel';
 import { DeliveryTables, inScope } from './memory-delivery-tables';
 import { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
@@ -52,28 +52,33 @@ export class InMemoryInboxRepository implements InboxRepository {
     return counts;
   }
 
-  async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<InboxItem | null> {
+  async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<(InboxItem & Pick<InboxChanged, 'before'>) | null> {
     const message = this.feed(scope, subscriberId).find((m) => m.id === id);
     if (!message) return null;
+    const before = stateOf(message);
     apply(message, stored(change));
-    return this.item(message);
+    return { ...this.item(message), before };
   }
 
-  async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<number> {
-    const matching = this.matching(scope, subscriberId, filter);
-    for (const message of matching) apply(message, stored(change));
-    return matching.length;
+  async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<InboxChanged[]> {
+    return this.matching(scope, subscriberId, filter).map((message) => {
+      const before = stateOf(message);
+      apply(message, stored(change));
+      return { message: copy(message), before };
+    });
   }
 
-  async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<boolean> {
+  async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<Message | null> {
     const message = this.feed(scope, subscriberId).find((m) => m.id === id);
-    return message ? this.tables.messages.delete(message.id) : false;
+    if (!message) return null;
+    this.tables.messages.delete(message.id);
+    return copy(message);
   }
 
-  async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number> {
+  async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Message[]> {
     const matching = this.matching(scope, subscriberId, filter);
     for (const message of matching) this.tables.messages.delete(message.id);
-    return matching.length;
+    return matching.map(copy);
   }
 
   async wakeSnoozed(now: Date, limit: number): Promise<Message[]> {
@@ -119,6 +124,10 @@ export class InMemoryInboxRepository implements InboxRepository {
   private item(message: Message): InboxItem {
     return { message: copy(message), severity: this.severityOf(message) };
   }
+}
+
+function stateOf(message: Message): InboxState {
+  return { read: message.read, seen: message.seen, archived: message.archived, snoozedUntil: message.snoozedUntil && new Date(message.snoozedUntil) };
 }
 
 function apply(message: Message, change: InboxChange): void {

@@ -83,17 +83,19 @@ export class InMemoryMessageRepository implements MessageRepository {
     return { items: pageOf(matching, query.page, query.limit).map(copy), totalCount: matching.length };
   }
 
-  async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<number> {
+  async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<Message[]> {
     const doomed = [...this.tables.messages.values()].filter(
       (m) => inScope(scope)(m) && m.transactionId === transactionId && (channel === undefined || channel === null || m.channel === channel),
     );
     for (const message of doomed) this.tables.messages.delete(message.id);
-    return doomed.length;
+    return doomed.map(copy);
   }
 
-  async deleteById(scope: EnvironmentScope, id: string): Promise<boolean> {
+  async deleteById(scope: EnvironmentScope, id: string): Promise<Message | null> {
     const message = this.tables.messages.get(id);
-    return message && inScope(scope)(message) ? this.tables.messages.delete(id) : false;
+    if (!message || !inScope(scope)(message)) return null;
+    this.tables.messages.delete(id);
+    return copy(message);
   }
 
   async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {

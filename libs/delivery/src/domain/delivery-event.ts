@@ -1,3 +1,4 @@
+import { OutboundEventType } from '@app/kernel';
 import { ExecutionDetailStatus } from './execution-detail';
 
 /** What a vendor told us happened to a message after we handed it over. */
@@ -39,6 +40,29 @@ const DETAILS: Record<DeliveryEventType, { status: ExecutionDetailStatus; text: 
 /** The execution detail status and text of a delivery event. */
 export function deliveryEventDetail(type: DeliveryEventType): { status: ExecutionDetailStatus; text: string } {
   return DETAILS[type];
+}
+
+/**
+ * The outbound event a vendor event is, in Novu's types: delivered; opened or clicked (a click
+ * implies an open) is seen; a bounce, drop or failure is failed, with the vendor's reason. A spam
+ * report or unsubscribe has no type.
+ */
+export function outboundEventOf(event: VendorDeliveryEvent): { type: OutboundEventType; error?: Record<string, unknown> } | undefined {
+  switch (event.type) {
+    case 'delivered':
+      return { type: 'message.delivered' };
+    case 'opened':
+    case 'clicked':
+      return { type: 'message.seen' };
+    case 'bounced':
+    case 'dropped':
+    case 'failed':
+    case 'undelivered':
+      return { type: 'message.failed', error: { message: event.reason ?? DETAILS[event.type].text, code: event.type } };
+    case 'spam_report':
+    case 'unsubscribed':
+      return undefined;
+  }
 }
 
 /** Whether this event puts its address on the suppression list (when suppression is on). */

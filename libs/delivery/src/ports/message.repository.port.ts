@@ -46,10 +46,10 @@ export interface MessageRepository {
   findByJobId(jobId: string): Promise<Message[]>;
   /** Newest first (createdAt desc), with the count of all matches. */
   list(scope: EnvironmentScope, query: MessageListQuery): Promise<Page<Message>>;
-  /** Deletes the messages of a transaction (optionally one channel); returns how many. */
-  deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<number>;
-  /** Deletes one message of the environment; true when it existed. */
-  deleteById(scope: EnvironmentScope, id: string): Promise<boolean>;
+  /** Deletes the messages of a transaction (optionally one channel); returns those this call deleted. */
+  deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<Message[]>;
+  /** Deletes one message of the environment; returns it, or null when there was none (or another call deleted it). */
+  deleteById(scope: EnvironmentScope, id: string): Promise<Message | null>;
   /** In-app feed: marks the subscriber's messages seen; returns how many changed. */
   markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
   /** In-app feed: marks the subscriber's messages read (and seen); returns how many changed. */

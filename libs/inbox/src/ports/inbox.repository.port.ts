@@ -1,6 +1,6 @@
 import { EnvironmentScope } from '@app/kernel';
 import { Message } from '@app/delivery';
-import { InboxChange } from '../domain/inbox-change';
+import { InboxChange, InboxState } from '../domain/inbox-change';
 import { InboxFilter } from '../domain/inbox-filter';
 import { InboxItem } from '../domain/inbox-notification';
 
@@ -8,6 +8,12 @@ export interface BadgeCounts {
   /** By severity (high, medium, low, none); a severity without any is absent. */
   unread: Record<string, number>;
   unseen: number;
+}
+
+/** A message a change reached: as it is after the change, with its inbox state before it. */
+export interface InboxChanged {
+  message: Message;
+  before: InboxState;
 }
 
 export interface InboxPageRequest {
@@ -34,13 +40,17 @@ export interface InboxRepository {
    * of the notifications neither archived nor snoozed. A subscriber without any is absent.
    */
   badgeCounts(scope: EnvironmentScope, subscriberIds: string[]): Promise<Map<string, BadgeCounts>>;
-  /** The message after the change; null when the subscriber has no such in-app message. */
-  change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<InboxItem | null>;
-  /** Applies the change to every matching message; returns how many matched. */
-  changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<number>;
-  /** True when the message was deleted. */
-  delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<boolean>;
-  deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number>;
+  /**
+   * The message after the change, and its state before it (read in the same atomic write, so two
+   * concurrent marks never both find it unread); null when the subscriber has no such in-app message.
+   */
+  change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<(InboxItem & Pick<InboxChanged, 'before'>) | null>;
+  /** Applies the change to every matching message; returns each one after it, with its state before (per message, atomically). */
+  changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<InboxChanged[]>;
+  /** The message deleted; null when there was none (or another call deleted it). */
+  delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<Message | null>;
+  /** The messages this call deleted. */
+  deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Message[]>;
   /**
    * Any environment: wakes up to `limit` messages whose snooze ended at or before `now` (clears
    * snoozedUntil) and returns them; each is returned to one caller only, even across processes.

@@ -33,17 +33,19 @@ export interface OutboundEvent {
   type: OutboundEventType;
   /**
    * What makes this event the same event when it is published again (a step rerun after a crash
-   * publishing `message.sent` once more): e.g. the message id for message.sent. Endpoints receive
+   * publishing `message.sent` once more): e.g. the message id for message.sent, the message id and
+   * the time of the change for a mark (read, unread, read again are three events). Endpoints receive
    * one event per key and type, under a stable `webhook-id`. Leave it out for events that are
    * distinct each time (a fresh id is made).
    */
   key?: string;
   /**
    * The object as it is now (the message, workflow or preferences, as the API shows it), or a
-   * function building it: called only when an endpoint takes the event, so a publisher on a hot
-   * path (a message.sent per delivery) builds nothing for an environment without endpoints.
+   * function building it (or reading what it needs to): called only when an endpoint takes the
+   * event, so a publisher on a hot path (a message.sent per delivery, a thousand messages marked
+   * read) builds nothing for an environment without endpoints.
    */
-  object: Record<string, unknown> | (() => Record<string, unknown>);
+  object: Record<string, unknown> | (() => Record<string, unknown> | Promise<Record<string, unknown>>);
   /** The object before the change, for updates. */
   previousObject?: Record<string, unknown>;
   /** Why it failed (message.failed). */
@@ -53,8 +55,8 @@ export interface OutboundEvent {
 }
 
 export interface OutboundEvents {
-  /** Stores the event for every endpoint of the environment that takes its type, and schedules its delivery. */
-  publish(scope: EnvironmentScope, event: OutboundEvent): Promise<void>;
+  /** Stores each event for every endpoint of the environment that takes its type, and schedules its delivery. */
+  publish(scope: EnvironmentScope, events: OutboundEvent | readonly OutboundEvent[]): Promise<void>;
 }
 export const OUTBOUND_EVENTS = Symbol('OutboundEvents');
 

@@ -102,13 +102,14 @@ export class MongoMessageRepository implements MessageRepository {
     return { items: docs.map((doc) => messageDocuments.toDomain(doc)), totalCount };
   }
 
-  async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<number> {
+  async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<Message[]> {
     const filter = { environmentId: scope.environmentId, organizationId: scope.organizationId, transactionId, ...(channel !== undefined ? { channel } : {}) };
-    return (await this.messages.deleteMany(filter)).deletedCount;
+    return deleteEach(this.messages, filter);
   }
 
-  async deleteById(scope: EnvironmentScope, id: string): Promise<boolean> {
-    return (await this.messages.deleteOne({ _id: id, environmentId: scope.environmentId, organizationId: scope.organizationId })).deletedCount === 1;
+  async deleteById(scope: EnvironmentScope, id: string): Promise<Message | null> {
+    const doc = await this.messages.findOneAndDelete({ _id: id, environmentId: scope.environmentId, organizationId: scope.organizationId });
+    return doc ? messageDocuments.toDomain(doc) : null;
   }
 
   async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
@@ -141,4 +142,14 @@ export class MongoMessageRepository implements MessageRepository {
     const doc = await this.messages.findOne(filter, sort ? { sort } : {});
     return doc ? messageDocuments.toDomain(doc) : null;
   }
+}
+
+/** Deletes the messages under `filter` one write each, so each deleted message is answered to the one call that deleted it. */
+export async function deleteEach(messages: mongo.Collection<Doc>, filter: mongo.Filter<Doc>): Promise<Message[]> {
+  const deleted: Message[] = [];
+  for (const { _id } of await messages.find(filter, { projection: { _id: 1 } }).toArray()) {
+    const doc = await messages.findOneAndDelete(allOf(filter, { _id }));
+    if (doc) deleted.push(messageDocuments.toDomain(doc));
+  }
+  return deleted;
 }

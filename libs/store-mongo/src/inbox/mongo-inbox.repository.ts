@@ -1,5 +1,5 @@
 import { Message } from '@app/delivery';
-import { BadgeCounts, InboxChange, InboxFilter, InboxItem, InboxPageRequest, InboxRepository } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState } from '@app/inbox';
 import { EnvironmentScope } from '@app/kernel';
 import { mongo } from 'mongoose';
 import { allOf, beyond } from '../mongo-cursor-page';
@@ -7,6 +7,7 @@ import { Doc } from '../mongo-documents';
 import { storedJsonPath, toStoredJson } from '../mongo-json';
 import { COLLECTIONS, MongoStore } from '../mongo-store';
 import { messageDocuments } from '../delivery/delivery-documents';
+import { deleteEach } from '../delivery/mongo-message.repository';
 
 type Filter = mongo.Filter<Doc>;
 
@@ -82,6 +83,11 @@ export function inboxChange(change: InboxChange): Doc[] {
 
 const toItem = (doc: Doc): InboxItem => ({ message: messageDocuments.toDomain(doc), severity: doc.inboxSeverity || 'none' });
 
+const stateOf = (doc: Doc): InboxState => {
+  const { read, seen, archived, snoozedUntil } = messageDocuments.toDomain(doc);
+  return { read, seen, archived, snoozedUntil };
+};
+
 /** InboxRepository on MongoDB: the messages collection read by subscriber, each change one conditional write. */
 export class MongoInboxRepository implements InboxRepository {
   constructor(private readonly store: MongoStore) {}
@@ -155,23 +161,36 @@ export class MongoInboxRepository implements InboxRepository {
     return counts;
   }
 
-  async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<InboxItem | null> {
-    const doc = await this.messages.findOneAndUpdate(feedFilter(scope, subscriberId, { ids: [id] }, true), inboxChange(change), { returnDocument: 'after' });
-    if (!doc) return null;
-    const [withSeverity] = await this.withSeverity({ _id: doc._id });
-    return toItem(withSeverity ?? doc);
+  async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<(InboxItem & Pick<InboxChanged, 'before'>) | null> {
+    const before = await this.messages.findOneAndUpdate(feedFilter(scope, subscriberId, { ids: [id] }, true), inboxChange(change), {
+      returnDocument: 'before',
+    });
+    if (!before) return null;
+    const [after] = await this.withSeverity({ _id: before._id });
+    // deleted in between: the change was made all the same
+    return after ? { ...toItem(after), before: stateOf(before) } : null;
   }
 
-  async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<number> {
-    return (await this.messages.updateMany(await this.bulkFilter(scope, subscriberId, filter), inboxChange(change))).matchedCount;
+  async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<InboxChanged[]> {
+    const match = await this.bulkFilter(scope, subscriberId, filter);
+    // one write per message: each answers the state it had just before this change
+    const before = new Map<string, InboxState>();
+    for (const { _id } of await this.messages.find(match, { projection: { _id: 1 } }).toArray()) {
+      const doc = await this.messages.findOneAndUpdate(allOf(match, { _id }), inboxChange(change), { returnDocument: 'before' });
+      if (doc) before.set(doc._id, stateOf(doc));
+    }
+    if (!before.size) return [];
+    const after = await this.messages.find({ _id: { $in: [...before.keys()] } }).toArray();
+    return after.map((doc) => ({ message: messageDocuments.toDomain(doc), before: before.get(doc._id)! }));
   }
 
-  async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<boolean> {
-    return (await this.messages.deleteOne(feedFilter(scope, subscriberId, { ids: [id] }, true))).deletedCount === 1;
+  async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<Message | null> {
+    const doc = await this.messages.findOneAndDelete(feedFilter(scope, subscriberId, { ids: [id] }, true));
+    return doc ? messageDocuments.toDomain(doc) : null;
   }
 
-  async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number> {
-    return (await this.messages.deleteMany(await this.bulkFilter(scope, subscriberId, filter))).deletedCount;
+  async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Message[]> {
+    return deleteEach(this.messages, await this.bulkFilter(scope, subscriberId, filter));
   }
 
   async wakeSnoozed(now: Date, limit: number): Promise<Message[]> {

@@ -279,22 +279,22 @@ export class SqlMessageRepository implements MessageRepository {
     return { items: rows.map(toMessage), totalCount: count.total };
   }
 
-  async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<number> {
+  async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<Message[]> {
     const rows = await this.sql.query(
       `DELETE FROM messages WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND ($4::text IS NULL OR channel = $4)
-       RETURNING id`,
+       RETURNING *`,
       [scope.environmentId, scope.organizationId, transactionId, channel ?? null],
     );
-    return rows.length;
+    return rows.map(toMessage);
   }
 
-  async deleteById(scope: EnvironmentScope, id: string): Promise<boolean> {
-    const rows = await this.sql.query('DELETE FROM messages WHERE id = $1 AND environment_id = $2 AND organization_id = $3 RETURNING id', [
+  async deleteById(scope: EnvironmentScope, id: string): Promise<Message | null> {
+    const [row] = await this.sql.query('DELETE FROM messages WHERE id = $1 AND environment_id = $2 AND organization_id = $3 RETURNING *', [
       id,
       scope.environmentId,
       scope.organizationId,
     ]);
-    return rows.length === 1;
+    return row ? toMessage(row) : null;
   }
 
   async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { Message } from '@app/delivery';
-import { BadgeCounts, InboxChange, InboxFilter, InboxItem, InboxPageRequest, InboxRepository } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState } from '@app/inbox';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { toMessage } from '../delivery/sql-message.repository';
 
@@ -44,6 +44,24 @@ function changeSet(change: InboxChange, params: unknown[]): string {
 }
 
 const toItem = (row: any): InboxItem => ({ message: toMessage(row), severity: row.inbox_severity || 'none' });
+
+/**
+ * An UPDATE of the messages under `where` that also answers each one's state before it: the rows
+ * are locked as they are read, so a concurrent change waits and then sees this one's result.
+ */
+const changing = (where: string, set: string, returning: string) =>
+  `WITH before AS (
+     SELECT m.id, m.read AS before_read, m.seen AS before_seen, m.archived AS before_archived, m.snoozed_until AS before_snoozed_until
+     FROM messages m WHERE ${where} FOR UPDATE)
+   UPDATE messages m SET ${set} FROM before b WHERE m.id = b.id
+   RETURNING ${returning}, b.before_read, b.before_seen, b.before_archived, b.before_snoozed_until`;
+
+const stateBefore = (row: any): InboxState => ({
+  read: row.before_read,
+  seen: row.before_seen,
+  archived: row.before_archived,
+  snoozedUntil: row.before_snoozed_until ? new Date(row.before_snoozed_until) : undefined,
+});
 
 /** InboxRepository on PostgreSQL / PGlite: the messages table, read by subscriber, each change one statement. */
 @Injectable()
@@ -114,30 +132,30 @@ export class SqlInboxRepository implements InboxRepository {
     return counts;
   }
 
-  async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<InboxItem | null> {
+  async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<(InboxItem & Pick<InboxChanged, 'before'>) | null> {
     const params: unknown[] = [];
     const where = anySnooze(feedWhere(scope, subscriberId, { ids: [id] }, params));
-    const set = changeSet(change, params);
-    const [row] = await this.sql.query(`UPDATE messages m SET ${set} WHERE ${where} RETURNING m.*, ${SEVERITY} AS inbox_severity`, params);
-    return row ? toItem(row) : null;
+    const [row] = await this.sql.query(changing(where, changeSet(change, params), `m.*, ${SEVERITY} AS inbox_severity`), params);
+    return row ? { ...toItem(row), before: stateBefore(row) } : null;
   }
 
-  async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<number> {
+  async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<InboxChanged[]> {
     const params: unknown[] = [];
     const where = feedWhere(scope, subscriberId, filter, params);
-    const set = changeSet(change, params);
-    return (await this.sql.query(`UPDATE messages m SET ${set} WHERE ${where} RETURNING m.id`, params)).length;
+    const rows = await this.sql.query(changing(where, changeSet(change, params), 'm.*'), params);
+    return rows.map((row) => ({ message: toMessage(row), before: stateBefore(row) }));
   }
 
-  async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<boolean> {
+  async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<Message | null> {
     const params: unknown[] = [];
     const where = anySnooze(feedWhere(scope, subscriberId, { ids: [id] }, params));
-    return (await this.sql.query(`DELETE FROM messages m WHERE ${where} RETURNING m.id`, params)).length === 1;
+    const [row] = await this.sql.query(`DELETE FROM messages m WHERE ${where} RETURNING m.*`, params);
+    return row ? toMessage(row) : null;
   }
 
-  async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number> {
+  async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Message[]> {
     const params: unknown[] = [];
-    return (await this.sql.query(`DELETE FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)} RETURNING m.id`, params)).length;
+    return (await this.sql.query(`DELETE FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)} RETURNING m.*`, params)).map(toMessage);
   }
 
   async wakeSnoozed(now: Date, limit: number): Promise<Message[]> {

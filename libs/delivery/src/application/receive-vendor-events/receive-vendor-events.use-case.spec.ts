@@ -1,5 +1,5 @@
 import { Integration } from '@app/integrations';
-import { newId } from '@app/kernel';
+import { OutboundEvent, newId } from '@app/kernel';
 import { job, message, notification } from '../../../../../test/contract/delivery-fixtures';
 import { createMemoryStore, MemoryStore } from '../../../../../test/fakes/memory';
 import { VendorDeliveryEvent } from '../../domain/delivery-event';
@@ -23,10 +23,13 @@ describe('ReceiveVendorEvents', () => {
 
   /** Visits nothing: says the URLs it was asked to visit, answering as told. */
   const confirmer = { visited: [] as string[], answer: { confirmed: true } as { confirmed: boolean; error?: string } };
+  /** What the use case published. */
+  let events: OutboundEvent[] = [];
 
   async function setUp(options = { suppressAddresses: true }) {
     store = createMemoryStore();
     confirmer.visited = [];
+    events = [];
     const organizationId = newId();
     const environmentId = newId();
     await store.environments.insertOrganization({ id: organizationId, name: 'Org', createdAt: now });
@@ -76,8 +79,10 @@ describe('ReceiveVendorEvents', () => {
           return confirmer.answer;
         },
       },
+      store.subscribers,
       options,
       { now: () => now },
+      { publish: async (_scope, published) => void events.push(...([] as OutboundEvent[]).concat(published)) },
     );
     const receive = (events: Partial<VendorDeliveryEvent>[] | { confirmUrl: string }, key = 'k') =>
       useCase.execute({
@@ -106,6 +111,28 @@ describe('ReceiveVendorEvents', () => {
     expect(details[0]).toMatchObject({ source: 'Webhook', status: 'Success', providerId: 'sendgrid' });
     expect(await store.messages.findById(scope, m.id)).toMatchObject({ deliveryState: 'delivered', deliveryStateAt: now });
     expect(await store.deliveryEvents.listByMessage(m.id)).toHaveLength(1);
+  });
+
+  it("publishes Novu's event of each vendor event, keyed by the message (one event per message and type); a replay publishes nothing", async () => {
+    const { m, receive } = await setUp();
+    const delivered = event();
+    await receive([delivered, delivered]);
+    await receive([delivered]);
+    expect(events.map((e) => [e.type, e.key])).toEqual([['message.delivered', m.id]]);
+    expect(await (events[0].object as () => Promise<Record<string, unknown>>)()).toMatchObject({ _id: m.id, channel: 'email', status: 'sent' });
+
+    events = [];
+    await receive([
+      event({ type: 'opened' }),
+      event({ type: 'spam_report' }),
+      event({ type: 'bounced', reason: '550 unknown user' }),
+      event({ type: 'dropped' }),
+    ]);
+    expect(events.map((e) => [e.type, e.key, e.error])).toEqual([
+      ['message.seen', m.id, undefined],
+      ['message.failed', m.id, { message: '550 unknown user', code: 'bounced' }],
+      ['message.failed', m.id, { message: 'Provider reports the message dropped', code: 'dropped' }],
+    ]);
   });
 
   it('finishes what a crashed run left: the detail is not written twice when the record was missing', async () => {

@@ -1,14 +1,27 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
-import { CLOCK, Clock, EnvironmentScope, NotFoundError, deterministicId, isId, systemClock } from '@app/kernel';
-import { VendorDeliveryEvent, deliveryEventDetail, suppressesAddress, suppressionAddress } from '../../domain/delivery-event';
+import {
+  CLOCK,
+  Clock,
+  EnvironmentScope,
+  NotFoundError,
+  OUTBOUND_EVENTS,
+  OutboundEvents,
+  deterministicId,
+  isId,
+  noOutboundEvents,
+  systemClock,
+} from '@app/kernel';
+import { SUBSCRIBER_REPOSITORY, SubscriberRepository } from '@app/subscribers';
+import { VendorDeliveryEvent, deliveryEventDetail, outboundEventOf, suppressesAddress, suppressionAddress } from '../../domain/delivery-event';
 import { createExecutionDetail } from '../../domain/execution-detail';
 import { Message } from '../../domain/message';
 import { DELIVERY_EVENT_REPOSITORY, DeliveryEventRepository } from '../../ports/delivery-event.repository.port';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
 import { SUPPRESSION_REPOSITORY, SuppressionRepository } from '../../ports/suppression.repository.port';
+import { messageEvents } from '../message-events';
 import {
   DELIVERY_EVENT_OPTIONS,
   DeliveryEventOptions,
@@ -47,8 +60,9 @@ export interface ReceiveVendorEventsResult {
  * POST /v2/inbound-webhooks/delivery-providers/{environmentId}/{integrationId}: a vendor's event
  * webhook. The integration must have inbound webhooks enabled; the vendor's signature is checked
  * before anything is read (401, nothing recorded). Each event then becomes an execution detail on
- * its message's job, the message's latest delivery state, and, for a hard bounce or spam report,
- * a suppression of the address. Every effect is idempotent (deterministic detail id, a state only
+ * its message's job, the message's latest delivery state, for a hard bounce or spam report a
+ * suppression of the address, and an outbound event (message.delivered, message.seen or
+ * message.failed, once per message and type). Every effect is idempotent (deterministic detail id, a state only
  * moved forward in time, insert-if-absent suppression) and the event's record is written last, so
  * a replay after a crash completes what was missing and a replay after success changes nothing.
  */
@@ -65,8 +79,10 @@ export class ReceiveVendorEvents {
     @Inject(DELIVERY_EVENT_REPOSITORY) private readonly events: DeliveryEventRepository,
     @Inject(SUPPRESSION_REPOSITORY) private readonly suppressions: SuppressionRepository,
     @Inject(SUBSCRIPTION_CONFIRMER) private readonly confirmer: SubscriptionConfirmer,
+    @Inject(SUBSCRIBER_REPOSITORY) private readonly subscribers: SubscriberRepository,
     @Optional() @Inject(DELIVERY_EVENT_OPTIONS) private readonly options: DeliveryEventOptions = { suppressAddresses: true },
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly outbound: OutboundEvents = noOutboundEvents,
   ) {}
 
   async execute(command: ReceiveVendorEventsCommand): Promise<ReceiveVendorEventsResult> {
@@ -144,6 +160,10 @@ export class ReceiveVendorEvents {
         createdAt: now,
       });
     }
+    const outbound = outboundEventOf(event);
+    // before the record: a replay after a crash here publishes it again, under the same key (sent once)
+    if (outbound)
+      await this.outbound.publish(scope, messageEvents(this.subscribers, scope, [{ ...outbound, key: message.id, message, occurredAt: event.occurredAt }]));
     const created = await this.events.insertIfAbsent({
       id: deterministicId('delivery-event-record', integrationId, event.key),
       organizationId: scope.organizationId,

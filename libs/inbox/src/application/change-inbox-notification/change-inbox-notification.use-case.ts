@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock } from '@app/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLOCK, Clock, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents } from '@app/kernel';
 import { InboxNotificationNotFoundError, InvalidSnoozeError, NoActionOfTypeError } from '../../domain/errors';
-import { InboxAction, InboxActionType, InboxChange, changeFor, ctaAfter } from '../../domain/inbox-change';
+import { InboxAction, InboxActionType, InboxChange, changeFor, ctaAfter, inboxChangeEvents } from '../../domain/inbox-change';
 import { InboxItem, InboxNotificationView } from '../../domain/inbox-notification';
 import { SubscriberSession } from '../../domain/subscriber-session';
 import { INBOX_REPOSITORY, InboxRepository } from '../../ports/inbox.repository.port';
@@ -28,6 +28,7 @@ export class ChangeInboxNotification {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly views: InboxViews,
     private readonly announce: AnnounceInboxChanges,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
   async execute(session: SubscriberSession, command: ChangeInboxNotificationCommand): Promise<InboxNotificationView> {
@@ -40,9 +41,11 @@ export class ChangeInboxNotification {
   async applyChange(session: SubscriberSession, command: ChangeInboxNotificationCommand): Promise<InboxItem> {
     const at = this.clock.now();
     const change = await this.changeOf(session, command, at);
-    const item = await this.inbox.change(session, session.subscriberInternalId, command.id, change);
-    if (!item) throw new InboxNotificationNotFoundError(command.id);
+    const changed = await this.inbox.change(session, session.subscriberInternalId, command.id, change);
+    if (!changed) throw new InboxNotificationNotFoundError(command.id);
+    await this.events.publish(session, inboxChangeEvents([changed], session.subscriberId));
     await this.announce.countsChanged(session, session.subscriberInternalId);
+    const { before: _before, ...item } = changed;
     return item;
   }
 

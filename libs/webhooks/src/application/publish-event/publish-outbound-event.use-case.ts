@@ -1,5 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, JobQueue, OutboundEvent, OutboundEvents, TtlCache, deterministicId, newId } from '@app/kernel';
+import {
+  CLOCK,
+  Clock,
+  EnvironmentScope,
+  JOB_QUEUE,
+  JobQueue,
+  OutboundEvent,
+  OutboundEventType,
+  OutboundEvents,
+  TtlCache,
+  deterministicId,
+  newId,
+} from '@app/kernel';
 import { WebhookDelivery } from '../../domain/webhook-delivery';
 import { WebhookEndpoint, takesEvent } from '../../domain/webhook-endpoint';
 import { WEBHOOK_DELIVERY_REPOSITORY, WebhookDeliveryRepository } from '../../ports/webhook-delivery.repository.port';
@@ -10,11 +22,24 @@ import { WEBHOOKS_QUEUE, webhookJob } from '../webhook-queue';
 const ENDPOINTS_TTL_MS = 2_000;
 
 /** The body every endpoint receives (Novu's shape). */
-export function eventBody(event: OutboundEvent, timestamp: Date): string {
-  const data: Record<string, unknown> = { object: typeof event.object === 'function' ? event.object() : event.object };
+export async function eventBody(event: OutboundEvent, timestamp: Date): Promise<string> {
+  const data: Record<string, unknown> = { object: typeof event.object === 'function' ? await event.object() : event.object };
   if (event.previousObject) data.previousObject = event.previousObject;
   if (event.error) data.error = event.error;
   return JSON.stringify({ type: event.type, timestamp: timestamp.toISOString(), data });
+}
+
+/** An event's outbox row for one endpoint, its first attempt due now. */
+export function pendingDelivery(
+  scope: EnvironmentScope,
+  id: string,
+  endpointId: string,
+  eventType: OutboundEventType,
+  body: string,
+  now: Date,
+): WebhookDelivery {
+  const { organizationId, environmentId } = scope;
+  return { id, organizationId, environmentId, endpointId, eventType, body, status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now, updatedAt: now };
 }
 
 /**
@@ -34,27 +59,19 @@ export class PublishOutboundEvent implements OutboundEvents {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async publish(scope: EnvironmentScope, event: OutboundEvent): Promise<void> {
-    const endpoints = (await this.enabledEndpoints(scope)).filter((endpoint) => takesEvent(endpoint, event.type));
-    if (!endpoints.length) return;
+  async publish(scope: EnvironmentScope, events: OutboundEvent | readonly OutboundEvent[]): Promise<void> {
+    const enabled = await this.enabledEndpoints(scope);
+    if (!enabled.length) return;
     const now = this.clock.now();
-    const body = eventBody(event, event.occurredAt ?? now);
-    const eventId = event.key ? deterministicId('event', event.type, event.key) : newId(now.getTime());
-    await this.enqueue(
-      endpoints.map((endpoint) => ({
-        id: `msg_${deterministicId(eventId, endpoint.id)}`,
-        organizationId: scope.organizationId,
-        environmentId: scope.environmentId,
-        endpointId: endpoint.id,
-        eventType: event.type,
-        body,
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
+    const rows: WebhookDelivery[] = [];
+    for (const event of ([] as OutboundEvent[]).concat(events)) {
+      const endpoints = enabled.filter((endpoint) => takesEvent(endpoint, event.type));
+      if (!endpoints.length) continue;
+      const body = await eventBody(event, event.occurredAt ?? now);
+      const eventId = event.key ? deterministicId('event', event.type, event.key) : newId(now.getTime());
+      for (const endpoint of endpoints) rows.push(pendingDelivery(scope, `msg_${deterministicId(eventId, endpoint.id)}`, endpoint.id, event.type, body, now));
+    }
+    if (rows.length) await this.enqueue(rows);
   }
 
   /** Writes the rows and queues the first attempt of each new one. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, OutboundEventType, newId } from '@app/kernel';
 import { GetWebhookEndpoint } from '../get-endpoint/get-webhook-endpoint.use-case';
-import { PublishOutboundEvent, eventBody } from '../publish-event/publish-outbound-event.use-case';
+import { PublishOutboundEvent, eventBody, pendingDelivery } from '../publish-event/publish-outbound-event.use-case';
 
 /**
  * Sends an example event of `eventType` to one endpoint through the same outbox, signing, retries
@@ -19,21 +19,11 @@ export class SendTestWebhook {
     const endpoint = await this.get.execute(command);
     const now = this.clock.now();
     const webhookId = `msg_${newId(now.getTime())}`;
-    const body = eventBody({ type: command.eventType, object: { test: true, _id: newId(now.getTime()), _environmentId: command.scope.environmentId } }, now);
-    await this.publisher.enqueue([
-      {
-        id: webhookId,
-        ...command.scope,
-        endpointId: endpoint.id,
-        eventType: command.eventType,
-        body,
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      },
-    ]);
+    const body = await eventBody(
+      { type: command.eventType, object: { test: true, _id: newId(now.getTime()), _environmentId: command.scope.environmentId } },
+      now,
+    );
+    await this.publisher.enqueue([pendingDelivery(command.scope, webhookId, endpoint.id, command.eventType, body, now)]);
     return { webhookId };
   }
 }

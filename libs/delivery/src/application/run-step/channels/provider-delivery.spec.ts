@@ -104,7 +104,9 @@ function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }
     list: () => providers,
   };
   const events: OutboundEvent[] = [];
-  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics, { publish: async (_scope, event) => void events.push(event) });
+  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics, {
+    publish: async (_scope, event) => void events.push(...([] as OutboundEvent[]).concat(event)),
+  });
   const context = {
     scope,
     job,
