@@ -324,7 +324,7 @@ describeEachStore(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`, (s
       [first, second] = [a.data.data._id, b.data.data._id];
     });
 
-    it('setIntegrationAsPrimary moves the primary flag; 400 for a channel without primary; 404 for an unknown id', async () => {
+    it('setIntegrationAsPrimary moves the primary flag; 400 for a channel without primary or an id that is not one; 404 for an unknown id', async () => {
       const res = await novu.integrations.setIntegrationAsPrimary(second);
       expect(res.status).toBe(201);
       expect(res.data.data).toMatchObject({ _id: second, primary: true, active: true, conditions: [] });
@@ -338,6 +338,8 @@ describeEachStore(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`, (s
       const body = await refused('set-primary chat', 400, () => novu.integrations.setIntegrationAsPrimary(chat.data.data._id));
       expect(body.message).toBe('Channel chat does not support primary');
       await refused('set-primary unknown', 404, () => novu.integrations.setIntegrationAsPrimary('000000000000000000000000'));
+      const malformed = await refused('set-primary malformed', 400, () => novu.integrations.setIntegrationAsPrimary('fakeIntegrationId'));
+      expect(malformed.message).toBe('integrationId must be a mongodb id');
     });
 
     it('getActive and getInAppStatus', async () => {

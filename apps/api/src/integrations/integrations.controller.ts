@@ -153,7 +153,10 @@ export class IntegrationsController {
   @IntegrationIdParam()
   @IdempotencyKeyHeader()
   @ApiDataResponse(IntegrationResponseDto, { status: 201, description: 'The integration, now primary' })
-  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Channel <channel> does not support primary (only email and sms have one)' })
+  @ApiBadRequestResponse({
+    type: ErrorResponseDto,
+    description: 'Channel <channel> does not support primary (only email and sms have one), or integrationId must be a mongodb id (as Novu)',
+  })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'Entity with id <id> not found' })
   async setPrimary(@CurrentScope() scope: AuthenticatedScope, @Param('integrationId') id: string): Promise<IntegrationResponseDto> {
     return toIntegrationResponse(await this.setIntegrationPrimary.execute({ scope, id }));

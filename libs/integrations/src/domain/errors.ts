@@ -7,6 +7,13 @@ export class IntegrationNotFoundError extends NotFoundError {
   }
 }
 
+/** Novu's set-primary validates the path id (400, its validator's text); the other routes answer 404 for it. */
+export class MalformedIntegrationIdError extends InvalidRequestError {
+  constructor() {
+    super('malformed_integration_id', 'integrationId must be a mongodb id');
+  }
+}
+
 export class IntegrationIdentifierTakenError extends ConflictError {
   constructor(identifier: string) {
     super('integration_identifier_taken', 'Integration with identifier already exists', { identifier });

@@ -1,6 +1,6 @@
 import { newId, systemClock } from '@app/kernel';
 import { createMemoryStore } from '../../../../../test/fakes/memory';
-import { ChannelWithoutPrimaryError, IntegrationNotFoundError, MissingCredentialsError } from '../../domain/errors';
+import { ChannelWithoutPrimaryError, IntegrationNotFoundError, MalformedIntegrationIdError, MissingCredentialsError } from '../../domain/errors';
 import { IntegrationRepository } from '../../ports/integration.repository.port';
 import { CreateIntegration } from '../create-integration/create-integration.use-case';
 import { SetIntegrationPrimary } from './set-integration-primary.use-case';
@@ -53,10 +53,10 @@ describe('SetIntegrationPrimary', () => {
     expect((await integrations.findById(scope, bare.id))?.primary).toBe(false);
   });
 
-  it('refuses channels without a primary, and unknown or malformed ids', async () => {
+  it('refuses channels without a primary, unknown ids, and ids that are not ids (400, as Novu)', async () => {
     const chat = await create.execute({ scope, providerId: 'discord', channel: 'chat', identifier: 'chat', active: true });
     await expect(setPrimary.execute({ scope, id: chat.id })).rejects.toBeInstanceOf(ChannelWithoutPrimaryError);
     await expect(setPrimary.execute({ scope, id: newId() })).rejects.toBeInstanceOf(IntegrationNotFoundError);
-    await expect(setPrimary.execute({ scope, id: 'not-an-id' })).rejects.toBeInstanceOf(IntegrationNotFoundError);
+    await expect(setPrimary.execute({ scope, id: 'not-an-id' })).rejects.toBeInstanceOf(MalformedIntegrationIdError);
   });
 });

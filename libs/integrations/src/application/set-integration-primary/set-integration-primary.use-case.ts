@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, isId } from '@app/kernel';
-import { ChannelWithoutPrimaryError, IntegrationNotFoundError, IntegrationUpdateConflictError } from '../../domain/errors';
+import { ChannelWithoutPrimaryError, IntegrationNotFoundError, IntegrationUpdateConflictError, MalformedIntegrationIdError } from '../../domain/errors';
 import { Integration } from '../../domain/integration';
 import { assertCredentialsForActive, toRanked } from '../../domain/integration-validation';
 import { channelHasPrimary, renumberPriorities } from '../../domain/primary-rules';
@@ -19,6 +19,7 @@ const MAX_ATTEMPTS = 5;
  * of its channel without conditions (they would let it lose the flag at once), every other
  * integration of the channel stops being primary, and the priorities are renumbered with it on top.
  * Only email and sms have a primary (400 otherwise); one that is primary already is answered as it is.
+ * An id that is not an id is a 400, as Novu.
  */
 @Injectable()
 export class SetIntegrationPrimary {
@@ -28,7 +29,7 @@ export class SetIntegrationPrimary {
   ) {}
 
   async execute({ scope, id }: SetIntegrationPrimaryCommand): Promise<Integration> {
-    if (!isId(id)) throw new IntegrationNotFoundError(id);
+    if (!isId(id)) throw new MalformedIntegrationIdError();
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const existing = await this.integrations.findById(scope, id);
       if (!existing) throw new IntegrationNotFoundError(id);
