@@ -6,9 +6,10 @@ import { PageQueryDto } from '../http/page-query.dto';
 const DESCRIPTION_MAX = 1024;
 const URL_MAX = 2048;
 const EVENT_TYPES_DESCRIPTION =
-  'The event types sent to this endpoint; absent or null: every type. message.sent and message.failed come from the delivery of each channel step, ' +
-  'workflow.created/updated/deleted from the workflow routes, preference.updated from the subscriber preference routes; the other message.* types ' +
-  'are sent as the features that cause them (delivery receipts, the Inbox) publish them.';
+  'The event types sent to this endpoint; absent or null: every type. message.sent and message.failed come from the delivery of each channel step ' +
+  '(message.failed also from a vendor reporting a bounce, drop or failure), message.delivered from vendor delivery events, message.seen also from vendor opens, ' +
+  'message.read/unread/seen/archived/unarchived/snoozed/unsnoozed/deleted from the Inbox and the v1 message routes (one event per ' +
+  'message whose state changed), workflow.created/updated/deleted from the workflow routes, preference.updated from the subscriber preference routes.';
 
 export class CreateWebhookEndpointRequestDto {
   @ApiProperty({
