@@ -808,17 +808,37 @@ describeEachStore('delivery steps, embedded mode (%s)', (store) => {
       expect(message).toMatchObject({ status: 'error', providerId: 'sendgrid' });
     });
 
-    it('writes a warning message and cancels the job for a subscriber without an email address', async () => {
+    it('writes a warning message with its rendered content and cancels the job for a subscriber without an email address', async () => {
       const e = await environment();
       await e.integration(sendgridIntegration(uniqueName('sg')));
-      const wf = await e.createWorkflow([{ template: { type: 'email', subject: 'Hello', content: 'Body' } }]);
+      // As Novu's test: blocks, and variables whose defaultValue fills a dotted payload path the trigger leaves out.
+      const wf = await e.createWorkflow([
+        {
+          template: {
+            type: 'email',
+            subject: 'Hello {{organizationName}}',
+            content: [{ type: 'text', content: 'Hello {{myUser.lastName}}, Welcome to {{organizationName}}' }],
+            variables: [
+              { name: 'myUser.lastName', required: false, type: 'String', defaultValue: 'John Doe' },
+              { name: 'organizationName', required: false, type: 'String', defaultValue: 'Novu Corp' },
+            ],
+          },
+        },
+      ]);
       const subscriberId = await e.subscriber();
-      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId, payload: { organizationName: 'Umbrella Corp' } });
       const [notification] = await e.settled(transactionId);
-      expect(notification.jobs[0].status).toBe('canceled');
+      expect(notification.jobs[0]).toMatchObject({ status: 'canceled', providerId: 'sendgrid' });
       expect(detailsOf(notification.jobs[0])).toContain('Subscriber missing email address');
       const [message] = await e.messagesOf({ transactionId });
-      expect(message).toMatchObject({ channel: 'email', status: 'warning', errorText: 'Subscriber does not have an email address' });
+      expect(message).toMatchObject({
+        channel: 'email',
+        status: 'warning',
+        providerId: 'sendgrid',
+        errorText: 'Subscriber does not have an email address',
+        subject: 'Hello Umbrella Corp',
+        content: [{ type: 'text', content: 'Hello John Doe, Welcome to Umbrella Corp' }],
+      });
     });
   });
 

@@ -36,6 +36,8 @@ export class EmailSender {
       stepVariables(context),
     );
     const templateSenderName = this.support.render(context, template.senderName);
+    // As Novu: an email written in editor blocks keeps them (rendered) as its content; HTML is what is sent.
+    const recorded = { content: rendered.blocks ? rendered.blocks.map((block) => ({ ...block })) : rendered.html, subject: rendered.subject };
 
     const active = await this.support.activeIntegrations(context, 'email');
     const integration = selectIntegration(active, 'email', job.overrides, this.support.selection(context));
@@ -47,7 +49,8 @@ export class EmailSender {
         this.support.recorder.message(context, {
           id: job.id,
           providerId: integration.providerId,
-          rendered: { content: '' },
+          // As Novu: the message keeps what was rendered for the address it lacked.
+          rendered: recorded,
           status: 'warning',
           errorText: 'Subscriber does not have an email address',
           errorId: MESSAGE_ERROR_IDS.missingEmail,
@@ -87,8 +90,7 @@ export class EmailSender {
       context,
       'email',
       [{ chain: failoverChain(integration, active), targets: () => [{ address, fields: { email: address }, build }] }],
-      // As Novu: an email written in editor blocks keeps them (rendered) as its content; HTML is what is sent.
-      { content: rendered.blocks ? rendered.blocks.map((block) => ({ ...block })) : rendered.html, subject: rendered.subject },
+      recorded,
     );
   }
 }
