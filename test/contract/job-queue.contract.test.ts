@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { JobQueue, QueueJobStore, QueuedJob, RetryableJobError } from '@app/kernel';
+import { DeferredJobError, JobQueue, QueueJobStore, QueuedJob, RetryableJobError } from '@app/kernel';
 import { BullJobQueue, EmbeddedJobQueue } from '@app/queue';
 import { OpenedStore, REPOSITORY_STORES, RepositoryStoreFixture } from '../support/sql-stores';
 import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
@@ -249,6 +249,35 @@ function jobQueueContract(backend: QueueBackend) {
     expect(runs.map((r) => r.attemptsMade)).toEqual([0, 1]);
     expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(250 - CLOCK_SLACK_MS);
     expect((await queue.getCounts(queueName)).failed).toBe(1);
+  });
+
+  it('runs a deferred job again after retryAfterMs without using an attempt, even a job allowed one run', async () => {
+    await queue.add(queueName, { id: 'deferred', data: {}, attempts: 1 });
+    let deferrals = 2;
+    const runs = consume(async () => {
+      if (deferrals-- > 0) throw new DeferredJobError('the store does not answer', 150);
+    });
+    await untilState('deferred', 'completed');
+    expect(runs.map((r) => [r.attemptsMade, r.attempts])).toEqual([
+      [0, 1],
+      [0, 1],
+      [0, 1],
+    ]);
+    expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(150 - CLOCK_SLACK_MS);
+  });
+
+  it('takes no new job while paused, and takes them again on resume', async () => {
+    const runs = consume();
+    await queue.add(queueName, { id: 'before', data: {} });
+    await untilState('before', 'completed');
+    await queue.pause();
+    await queue.pause(); // a no-op when paused
+    await queue.add(queueName, { id: 'while-paused', data: {} });
+    await sleep(400);
+    expect(runs.map((r) => r.id)).toEqual(['before']);
+    await queue.resume();
+    await untilState('while-paused', 'completed');
+    expect(runs.map((r) => r.id)).toEqual(['before', 'while-paused']);
   });
 
   it('fails a job at once, without retry, on any other error', async () => {

@@ -76,10 +76,10 @@ export class InMemoryQueueJobStore implements QueueJobStore {
     if (row) this.finish(row, 'completed');
   }
 
-  async retry(queue: string, id: string, consumerId: string, delayMs: number, error: string): Promise<void> {
+  async retry(queue: string, id: string, consumerId: string, delayMs: number, error: string, spendsAttempt = true): Promise<void> {
     const row = this.leased(queue, id, consumerId);
     if (!row) return;
-    Object.assign(row, { state: 'pending', attemptsMade: row.attemptsMade + 1, runAt: this.now() + delayMs, lastError: error });
+    Object.assign(row, { state: 'pending', attemptsMade: row.attemptsMade + (spendsAttempt ? 1 : 0), runAt: this.now() + delayMs, lastError: error });
     this.unlock(row);
   }
 

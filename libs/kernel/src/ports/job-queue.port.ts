@@ -53,7 +53,8 @@ export interface JobQueue {
    * Starts consuming `queueName` in this process (one handler per queue per JobQueue).
    * Retry rule: a handler that throws RetryableJobError is retried (after `retryAfterMs` when
    * given, else after the job's backoff) until `attempts` runs are used up; any other error
-   * fails the job at once. Returning normally completes it.
+   * fails the job at once. Returning normally completes it. A DeferredJobError runs the job again
+   * after its `retryAfterMs` without using an attempt.
    */
   process<T>(queueName: string, options: ProcessOptions, handler: JobHandler<T>): void;
   /** Removes a waiting, delayed, completed or failed job; false when absent or running now. */
@@ -65,6 +66,10 @@ export interface JobQueue {
    * undefined when no job waits. Queue latency, for monitoring.
    */
   getOldestWaitingAgeMs(queueName: string): Promise<number | undefined>;
+  /** Stops taking new jobs of the queues this process consumes; running jobs go on. A no-op when paused. */
+  pause(): Promise<void>;
+  /** Takes jobs again after pause(). */
+  resume(): Promise<void>;
   /**
    * Stops consuming and releases connections. Waits for running handlers unless `force`: then
    * their jobs keep their lease and come back to the queue when it expires, as after a crash.
@@ -82,5 +87,16 @@ export class RetryableJobError extends Error {
   ) {
     super(message);
     this.name = 'RetryableJobError';
+  }
+}
+
+/**
+ * Thrown by a job handler that could not do its work for a reason outside the job (the store does
+ * not answer): the job runs again after `retryAfterMs`, and this run does not use one of its attempts.
+ */
+export class DeferredJobError extends RetryableJobError {
+  constructor(message: string, retryAfterMs: number) {
+    super(message, retryAfterMs);
+    this.name = 'DeferredJobError';
   }
 }

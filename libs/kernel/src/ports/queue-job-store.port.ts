@@ -25,8 +25,8 @@ export interface QueueJobStore {
   /** Leases up to `limit` due jobs, oldest due first; consumers in several processes never take the same job. */
   claim(queue: string, consumerId: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>;
   complete(queue: string, id: string, consumerId: string): Promise<void>;
-  /** Counts a failed run and makes the job due again after `delayMs`. */
-  retry(queue: string, id: string, consumerId: string, delayMs: number, error: string): Promise<void>;
+  /** Makes the job due again after `delayMs`, counting the run as a failed attempt unless `spendsAttempt` is false. */
+  retry(queue: string, id: string, consumerId: string, delayMs: number, error: string, spendsAttempt?: boolean): Promise<void>;
   /** Counts a failed run and ends the job as failed. */
   fail(queue: string, id: string, consumerId: string, error: string): Promise<void>;
   /** Extends every lease the consumer holds. */

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Bull from 'bull';
-import { CallBatcher, JobCounts, JobHandler, JobQueue, JobState, NewJob, ProcessOptions, QueuedJob, RetryableJobError } from '@app/kernel';
+import { CallBatcher, DeferredJobError, JobCounts, JobHandler, JobQueue, JobState, NewJob, ProcessOptions, QueuedJob, RetryableJobError } from '@app/kernel';
 import { DEFAULT_RETENTION, JobRetention, retryDelayMs } from '../retry-policy';
 
 export interface BullJobQueueOptions {
@@ -48,6 +48,7 @@ export class BullJobQueue implements JobQueue {
   private readonly handled = new Set<string>();
   private readonly retention: JobRetention;
   private closing?: Promise<void>;
+  private paused = false;
   /** Adds of one event-loop turn (concurrent trigger requests, steps handing on) go as one MULTI per queue. */
   private readonly adds = new CallBatcher<NewJob<unknown>, void>(async (queueName, jobs) => {
     if (jobs.length === 1) await this.queue(queueName).add(jobs[0].data, this.jobOptions(jobs[0]));
@@ -78,13 +79,30 @@ export class BullJobQueue implements JobQueue {
       try {
         await handler(toQueuedJob<T>(queueName, job));
       } catch (error) {
+        // Bull counts every failed run (moveToFailed adds one to attemptsMade and saves it, then
+        // retries while it is below attempts): one taken off first leaves a deferred run uncounted.
+        if (error instanceof DeferredJobError) job.attemptsMade -= 1;
         // Bull retries every error; the port retries only RetryableJobError.
-        if (!(error instanceof RetryableJobError)) void job.discard(); // only sets a flag, typed as a promise
+        else if (!(error instanceof RetryableJobError)) void job.discard(); // only sets a flag, typed as a promise
         throw error instanceof Error ? error : new Error(String(error));
       }
     });
     // process() settles only when the queue closes; a rejection then is a connection failure.
     started.catch((error) => this.logger.error(`Consumer of "${queueName}" stopped: ${error?.message ?? error}`));
+  }
+
+  async pause(): Promise<void> {
+    if (this.paused) return;
+    this.paused = true;
+    // Local (this process only), and without waiting for the running jobs (a handler may be the one
+    // pausing): Bull reconnects the blocking connection, so no consumer loop is left waiting for a job.
+    await Promise.all([...this.handled].map((name) => this.queue(name).pause(true, true)));
+  }
+
+  async resume(): Promise<void> {
+    if (!this.paused) return;
+    this.paused = false;
+    await Promise.all([...this.handled].map((name) => this.queue(name).resume(true)));
   }
 
   async remove(queueName: string, jobId: string): Promise<boolean> {

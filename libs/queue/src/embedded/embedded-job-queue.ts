@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ClaimedJob, JobCounts, JobHandler, JobQueue, JobState, NewJob, ProcessOptions, QueuedJob, QueueJobStore } from '@app/kernel';
+import { ClaimedJob, DeferredJobError, JobCounts, JobHandler, JobQueue, JobState, NewJob, ProcessOptions, QueuedJob, QueueJobStore } from '@app/kernel';
 import { DEFAULT_RETENTION, JobRetention, errorMessage, retryDelayMs } from '../retry-policy';
 
 export interface EmbeddedJobQueueOptions {
@@ -46,6 +46,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private readonly retention: JobRetention;
   private leaseRenewal?: NodeJS.Timeout;
   private closed = false;
+  private paused = false;
 
   constructor(
     private readonly store: QueueJobStore,
@@ -104,6 +105,15 @@ export class EmbeddedJobQueue implements JobQueue {
     return this.store.oldestWaitingAgeMs(queueName);
   }
 
+  async pause(): Promise<void> {
+    this.paused = true;
+  }
+
+  async resume(): Promise<void> {
+    this.paused = false;
+    for (const consumer of this.consumers.values()) consumer.wake();
+  }
+
   async close(options: { force?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -137,7 +147,7 @@ export class EmbeddedJobQueue implements JobQueue {
           await this.store.purgeFinished(queueName, this.retention.completedMs, this.retention.failedMs);
           lastPurge = Date.now();
         }
-        const free = consumer.concurrency - consumer.running.size;
+        const free = this.paused ? 0 : consumer.concurrency - consumer.running.size;
         if (free <= 0) {
           await this.sleep(consumer, this.pollIntervalMs); // a finishing job wakes us
           continue;
@@ -164,9 +174,10 @@ export class EmbeddedJobQueue implements JobQueue {
       try {
         await consumer.handler(job);
       } catch (error) {
-        const delayMs = retryDelayMs(error, claimed.attemptsMade + 1, claimed.attempts, { type: 'exponential', delayMs: claimed.backoffMs });
+        const deferred = error instanceof DeferredJobError;
+        const delayMs = retryDelayMs(error, claimed.attemptsMade + (deferred ? 0 : 1), claimed.attempts, { type: 'exponential', delayMs: claimed.backoffMs });
         if (delayMs === undefined) await this.store.fail(queueName, job.id, this.consumerId, errorMessage(error));
-        else await this.store.retry(queueName, job.id, this.consumerId, delayMs, errorMessage(error));
+        else await this.store.retry(queueName, job.id, this.consumerId, delayMs, errorMessage(error), !deferred);
         return;
       }
       await this.store.complete(queueName, job.id, this.consumerId);

@@ -103,10 +103,10 @@ export class MongoQueueJobStore implements QueueJobStore {
     });
   }
 
-  async retry(queue: string, id: string, consumerId: string, delayMs: number, error: string): Promise<void> {
+  async retry(queue: string, id: string, consumerId: string, delayMs: number, error: string, spendsAttempt = true): Promise<void> {
     await this.jobs.updateOne(this.leased(queue, id, consumerId), {
       $set: { state: 'pending', runAt: after(new Date(), delayMs), lastError: error },
-      $inc: { attemptsMade: 1 },
+      $inc: { attemptsMade: spendsAttempt ? 1 : 0 },
       $unset: { lockedBy: '', lockedUntil: '' },
     });
   }

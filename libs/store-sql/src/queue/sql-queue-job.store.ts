@@ -65,12 +65,12 @@ export class SqlQueueJobStore implements QueueJobStore {
     );
   }
 
-  async retry(queue: string, id: string, consumerId: string, delayMs: number, error: string): Promise<void> {
+  async retry(queue: string, id: string, consumerId: string, delayMs: number, error: string, spendsAttempt = true): Promise<void> {
     await this.sql.query(
-      `UPDATE queue_jobs SET state = 'pending', attempts_made = attempts_made + 1, run_at = ${AFTER_MS('$4')},
+      `UPDATE queue_jobs SET state = 'pending', attempts_made = attempts_made + $6, run_at = ${AFTER_MS('$4')},
          locked_by = NULL, locked_until = NULL, last_error = $5
        WHERE queue = $1 AND id = $2 AND state = 'active' AND locked_by = $3`,
-      [queue, id, consumerId, delayMs, error],
+      [queue, id, consumerId, delayMs, error, spendsAttempt ? 1 : 0],
     );
   }
 
