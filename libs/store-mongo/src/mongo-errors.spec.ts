@@ -1,4 +1,4 @@
-import { StoreRejectedError } from '@app/kernel';
+import { StoreRejectedError, StoreUnavailableError } from '@app/kernel';
 import { duplicateIndexes, duplicateKeyFields, guardedRepository, isDuplicateKey, refuseUnstorable, storeError } from './mongo-errors';
 
 /** Errors shaped as the driver throws them (MongoServerError, MongoBulkWriteError): plain objects with the same fields. */
@@ -71,16 +71,30 @@ describe('storeError', () => {
     expect(storeError(bson, 'messages.insertIfAbsent')).toMatchObject({ name: 'StoreRejectedError', code: 'BSONError' });
   });
 
-  it('keeps a transient failure a plain error with its code, so a retry may help', () => {
-    const lost = storeError(serverError(91, 'Server is shutting down'), 'jobs.transition');
-    expect(lost).not.toBeInstanceOf(StoreRejectedError);
-    expect(lost).toMatchObject({ message: 'jobs.transition: Server is shutting down', code: 91 });
-    expect(storeError(new Error('connection reset'), 'x').message).toBe('x: connection reset');
+  it('keeps another failure a plain error with its code, so a retry may help', () => {
+    const conflict = storeError(serverError(112, 'WriteConflict'), 'jobs.transition');
+    expect(conflict).not.toBeInstanceOf(StoreRejectedError);
+    expect(conflict).not.toBeInstanceOf(StoreUnavailableError);
+    expect(conflict).toMatchObject({ message: 'jobs.transition: WriteConflict', code: 112 });
+    expect(storeError(new Error('something else'), 'x').message).toBe('x: something else');
+  });
+
+  it('answers a server that cannot be reached, or is shutting down or stepping down, as the store being unavailable', () => {
+    for (const code of [91, 189, 10107, 11600, 11602]) {
+      const error = storeError(serverError(code, 'not now'), 'jobs.transition');
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as StoreUnavailableError).detail).toBe('jobs.transition: not now');
+    }
+    for (const name of ['MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoPoolClearedError']) {
+      expect(storeError(Object.assign(new Error('gone'), { name }), 'op')).toMatchObject({ code: 'store_unavailable' });
+    }
   });
 
   it('leaves a StoreRejectedError as it is', () => {
     const refused = new StoreRejectedError('mongo store: the NUL character (U+0000) cannot be stored', 'nul_character');
     expect(storeError(refused, 'op')).toBe(refused);
+    const unavailable = new StoreUnavailableError('gone');
+    expect(storeError(unavailable, 'op')).toBe(unavailable);
   });
 });
 

@@ -1,4 +1,4 @@
-import { StoreRejectedError } from '@app/kernel';
+import { StoreRejectedError, StoreUnavailableError } from '@app/kernel';
 
 /** The server's code for a write that breaks a unique index (E11000); 11001 and 12582 are its older spellings. */
 const DUPLICATE_KEY_CODES = new Set([11000, 11001, 12582]);
@@ -8,6 +8,25 @@ const DUPLICATE_KEY_CODES = new Set([11000, 11001, 12582]);
  * documents over 16 MB, a failed validation. The same write will fail again.
  */
 const REJECTED_CODES = new Set([...DUPLICATE_KEY_CODES, 2, 52, 55, 56, 57, 121, 10334, 17419, 17420]);
+
+/**
+ * The server cannot be reached or cannot serve now: the driver's network and server-selection
+ * errors, and the server's codes for a node shutting down or stepping down (HostUnreachable,
+ * HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown, SocketException,
+ * NotWritablePrimary, InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk,
+ * NotPrimaryOrSecondary). The same operation may succeed once a primary answers again.
+ */
+const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
+const UNAVAILABLE_NAMES = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoPoolClearedError',
+  'PoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoWaitQueueTimeoutError',
+]);
 
 interface DriverError {
   name?: unknown;
@@ -53,15 +72,19 @@ export function duplicateIndexes(error: unknown): number[] {
 /**
  * A driver error as the rest of the service sees it: the operation it came from, the server's
  * message without the values it quotes (a duplicate key prints the key, which may be anyone's
- * address), and the code. Data the server refuses becomes a StoreRejectedError (no retry helps).
+ * address), and the code. Data the server refuses becomes a StoreRejectedError (no retry helps), a
+ * server that cannot be reached a StoreUnavailableError (the API answers 503, the queues wait for it).
  */
 export function storeError(error: unknown, operation: string): Error {
-  if (error instanceof StoreRejectedError) return error;
+  if (error instanceof StoreRejectedError || error instanceof StoreUnavailableError) return error;
   const driver = asDriverError(error);
   const code = typeof driver.code === 'number' ? driver.code : writeErrorsOf(error).find((e) => typeof e.code === 'number')?.code;
   const raw = typeof driver.message === 'string' ? driver.message : String(error);
   // E11000 … dup key: { email: "…" } and similar quote the document's values after a colon and a brace.
   const message = `${operation}: ${raw.replace(/\s*(dup key|collation|Failing document)[\s\S]*$/i, '').replace(/\{[\s\S]*\}/, '{…}')}`;
+  if ((typeof driver.name === 'string' && UNAVAILABLE_NAMES.has(driver.name)) || (typeof code === 'number' && UNAVAILABLE_CODES.has(code))) {
+    return new StoreUnavailableError(message);
+  }
   const bsonRefused = driver.name === 'BSONError' || driver.name === 'BSONVersionError';
   if ((typeof code === 'number' && REJECTED_CODES.has(code)) || bsonRefused) {
     return new StoreRejectedError(message, typeof code === 'number' ? String(code) : 'BSONError');

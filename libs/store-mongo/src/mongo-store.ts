@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import mongoose, { Connection, mongo } from 'mongoose';
 import type { Doc } from './mongo-documents';
 
@@ -88,8 +89,20 @@ class MongooseStore implements MongoStore {
   }
 
   async close(): Promise<void> {
+    this.connection.removeAllListeners('disconnected'); // a close is not an outage
     await this.connection.close();
   }
+}
+
+/**
+ * The driver reconnects by itself; the process only says when the server went away and came back.
+ * An `error` event nobody listens to would end the process.
+ */
+function watchConnection(connection: Connection): void {
+  const logger = new Logger('Store');
+  connection.on('error', (error: Error) => logger.warn(`MongoDB connection error: ${error.message}`));
+  connection.on('disconnected', () => logger.warn('MongoDB is unreachable; operations fail as store_unavailable until it answers'));
+  connection.on('reconnected', () => logger.log('MongoDB answers again'));
 }
 
 /**
@@ -106,9 +119,11 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       ignoreUndefined: true,
       autoIndex: false,
       autoCreate: false,
-      serverSelectionTimeoutMS: 10_000,
+      // While no server answers, an operation fails after this long (StoreUnavailableError) rather than waiting on.
+      serverSelectionTimeoutMS: 5_000,
     })
     .asPromise();
+  watchConnection(connection);
   try {
     const hello = await connection.db!.admin().command({ hello: 1 });
     if (!runsTransactions(hello)) {

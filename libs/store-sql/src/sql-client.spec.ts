@@ -1,4 +1,4 @@
-import { StoreRejectedError } from '@app/kernel';
+import { StoreRejectedError, StoreUnavailableError } from '@app/kernel';
 import { createSqlClient, storeError } from './sql-client';
 
 describe('store errors carry the statement and the code, never the values', () => {
@@ -13,9 +13,25 @@ describe('store errors carry the statement and the code, never the values', () =
     expect(error).toBeInstanceOf(StoreRejectedError);
     expect(error.message).toBe('INSERT INTO subscribers: index row size 10016 exceeds btree version 4 maximum 2704 for index "subscribers_unique"');
     expect(JSON.stringify({ ...error, message: error.message, stack: error.stack })).not.toContain('SECRET');
-    const transient = storeError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), 'SELECT 1');
-    expect(transient).not.toBeInstanceOf(StoreRejectedError);
-    expect(transient).toMatchObject({ code: 'ECONNREFUSED' });
+    const other = storeError(Object.assign(new Error('deadlock detected'), { code: '40P01' }), 'UPDATE jobs SET');
+    expect(other).not.toBeInstanceOf(StoreRejectedError);
+    expect(other).not.toBeInstanceOf(StoreUnavailableError);
+    expect(other).toMatchObject({ code: '40P01' });
+  });
+
+  it.each([
+    ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['a fast shutdown', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a server starting up', Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
+    ['a lost connection (class 08)', Object.assign(new Error('connection failure'), { code: '08006' })],
+    ['a socket that ended', new Error('Connection terminated unexpectedly')],
+    ['no connection in time', new Error('timeout exceeded when trying to connect')],
+  ])('%s is the store being unavailable, not a refusal', (_, driverError) => {
+    const error = storeError(driverError, 'SELECT 1');
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(error).toMatchObject({ code: 'store_unavailable', retryAfterSeconds: expect.any(Number) });
+    expect((error as StoreUnavailableError).detail).toContain('SELECT 1');
+    expect(error.message).not.toContain('SELECT');
   });
 
   it('a real PGlite error: the value PostgreSQL quotes in its message is cut, the code kept', async () => {

@@ -1,8 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createHash } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { Pool, QueryConfig, types } from 'pg';
-import { StoreRejectedError } from '@app/kernel';
+import { StoreRejectedError, StoreUnavailableError } from '@app/kernel';
 import { DataDirLock } from './data-dir-lock';
 
 // int8 (COUNT(*), bigserial) as JS numbers, never strings; our counts stay far below 2^53.
@@ -52,11 +53,37 @@ export interface SqlClientOptions {
 // such as an index row too large): the same statement will fail again.
 const REJECTED_CLASSES = new Set(['22', '23', '54']);
 
+// The server is not there for now: class 08 (connection exception), 53300 (too many connections),
+// 57P01–57P03 and 57P05 (terminated by an administrator, a crash, the server starting or stopping,
+// an idle-session timeout). The same statement may succeed once it is back.
+const UNAVAILABLE_CODES = new Set(['53300', '57P01', '57P02', '57P03', '57P05']);
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+// pg's own words when a connection ends or cannot be had, which carry no code.
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended/i;
+
+/** True when `error` says the database could not be reached, rather than that it refused the statement. */
+export function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+  return UNAVAILABLE_MESSAGES.test((error as Error)?.message ?? '');
+}
+
 /**
  * A driver error as the rest of the service sees it: the statement it came from (its first words,
  * never its parameters), the message and the SQLSTATE code, and nothing else — PGlite and pg attach
  * the query, its parameters and row details, which could be anyone's credentials, and logs print
- * what an error carries. Refused data becomes a StoreRejectedError (no retry will help).
+ * what an error carries. Refused data becomes a StoreRejectedError (no retry will help), a database
+ * that cannot be reached a StoreUnavailableError (the API answers 503, the queues wait for it).
  */
 export function storeError(error: unknown, sql: string): Error {
   const code = (error as { code?: unknown })?.code;
@@ -64,6 +91,7 @@ export function storeError(error: unknown, sql: string): Error {
   // PostgreSQL quotes the offending value at the end of some messages (`invalid input syntax for type json: "…"`).
   const driverMessage = ((error as Error)?.message ?? String(error)).replace(/:\s*"[\s\S]*"\s*$/, '');
   const message = `${statement}: ${driverMessage}`;
+  if (isConnectionFailure(error)) return new StoreUnavailableError(message);
   if (typeof code === 'string' && REJECTED_CLASSES.has(code.slice(0, 2)) && /^[0-9A-Z]{5}$/.test(code)) return new StoreRejectedError(message, code);
   return Object.assign(new Error(message), typeof code === 'string' ? { code } : {});
 }
@@ -103,7 +131,7 @@ class PostgresClient implements SqlClient {
     await guarded(sql, () => this.pool.query(sql));
   }
   async session<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
-    const connection = await this.pool.connect();
+    const connection = await guarded('connect', () => this.pool.connect());
     const single: SqlClient = {
       dialect: 'postgres',
       query: <R>(sql: string, params: unknown[] = []) => guarded(sql, async () => (await connection.query(sql, params as any[])).rows as R[]),
@@ -153,13 +181,36 @@ class PgliteClient implements SqlClient {
 /** Trigram indexes serve the subscriber searches (substring matches); see migration 20. */
 const PGLITE_EXTENSIONS = { pg_trgm };
 
+/** How long a statement waits for a connection (a new one, or a free one of the pool) before it fails. */
+const CONNECTION_TIMEOUT_MS = 5_000;
+
+/**
+ * An idle connection that ends (the server restarted or stopped, a proxy's idle timeout,
+ * pg_terminate_backend) is the pool's `error` event, which would end the process if nobody listened:
+ * the pool drops the connection by itself, so one line per outage is all there is to do. The next
+ * statement opens a new connection, or fails as StoreUnavailableError while the server is away.
+ */
+function logIdleConnectionErrors(pool: Pool): void {
+  const logger = new Logger('Store');
+  let quietUntil = 0;
+  pool.on('error', (error) => {
+    if (Date.now() < quietUntil) return;
+    quietUntil = Date.now() + 60_000;
+    logger.warn(`An idle database connection ended (${error.message}); it is dropped and the next statement opens another`);
+  });
+}
+
 export async function createSqlClient(options: SqlClientOptions): Promise<SqlClient> {
   if (options.url) {
     const pool = new Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
       options: options.schema ? `-c search_path=${options.schema}` : undefined,
+      connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      // A server that vanished without closing the socket (a crashed host, a partition) is found out.
+      keepAlive: true,
     });
+    logIdleConnectionErrors(pool);
     if (options.schema) {
       const bootstrap = new Pool({ connectionString: options.url, max: 1 });
       await bootstrap.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);

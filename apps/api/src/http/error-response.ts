@@ -23,6 +23,14 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 
 const logger = new Logger('Errors');
 
+/** While a dependency is away every request fails the same way: one line a minute says so. */
+let quietUntil = 0;
+function logUnavailable(error: ServiceUnavailableError): void {
+  if (Date.now() < quietUntil) return;
+  quietUntil = Date.now() + 60_000;
+  logger.warn(`Answering 503 ${error.code}: ${error.detail ?? error.message}`);
+}
+
 /**
  * An error already turned into its wire response (by the idempotency interceptor, which stores it):
  * rendering it again would give a new timestamp, and for a 500 a second log line with another errorId.
@@ -48,6 +56,7 @@ export function toErrorResponse(error: unknown, path: string): ErrorResponse {
     },
   });
   if (error instanceof ServiceUnavailableError) {
+    logUnavailable(error);
     return { ...base(HttpStatus.SERVICE_UNAVAILABLE, error.message, { code: error.code }), headers: { 'Retry-After': String(error.retryAfterSeconds) } };
   }
   if (error instanceof DomainError) {

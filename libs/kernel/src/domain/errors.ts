@@ -70,6 +70,9 @@ export class StoreRejectedError extends Error {
  * layer answers 503 with `Retry-After`; the queue retries the job without spending an attempt.
  */
 export class ServiceUnavailableError extends Error {
+  /** What the dependency's client said, for logs; callers see only the message. */
+  readonly detail?: string;
+
   constructor(
     readonly code: string,
     message: string,
@@ -81,10 +84,13 @@ export class ServiceUnavailableError extends Error {
   }
 }
 
-/** The store cannot be reached (connection refused or lost, the database starting or stopping). */
+/**
+ * The store cannot be reached (connection refused or lost, the database starting or stopping). The
+ * message is the same for every cause, since callers see it; `detail` says what the driver said, for logs.
+ */
 export class StoreUnavailableError extends ServiceUnavailableError {
-  constructor(message: string) {
-    super('store_unavailable', message);
+  constructor(override readonly detail: string) {
+    super('store_unavailable', 'The store cannot be reached; retry later');
   }
 }
 
