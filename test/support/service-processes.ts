@@ -68,6 +68,7 @@ export interface ServiceProcess {
 export interface JsonResponse {
   status: number;
   body: any;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface ServiceHarnessOptions {
@@ -75,6 +76,8 @@ export interface ServiceHarnessOptions {
   env?: Record<string, string>;
   /** A Redis of the test's own (e.g. one it restarts); default the shared one. */
   redisUrl?: string;
+  /** A PostgreSQL server of the test's own (e.g. one it crashes), as an admin URL; default ADMIN_DATABASE_URL. */
+  adminDatabaseUrl?: string;
   /**
    * Run the api and the worker as their containers do, in place of the build's scripts: each its own
    * command line (`node …`, meaning this Node) from `cwd`, with its environment over the harness's.
@@ -105,7 +108,7 @@ export class ServiceHarness {
     private readonly buildDir: string,
     private readonly options: ServiceHarnessOptions,
   ) {
-    const url = new URL(ADMIN_DATABASE_URL);
+    const url = new URL(options.adminDatabaseUrl ?? ADMIN_DATABASE_URL);
     url.pathname = `/${this.databaseName}`;
     this.databaseUrl = url.toString();
     this.sql = new Pool({ connectionString: this.databaseUrl, max: 4 });
@@ -118,7 +121,7 @@ export class ServiceHarness {
   /** Creates a fresh database for a build from buildService(); no process runs yet. */
   static async create(buildDir: string, options: ServiceHarnessOptions = {}): Promise<ServiceHarness> {
     const harness = new ServiceHarness(buildDir, options);
-    const admin = new Pool({ connectionString: ADMIN_DATABASE_URL, max: 1 });
+    const admin = new Pool({ connectionString: options.adminDatabaseUrl ?? ADMIN_DATABASE_URL, max: 1 });
     try {
       await admin.query(`CREATE DATABASE ${harness.databaseName}`);
       harness.databaseCreated = true;
@@ -289,7 +292,7 @@ export class ServiceHarness {
             } catch {
               // not JSON: keep the text
             }
-            resolveResponse({ status: res.statusCode ?? 0, body: parsed });
+            resolveResponse({ status: res.statusCode ?? 0, body: parsed, headers: res.headers });
           });
           res.on('error', reject);
         },
@@ -315,7 +318,8 @@ export class ServiceHarness {
     await this.deleteRedisKeys().catch(() => undefined);
     this.redis.disconnect();
     if (this.databaseCreated) {
-      const admin = new Pool({ connectionString: ADMIN_DATABASE_URL, max: 1 });
+      const admin = new Pool({ connectionString: this.options.adminDatabaseUrl ?? ADMIN_DATABASE_URL, max: 1 });
+      admin.on('error', () => undefined);
       await admin.query(`DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`).catch(() => undefined);
       await admin.end().catch(() => undefined);
     }

@@ -6,6 +6,7 @@ import { RetentionScheduler } from './retention.scheduler';
 import { WebhookProcessor } from './webhook.processor';
 import { InboundMailReceiver } from './inbound-mail.receiver';
 import { InboxWorkerModule } from './inbox-realtime.module';
+import { StoreOutage } from './store-outage';
 
 /**
  * The queue processors (pipeline and outbound webhooks), the inbound mail receiver (when INBOUND_MAIL_PORT is set),
@@ -13,6 +14,6 @@ import { InboxWorkerModule } from './inbox-realtime.module';
  */
 @Module({
   imports: [DeliveryModule, WebhooksModule, InboxWorkerModule],
-  providers: [DeliveryProcessor, WebhookProcessor, InboundMailReceiver, RetentionScheduler],
+  providers: [StoreOutage, DeliveryProcessor, WebhookProcessor, InboundMailReceiver, RetentionScheduler],
 })
 export class DeliveryWorkerModule {}

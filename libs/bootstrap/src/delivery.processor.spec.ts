@@ -1,14 +1,22 @@
 import { AppConfig } from '@app/config';
 import { FANOUT_QUEUE, FanOut, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE } from '@app/delivery';
-import { JobHandler, JobQueue, QueuedJob, RetryableJobError, StoreRejectedError } from '@app/kernel';
+import { DeferredJobError, JobHandler, JobQueue, QueuedJob, RetryableJobError, StoreRejectedError, StoreUnavailableError } from '@app/kernel';
 import { DeliveryProcessor } from './delivery.processor';
+import { StoreOutage } from './store-outage';
 
 describe('DeliveryProcessor', () => {
-  function processor(runStep: Partial<RunStep>) {
+  const outages: StoreOutage[] = [];
+  afterEach(() => outages.splice(0).forEach((outage) => outage.onModuleDestroy()));
+
+  function processor(runStep: Partial<RunStep>, paused: boolean[] = []) {
     const handlers = new Map<string, { concurrency: number; handler: JobHandler<any> }>();
     const queue = {
       process: (name: string, options: { concurrency: number }, handler: JobHandler<any>) => handlers.set(name, { ...options, handler }),
+      pause: async () => void paused.push(true),
+      resume: async () => void paused.push(false),
     } as unknown as JobQueue;
+    const outage = new StoreOutage(queue, [{ name: 'store', ping: async () => undefined }]);
+    outages.push(outage);
     const subject = new DeliveryProcessor(
       queue,
       { workerConcurrency: 100, fanOutConcurrency: 40, recoveryAfterMs: 60_000 } as AppConfig,
@@ -16,6 +24,7 @@ describe('DeliveryProcessor', () => {
       runStep as RunStep,
       {} as ReconcileTriggers,
       {} as RecoverSteps,
+      outage,
     );
     subject.onApplicationBootstrap();
     subject.onModuleDestroy();
@@ -67,5 +76,31 @@ describe('DeliveryProcessor', () => {
     });
     await expect(handlers.get(STEPS_QUEUE)!.handler(stepJob({ jobId: 'poison' }, 0, 6))).resolves.toBeUndefined();
     expect(gaveUp).toEqual(['poison: INSERT INTO messages: value too long']);
+  });
+
+  it('defers a step whose store does not answer, even on its last attempt: no attempt spent, no failure recorded, the queues paused until it answers', async () => {
+    const gaveUp: string[] = [];
+    const paused: boolean[] = [];
+    let runs = 0;
+    const handlers = processor(
+      {
+        execute: async () => {
+          runs++;
+          throw new StoreUnavailableError('SELECT 1: connect ECONNREFUSED 127.0.0.1:5432');
+        },
+        giveUp: async (jobId: string) => void gaveUp.push(jobId),
+      },
+      paused,
+    );
+    const handler = handlers.get(STEPS_QUEUE)!.handler;
+    await expect(handler(stepJob({ jobId: 'last' }, 5, 6))).rejects.toBeInstanceOf(DeferredJobError);
+    // While the outage lasts, a job is deferred without running.
+    await expect(handler(stepJob({ jobId: 'next' }, 0, 6))).rejects.toBeInstanceOf(DeferredJobError);
+    expect(runs).toBe(1);
+    expect(gaveUp).toEqual([]);
+    expect(paused).toEqual([true]);
+    // The probe answers: the queues take jobs again.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(paused).toEqual([true, false]);
   });
 });

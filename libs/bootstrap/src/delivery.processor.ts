@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Attempt, FANOUT_QUEUE, FanOut, PipelineQueue, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE, attemptOf } from '@app/delivery';
-import { JOB_QUEUE, isPermanentFailure, METRICS, Metrics, QueuedJob, RetryableJobError, noopMetrics } from '@app/kernel';
+import { JOB_QUEUE, isPermanentFailure, METRICS, Metrics, QueuedJob, RetryableJobError, StoreUnavailableError, noopMetrics } from '@app/kernel';
+import { StoreOutage } from './store-outage';
 
 const RECONCILE_EVERY_MS = 10_000;
 
@@ -21,6 +22,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
     private readonly runStep: RunStep,
     private readonly reconcile: ReconcileTriggers,
     private readonly recoverSteps: RecoverSteps,
+    private readonly outage: StoreOutage,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
 
@@ -40,6 +42,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
       );
     });
     this.reconcileTimer = setInterval(() => {
+      if (this.outage.ongoing) return;
       this.reconcile.execute(500, this.config.recoveryAfterMs).then(
         (count) => {
           this.metrics.reconciled('triggers', count);
@@ -64,10 +67,16 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
 
   // Anything unexpected (the store or the network hiccuped) is worth another try with backoff.
   // On the last attempt, `onLastFailure` records the failure where the API shows it.
-  private async retryUnexpected(job: QueuedJob, attempt: Attempt, work: () => Promise<void>, onLastFailure?: (reason: string) => Promise<void>): Promise<void> {
+  // A store that does not answer is StoreOutage's: the job is deferred and spends no attempt.
+  private retryUnexpected(job: QueuedJob, attempt: Attempt, work: () => Promise<void>, onLastFailure?: (reason: string) => Promise<void>): Promise<void> {
+    return this.outage.run(() => this.settleFailure(job, attempt, work, onLastFailure));
+  }
+
+  private async settleFailure(job: QueuedJob, attempt: Attempt, work: () => Promise<void>, onLastFailure?: (reason: string) => Promise<void>): Promise<void> {
     try {
       await work();
     } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
       // Data the store refuses, or input the domain refuses, fails the same way every time: end it now, once.
       if (onLastFailure && isPermanentFailure(error)) {
         this.logger.warn(`${job.queueName} job ${job.id} failed for good, not retried: ${(error as Error).message}`);
