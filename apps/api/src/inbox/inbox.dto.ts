@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDateString, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { MAX_SNOOZE_DURATION_HOURS } from '@app/inbox';
 
 export class InboxSubscriberDto {
   @ApiProperty({ description: 'Your own identifier of the subscriber', example: 'user-123' })
@@ -8,14 +9,20 @@ export class InboxSubscriberDto {
   @MaxLength(256)
   subscriberId: string;
 
-  @ApiPropertyOptional({ description: 'First name' }) @IsOptional() @IsString() firstName?: string;
-  @ApiPropertyOptional({ description: 'Last name' }) @IsOptional() @IsString() lastName?: string;
-  @ApiPropertyOptional({ description: 'Email address' }) @IsOptional() @IsString() email?: string;
-  @ApiPropertyOptional({ description: 'Phone number' }) @IsOptional() @IsString() phone?: string;
-  @ApiPropertyOptional({ description: 'Avatar URL' }) @IsOptional() @IsString() avatar?: string;
-  @ApiPropertyOptional({ description: 'Locale, e.g. en-US' }) @IsOptional() @IsString() locale?: string;
-  @ApiPropertyOptional({ description: "IANA time zone (the client sends the browser's)" }) @IsOptional() @IsString() timezone?: string;
-  @ApiPropertyOptional({ description: 'Custom data, replaced as a whole', type: Object }) @IsOptional() @IsObject() data?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'First name', example: 'Ada' }) @IsOptional() @IsString() firstName?: string;
+  @ApiPropertyOptional({ description: 'Last name', example: 'Lovelace' }) @IsOptional() @IsString() lastName?: string;
+  @ApiPropertyOptional({ description: 'Email address', example: 'ada@example.com' }) @IsOptional() @IsString() email?: string;
+  @ApiPropertyOptional({ description: 'Phone number; SMS providers expect E.164', example: '+14155550123' }) @IsOptional() @IsString() phone?: string;
+  @ApiPropertyOptional({ description: 'Avatar URL', example: 'https://example.com/avatars/ada.png' }) @IsOptional() @IsString() avatar?: string;
+  @ApiPropertyOptional({ description: 'Locale (BCP 47)', example: 'en-US' }) @IsOptional() @IsString() locale?: string;
+  @ApiPropertyOptional({ description: "IANA time zone (the client sends the browser's)", example: 'America/New_York' })
+  @IsOptional()
+  @IsString()
+  timezone?: string;
+  @ApiPropertyOptional({ description: 'Custom data, replaced as a whole', type: Object, example: { plan: 'enterprise' } })
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown>;
 }
 
 export class InboxSessionRequestDto {
@@ -38,6 +45,7 @@ export class InboxSessionRequestDto {
 
   @ApiPropertyOptional({
     description: 'HMAC-SHA256 of the subscriberId keyed with an API key of the environment (hex); required when the environment turns HMAC on',
+    example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
   })
   @IsOptional()
   @IsString()
@@ -143,8 +151,14 @@ export class InboxCountsResponseDto {
   @ApiProperty({ type: [InboxCountDto], description: 'One count per filter, in order' }) data: InboxCountDto[];
 }
 
+// A day after the service started, on the hour: a snooze reaches at most MAX_SNOOZE_DURATION_HOURS ahead, so no fixed date stays valid.
+const SNOOZE_EXAMPLE = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 24 * 3_600_000).toISOString();
+
 export class SnoozeRequestDto {
-  @ApiProperty({ description: 'When the notification comes back (ISO-8601, in the future)', example: '2030-01-01T09:00:00.000Z' })
+  @ApiProperty({
+    description: `When the notification comes back (ISO-8601, in the future, at most ${MAX_SNOOZE_DURATION_HOURS} hours ahead)`,
+    example: SNOOZE_EXAMPLE,
+  })
   @IsDateString()
   snoozeUntil: string;
 }
@@ -156,17 +170,21 @@ export class ActionRequestDto {
 }
 
 export class BulkInboxRequestDto {
-  @ApiPropertyOptional({ description: 'Only notifications with any of these tags', type: [String] })
+  @ApiPropertyOptional({ description: 'Only notifications with any of these tags', type: [String], example: ['billing'] })
   @IsOptional()
   tags?: unknown;
 
-  @ApiPropertyOptional({ description: 'Only notifications whose data has these values (a JSON object, or its JSON text)', type: String })
+  @ApiPropertyOptional({
+    description: 'Only notifications whose data has these values (a JSON object, or its JSON text)',
+    type: String,
+    example: '{"orderId":"A-1001"}',
+  })
   @IsOptional()
   data?: unknown;
 }
 
 export class MarkSeenRequestDto extends BulkInboxRequestDto {
-  @ApiPropertyOptional({ description: 'Only these notifications', type: [String] })
+  @ApiPropertyOptional({ description: 'Only these notifications (their ids)', type: [String], example: ['6650f0c2a1b2c3d4e5f60718'] })
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
@@ -182,7 +200,7 @@ export class InboxChannelsDto {
 }
 
 export class BulkPreferenceDto extends InboxChannelsDto {
-  @ApiProperty({ description: 'Workflow id or trigger identifier' })
+  @ApiProperty({ description: 'Workflow id or trigger identifier', example: 'welcome' })
   @IsString()
   workflowId: string;
 }

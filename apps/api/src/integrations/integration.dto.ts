@@ -42,20 +42,20 @@ export class CredentialsDto {
   @MaxLength(CREDENTIAL_MAX)
   password?: string;
 
-  @ApiPropertyOptional({ description: 'SMTP host', type: String })
+  @ApiPropertyOptional({ description: 'SMTP host', type: String, example: 'smtp.example.com' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
   host?: string;
 
-  @ApiPropertyOptional({ description: 'SMTP port, as a string (a number is accepted)', type: String })
+  @ApiPropertyOptional({ description: 'SMTP port, as a string (a number is accepted)', type: String, example: '587' })
   @Transform(({ value }) => (typeof value === 'number' ? String(value) : value))
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
   port?: string;
 
-  @ApiPropertyOptional({ description: 'Cloud region (SES, SNS)', type: String })
+  @ApiPropertyOptional({ description: 'Cloud region (SES, SNS)', type: String, example: 'us-east-1' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
@@ -79,7 +79,7 @@ export class CredentialsDto {
   @MaxLength(CREDENTIAL_MAX)
   token?: string;
 
-  @ApiPropertyOptional({ description: 'Sender address or number', type: String })
+  @ApiPropertyOptional({ description: 'Sender address or number', type: String, example: 'no-reply@example.com' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
@@ -109,19 +109,19 @@ export class CredentialsDto {
   @MaxLength(CREDENTIAL_MAX)
   clientId?: string;
 
-  @ApiPropertyOptional({ description: 'Base URL of the provider API', type: String })
+  @ApiPropertyOptional({ description: 'Base URL of the provider API', type: String, example: 'https://api.example.com' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
   baseUrl?: string;
 
-  @ApiPropertyOptional({ description: 'Webhook URL', type: String })
+  @ApiPropertyOptional({ description: 'Webhook URL', type: String, example: 'https://hooks.slack.com/services/T000/B000/XXXX' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
   webhookUrl?: string;
 
-  @ApiPropertyOptional({ description: 'OAuth redirect URL (Slack)', type: String })
+  @ApiPropertyOptional({ description: 'OAuth redirect URL (Slack)', type: String, example: 'https://example.com/slack/oauth' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
@@ -193,7 +193,7 @@ export class CredentialsDto {
   @MaxLength(CREDENTIAL_MAX)
   title?: string;
 
-  @ApiPropertyOptional({ description: 'Image URL (Grafana On Call)', type: String })
+  @ApiPropertyOptional({ description: 'Image URL (Grafana On Call)', type: String, example: 'https://example.com/alert.png' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
@@ -205,7 +205,7 @@ export class CredentialsDto {
   @MaxLength(CREDENTIAL_MAX)
   state?: string;
 
-  @ApiPropertyOptional({ description: 'Link to upstream details (Grafana On Call)', type: String })
+  @ApiPropertyOptional({ description: 'Link to upstream details (Grafana On Call)', type: String, example: 'https://example.com/incidents/42' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
@@ -253,7 +253,7 @@ export class CredentialsDto {
   @MaxLength(CREDENTIAL_MAX)
   apiVersion?: string;
 
-  @ApiPropertyOptional({ description: 'Base URL (AppIO)', type: String })
+  @ApiPropertyOptional({ description: 'Base URL (AppIO)', type: String, example: 'https://api.example.com' })
   @IsOptional()
   @IsString()
   @MaxLength(CREDENTIAL_MAX)
@@ -338,7 +338,7 @@ export class ConditionDto {
 }
 
 export class ConfigurationsDto {
-  @ApiPropertyOptional({ description: 'Whether inbound webhooks are enabled' })
+  @ApiPropertyOptional({ description: 'Whether inbound webhooks are enabled', example: false })
   @IsOptional()
   @IsBoolean()
   inboundWebhookEnabled?: boolean;
@@ -367,7 +367,8 @@ export class CreateIntegrationRequestDto {
   @IsIdentifier()
   identifier?: string;
 
-  @ApiPropertyOptional({ description: "The environment; when given it must be the API key's environment" })
+  // Deprecated in the document: Swagger UI leaves it out of the example, which no environment id could make valid for every reader.
+  @ApiPropertyOptional({ description: "Novu's clients send it; when given it must be the API key's environment", deprecated: true })
   @IsOptional()
   @IsString()
   _environmentId?: string;
@@ -381,7 +382,12 @@ export class CreateIntegrationRequestDto {
   @IsIn(CHANNELS)
   channel: Channel;
 
-  @ApiPropertyOptional({ description: 'Provider credentials; encrypted at rest, secrets masked in responses', type: CredentialsDto })
+  // The provider's own fields: a sample of every field would mix providers.
+  @ApiPropertyOptional({
+    description: 'Provider credentials; encrypted at rest, secrets masked in responses',
+    type: CredentialsDto,
+    example: { apiKey: 'SG.your-api-key', from: 'no-reply@example.com', senderName: 'Example' },
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -412,7 +418,7 @@ export class CreateIntegrationRequestDto {
   @Type(() => ConditionDto)
   conditions?: ConditionDto[];
 
-  @ApiPropertyOptional({ description: 'Additional configurations', type: ConfigurationsDto })
+  @ApiPropertyOptional({ description: 'Additional configurations', type: ConfigurationsDto, example: { inboundWebhookEnabled: false } })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -436,19 +442,23 @@ export class CreateIntegrationRequestDto {
 }
 
 export class UpdateIntegrationRequestDto {
-  @ApiPropertyOptional({ description: 'New display name' })
+  @ApiPropertyOptional({ description: 'New display name', example: 'SendGrid (marketing)' })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(NAME_MAX)
   name?: string;
 
-  @ApiPropertyOptional({ description: 'New identifier; must be free in the environment (409 otherwise)', maxLength: IDENTIFIER_MAX_LENGTH })
+  @ApiPropertyOptional({
+    description: 'New identifier; must be free in the environment (409 otherwise)',
+    maxLength: IDENTIFIER_MAX_LENGTH,
+    example: 'sendgrid-marketing',
+  })
   @IsOptional()
   @IsIdentifier()
   identifier?: string;
 
-  @ApiPropertyOptional({ description: "When given it must be the API key's environment" })
+  @ApiPropertyOptional({ description: "Novu's clients send it; when given it must be the API key's environment", deprecated: true })
   @IsOptional()
   @IsString()
   _environmentId?: string;
@@ -461,6 +471,7 @@ export class UpdateIntegrationRequestDto {
   @ApiPropertyOptional({
     description: 'Credentials merged into the stored ones: fields sent replace, `null` removes, a masked secret sent back keeps the stored one',
     type: CredentialsDto,
+    example: { apiKey: 'SG.your-api-key', from: 'no-reply@example.com', senderName: 'Example' },
   })
   @IsOptional()
   @IsObject()
@@ -468,7 +479,7 @@ export class UpdateIntegrationRequestDto {
   @Type(() => CredentialsDto)
   credentials?: CredentialsDto;
 
-  @ApiPropertyOptional({ description: 'Check the resulting credentials live with the provider; 400 when the check fails' })
+  @ApiPropertyOptional({ description: 'Check the resulting credentials live with the provider; 400 when the check fails', default: false })
   @IsOptional()
   @IsBoolean()
   check?: boolean;
@@ -480,7 +491,7 @@ export class UpdateIntegrationRequestDto {
   @Type(() => ConditionDto)
   conditions?: ConditionDto[];
 
-  @ApiPropertyOptional({ description: 'Replaces the configurations', type: ConfigurationsDto })
+  @ApiPropertyOptional({ description: 'Replaces the configurations', type: ConfigurationsDto, example: { inboundWebhookEnabled: false } })
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -5,9 +5,11 @@ import { PageQueryDto } from '../http/page-query.dto';
 import { MarkMessagesAsRequestDto, MessagesResponseDto } from '../messages/message.dto';
 
 const FLAG = ['true', 'false'] as const;
+// Deprecated in the document: no value succeeds, and Swagger UI leaves deprecated fields out of its example.
 const feedIdentifierDoc = {
   description: "Novu's v0 feeds, which this service does not serve: any value is answered 404 not_supported",
   oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+  deprecated: true,
 };
 
 export class SubscriberFeedQueryDto extends PageQueryDto {
@@ -108,7 +110,12 @@ export class MessageActionRequestDto {
   @IsIn(['pending', 'done'])
   status: 'pending' | 'done';
 
-  @ApiPropertyOptional({ description: "Stored as the action's result payload (done only)", type: 'object', additionalProperties: true })
+  @ApiPropertyOptional({
+    description: "Stored as the action's result payload (done only)",
+    type: 'object',
+    additionalProperties: true,
+    example: { choice: 'accepted' },
+  })
   @IsOptional()
   @IsObject()
   payload?: Record<string, unknown>;

@@ -114,42 +114,48 @@ export class SearchSubscribersQueryDto extends CursorQueryDto {
 
 /** Profile fields of create and patch: each optional, `null` clears it. */
 export class SubscriberProfileDto {
-  @ApiPropertyOptional({ description: 'First name', type: String, nullable: true })
+  @ApiPropertyOptional({ description: 'First name', type: String, nullable: true, example: 'Ada' })
   @IsOptional()
   @IsString()
   firstName?: string | null;
 
-  @ApiPropertyOptional({ description: 'Last name', type: String, nullable: true })
+  @ApiPropertyOptional({ description: 'Last name', type: String, nullable: true, example: 'Lovelace' })
   @IsOptional()
   @IsString()
   lastName?: string | null;
 
-  @ApiPropertyOptional({ description: 'Email address', type: String, nullable: true })
+  @ApiPropertyOptional({ description: 'Email address', type: String, nullable: true, example: 'ada@example.com' })
   @IsOptional()
   @IsEmail()
   email?: string | null;
 
-  @ApiPropertyOptional({ description: 'Phone number', type: String, nullable: true })
+  @ApiPropertyOptional({ description: 'Phone number; SMS providers expect E.164', type: String, nullable: true, example: '+14155550123' })
   @IsOptional()
   @IsString()
   phone?: string | null;
 
-  @ApiPropertyOptional({ description: 'Avatar URL or identifier', type: String, nullable: true })
+  @ApiPropertyOptional({ description: 'Avatar URL or identifier', type: String, nullable: true, example: 'https://example.com/avatars/ada.png' })
   @IsOptional()
   @IsString()
   avatar?: string | null;
 
-  @ApiPropertyOptional({ description: 'Locale, e.g. en-US', type: String, nullable: true })
+  @ApiPropertyOptional({ description: 'Locale (BCP 47)', type: String, nullable: true, example: 'en-US' })
   @IsOptional()
   @IsLocale()
   locale?: string | null;
 
-  @ApiPropertyOptional({ description: 'IANA time zone, e.g. America/New_York', type: String, nullable: true })
+  @ApiPropertyOptional({ description: 'IANA time zone', type: String, nullable: true, example: 'America/New_York' })
   @IsOptional()
   @IsTimeZone()
   timezone?: string | null;
 
-  @ApiPropertyOptional({ description: 'Custom data; replaces the stored object as a whole', type: 'object', additionalProperties: true, nullable: true })
+  @ApiPropertyOptional({
+    description: 'Custom data; replaces the stored object as a whole',
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: { plan: 'enterprise' },
+  })
   @IsOptional()
   @IsObject()
   data?: Record<string, unknown> | null;

@@ -40,7 +40,13 @@ export class UpdateTenantRequestDto {
   @MaxLength(NAME_MAX)
   name?: string | null;
 
-  @ApiPropertyOptional({ description: 'Replaces the stored data object; null removes it', type: 'object', additionalProperties: true, nullable: true })
+  @ApiPropertyOptional({
+    description: 'Replaces the stored data object; null removes it',
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: { plan: 'enterprise', region: 'eu' },
+  })
   @IsOptional()
   @IsObject()
   data?: Record<string, unknown> | null;

@@ -41,13 +41,19 @@ export class CreateWebhookEndpointRequestDto {
 }
 
 export class UpdateWebhookEndpointRequestDto {
-  @ApiPropertyOptional({ description: 'A new URL (same rules as at creation)', maxLength: URL_MAX })
+  @ApiPropertyOptional({ description: 'A new URL (same rules as at creation)', maxLength: URL_MAX, example: 'https://example.com/hooks/orders' })
   @IsOptional()
   @IsString()
   @MaxLength(URL_MAX)
   url?: string;
 
-  @ApiPropertyOptional({ description: 'New description; null removes it', nullable: true, type: String, maxLength: DESCRIPTION_MAX })
+  @ApiPropertyOptional({
+    description: 'New description; null removes it',
+    nullable: true,
+    type: String,
+    maxLength: DESCRIPTION_MAX,
+    example: 'Order service (v2)',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
@@ -60,7 +66,7 @@ export class UpdateWebhookEndpointRequestDto {
   @IsIn(OUTBOUND_EVENT_TYPES, { each: true })
   eventTypes?: OutboundEventType[] | null;
 
-  @ApiPropertyOptional({ description: 'true stops sending to the endpoint; false sends again (and clears disabledReason)' })
+  @ApiPropertyOptional({ description: 'true stops sending to the endpoint; false sends again (and clears disabledReason)', example: false })
   @IsOptional()
   @IsBoolean()
   disabled?: boolean;

@@ -96,6 +96,23 @@ abstract class WorkflowRoutes {
   @Put(':workflowId')
   @ApiOperation({ summary: 'Update a workflow (fields left out stay as they are; `steps` replaces the list, steps sent with their `_id` keep their ids)' })
   @WorkflowIdParam()
+  // A sample of every field would mix step kinds (an email step with digest metadata) and invent ids.
+  @ApiBody({
+    type: UpdateWorkflowRequestDto,
+    examples: {
+      steps: {
+        summary: 'Rename, tag and replace the steps',
+        value: {
+          name: 'Order on its way',
+          tags: ['orders'],
+          steps: [
+            { name: 'In-app', template: { type: 'in_app', content: 'Order {{payload.orderId}} is on its way' } },
+            { name: 'Email', template: { type: 'email', subject: 'Order {{payload.orderId}}', content: 'Your order is on its way.' } },
+          ],
+        },
+      },
+    },
+  })
   @ApiDataResponse(WorkflowResponseDto, { description: 'The workflow after the change' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow in this environment' })
   @ApiConflictResponse({ type: ErrorResponseDto, description: 'The new trigger identifier is taken' })

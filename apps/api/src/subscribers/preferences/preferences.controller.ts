@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiHeader, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiHeader, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
 import { BulkUpdateSubscriberPreferences, GetSubscriberPreferences, Schedule, UpdateSubscriberPreferences } from '@app/subscribers';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../../docs/api-responses';
@@ -75,6 +75,20 @@ export class PreferencesController {
   })
   @SubscriberIdParam()
   @ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' })
+  // A sample of every field would send a schedule with a workflowId, which is refused.
+  @ApiBody({
+    type: PatchSubscriberPreferencesRequestDto,
+    examples: {
+      global: {
+        summary: 'Global channels and quiet hours',
+        value: {
+          channels: { email: true, sms: false },
+          schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } } },
+        },
+      },
+      workflow: { summary: "One workflow's channels", value: { workflowId: 'welcome', channels: { email: false, in_app: true } } },
+    },
+  })
   @ApiDataResponse(SubscriberPreferencesResponseDto, { description: 'The preferences after the change' })
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such subscriber, or no such workflow ("Workflow cannot be found")' })
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'The workflow is critical, or a schedule was sent with workflowId' })
