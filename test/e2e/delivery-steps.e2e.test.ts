@@ -808,6 +808,33 @@ describeEachStore('delivery steps, embedded mode (%s)', (store) => {
       expect(message).toMatchObject({ status: 'error', providerId: 'sendgrid' });
     });
 
+    it('shows the provider on a job waiting for its retry, as its message does', async () => {
+      const e = await environment();
+      await e.integration(sendgridIntegration(uniqueName('sg')));
+      const wf = await e.createWorkflow([inApp('first'), { template: { type: 'email', subject: 'Hello', content: 'Body' } }]);
+      const subscriberId = await e.subscriber({ email: 'retry@example.com' });
+      // SendGrid answers 429 with a reset 2 s away: the job waits, queued, for its next attempt.
+      sendgrid.failNext('rate_limited', 'rate_limited');
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: subscriberId });
+      const waiting = await waitFor(async () => {
+        const [n] = await e.notificationsOf(transactionId);
+        const read = n && (await e.api.get(`/v1/notifications/${n._id}`).expect(200)).body.data;
+        const email = read?.jobs.find((j: any) => j.type === 'email');
+        return email?.status === 'queued' && email.executionDetails.some((d: any) => d.status === 'Warning') && read;
+      });
+      const [message] = await e.messagesOf({ transactionId, channel: 'email' });
+      expect(message.providerId).toBe('sendgrid');
+      expect(waiting.jobs.map((j: any) => [j.type, j.providerId])).toEqual([
+        ['in_app', 'novu'],
+        ['email', 'sendgrid'],
+      ]);
+      const [settledNotification] = await e.settled(transactionId);
+      expect(settledNotification.jobs.map((j: any) => [j.status, j.providerId])).toEqual([
+        ['completed', 'novu'],
+        ['completed', 'sendgrid'],
+      ]);
+    });
+
     it('writes a warning message with its rendered content and cancels the job for a subscriber without an email address', async () => {
       const e = await environment();
       await e.integration(sendgridIntegration(uniqueName('sg')));

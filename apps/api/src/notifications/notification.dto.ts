@@ -163,7 +163,11 @@ export class ActivityJobResponseDto {
   type: string;
   @ApiProperty({ description: 'Job status', enum: JOB_STATUSES })
   status: string;
-  @ApiProperty({ description: 'Provider of the job ("novu" for steps without one)', example: 'novu' })
+  @ApiProperty({
+    description:
+      'Provider the job sends through: its message\'s, from the moment one is selected ("novu" for in-app, for steps without one, and for a channel step not run yet)',
+    example: 'sendgrid',
+  })
   providerId: string;
   @ApiProperty({ description: 'Payload the job runs with', type: 'object', additionalProperties: true })
   payload: Record<string, unknown>;

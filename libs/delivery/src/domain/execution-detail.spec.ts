@@ -1,4 +1,4 @@
-import { DETAIL, createExecutionDetail, providerSelectedDetail } from './execution-detail';
+import { DETAIL, createExecutionDetail, jobProviderId, providerSelectedDetail } from './execution-detail';
 
 const job = {
   id: 'j1',
@@ -58,5 +58,22 @@ describe('createExecutionDetail', () => {
     expect(DETAIL.FILTER_STEPS).toBe('Step was skipped based on steps conditions');
     expect(DETAIL.DIGEST_SKIPPED).toBe('Digest was skipped, first backoff event');
     expect(providerSelectedDetail('sendgrid')).toBe('sendgrid provider was selected');
+  });
+});
+
+describe('jobProviderId', () => {
+  const at = (providerId?: string) => createExecutionDetail({ job: { ...job, providerId: undefined }, status: 'Pending', detail: 'x', providerId }, now);
+
+  it("is the job's own once it has one", () => {
+    expect(jobProviderId({ providerId: 'sendgrid' }, [at('mailgun')])).toBe('sendgrid');
+  });
+
+  it('is, before that, the latest provider its details name (the one selected for its message)', () => {
+    expect(jobProviderId({}, [at('mailgun'), at(), at('sendgrid'), at()])).toBe('sendgrid');
+  });
+
+  it('is none for a job whose details name no provider', () => {
+    expect(jobProviderId({}, [at()])).toBeUndefined();
+    expect(jobProviderId({}, [])).toBeUndefined();
   });
 });

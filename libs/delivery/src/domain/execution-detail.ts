@@ -30,6 +30,15 @@ export interface ExecutionDetail {
   createdAt: Date;
 }
 
+/**
+ * The provider a job goes through, as a job shows it: its own once it has ended; before that (sending,
+ * or waiting for a retry or a fallback) the latest its details name, the integration selected for
+ * its message. Steps without a provider (digest, delay) have none.
+ */
+export function jobProviderId(job: { providerId?: string }, details: readonly ExecutionDetail[]): string | undefined {
+  return job.providerId ?? details.findLast((detail) => detail.providerId !== undefined)?.providerId;
+}
+
 export interface ExecutionDetailInput {
   job: {
     id: string;

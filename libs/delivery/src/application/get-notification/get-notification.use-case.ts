@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope, NotFoundError } from '@app/kernel';
 import { SUBSCRIBER_REPOSITORY, Subscriber, SubscriberRepository } from '@app/subscribers';
 import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
-import { ExecutionDetail } from '../../domain/execution-detail';
+import { ExecutionDetail, jobProviderId } from '../../domain/execution-detail';
 import { Job } from '../../domain/job';
 import { Notification } from '../../domain/notification';
 import { EXECUTION_DETAIL_REPOSITORY, ExecutionDetailRepository } from '../../ports/execution-detail.repository.port';
@@ -60,7 +60,12 @@ export class GetNotificationActivity {
       workflow: workflows.get(notification.workflowId) ?? undefined,
       jobs: jobs
         .filter((job) => job.notificationId === notification.id)
-        .map((job) => ({ job, executionDetails: details.filter((detail) => detail.jobId === job.id) })),
+        .map((job) => {
+          const executionDetails = details.filter((detail) => detail.jobId === job.id);
+          // A job sending, or waiting for a retry, shows the provider its message goes through.
+          const providerId = jobProviderId(job, executionDetails);
+          return { job: providerId === job.providerId ? job : { ...job, providerId }, executionDetails };
+        }),
     }));
   }
 }
