@@ -578,6 +578,25 @@ describeEachStore('delivery steps, embedded mode (%s)', (store) => {
       expect(message).toMatchObject({ _actorId: actor._id, actor: { type: 'user', data: avatar } });
     });
 
+    it("as Novu's test: a step actor of type user keeps data null in the store and answers the actor's avatar, with _actorId", async () => {
+      const e = await environment();
+      const avatar = 'https://gravatar.com/avatar/5246ec47a6a90ef2bcd29f0ef7d2faa6?s=400&d=robohash&r=x';
+      const actorId = await e.subscriber({ avatar });
+      const wf = await e.createWorkflow([
+        inApp('Hello world!', { template: { type: 'in_app', content: 'Hello world!', actor: { type: 'user', data: null } } }),
+      ]);
+      const subscriberId = await e.subscriber();
+      const { transactionId } = await e.trigger({ name: wf.identifier, to: [subscriberId], payload: {}, actor: actorId });
+      const [notification] = await e.settled(transactionId);
+      const [stored] = await t.app.get<MessageRepository>(MESSAGE_REPOSITORY).findByJobId(notification.jobs[0]._id);
+      const actor = (await e.api.get(`/v2/subscribers/${actorId}`).expect(200)).body.data;
+      // Novu's message document: the option as written, and the actor's id.
+      expect(stored).toMatchObject({ actor: { type: 'user', data: null }, actorSubscriberId: actor._id });
+      // Novu's GET /v1/messages fills a user actor's data with the actor's avatar.
+      const [message] = await e.messagesOf({ transactionId });
+      expect(message).toMatchObject({ _actorId: actor._id, actor: { type: 'user', data: avatar } });
+    });
+
     it("takes the in-app avatar from the step's actor option: a system icon, a custom URL, or none", async () => {
       const e = await environment();
       const url = 'https://example.com/custom.png';
