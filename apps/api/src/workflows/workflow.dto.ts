@@ -21,7 +21,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { CONDITION_OPERATORS, PREVIOUS_STEP_STATES } from '@app/kernel';
-import { ACTOR_TYPES, DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
+import { ACTOR_TYPES, DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, V1_STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
 import { PageQueryDto } from '../http/page-query.dto';
 
 const NAME_MAX = 256;
@@ -272,9 +272,9 @@ export class StepTemplateDto {
   @IsString()
   _id?: string;
 
-  @ApiProperty({ description: 'Step type', enum: STEP_TYPES, example: 'email' })
-  @IsIn(STEP_TYPES)
-  type: (typeof STEP_TYPES)[number];
+  @ApiProperty({ description: 'Step type', enum: V1_STEP_TYPES, example: 'email' })
+  @IsIn(V1_STEP_TYPES)
+  type: (typeof V1_STEP_TYPES)[number];
 
   @ApiPropertyOptional({ description: 'Template name' })
   @IsOptional()

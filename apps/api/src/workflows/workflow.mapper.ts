@@ -10,10 +10,12 @@ import {
   WorkflowFields,
   WorkflowStep,
   defaultNotificationGroupId,
+  stepMetadata,
 } from '@app/workflows';
 import {
   ConditionDto,
   CreateWorkflowRequestDto,
+  StepMetadataDto,
   StepRequestDto,
   StepResponseDto,
   StepVariantRequestDto,
@@ -134,9 +136,14 @@ function toVariantResponse(step: StepVariant): StepVariantResponseDto {
     shouldStopOnFail: step.shouldStopOnFail,
     template: toTemplateResponse(step.template) as StepVariantResponseDto['template'],
     filters: step.filters.map(toFilterResponse),
-    ...(step.metadata ? { metadata: step.metadata } : {}),
+    // v1 shows the metadata of its own step types; a throttle's or HTTP request's is v2's to show.
+    ...withMetadata(stepMetadata(step, 'digest') ?? stepMetadata(step, 'delay')),
     ...(step.replyCallback ? { replyCallback: step.replyCallback } : {}),
   };
+}
+
+function withMetadata(metadata: StepMetadataDto | undefined): { metadata?: StepMetadataDto } {
+  return metadata ? { metadata } : {};
 }
 
 function toStepResponse(step: WorkflowStep): StepResponseDto {

@@ -32,6 +32,20 @@ describe('validateSteps', () => {
     expect(step.metadata).toEqual({ type: 'dynamic', dynamicKey: 'payload.sendAt' });
   });
 
+  it('builds throttle and HTTP request steps with the fields of their type', () => {
+    const [throttle, http] = buildSteps([
+      { name: 'Limit', stepId: 'limit', template: { type: 'throttle' }, metadata: { threshold: 3, amount: 1, unit: 'minutes', digestKey: 'dropped' } },
+      { template: { type: 'http_request' }, skip: { '==': [1, 2] }, metadata: { method: 'POST', url: 'https://example.com/hook', body: '{"a":1}' } },
+    ]);
+    expect(throttle).toMatchObject({ name: 'Limit', stepId: 'limit', metadata: { type: 'fixed', threshold: 3, amount: 1, unit: 'minutes' } });
+    expect(throttle.metadata).not.toHaveProperty('digestKey');
+    expect(http).toMatchObject({
+      name: 'HTTP Request',
+      skip: { '==': [1, 2] },
+      metadata: { method: 'POST', url: 'https://example.com/hook', headers: [], body: '{"a":1}' },
+    });
+  });
+
   it('names each missing field by its path', () => {
     const errors = validateSteps([
       digest(undefined),
@@ -41,6 +55,11 @@ describe('validateSteps', () => {
       delay({ type: 'regular', amount: -1 }),
       delay({ type: 'scheduled' }),
       delay({ type: 'timed' }),
+      delay({ type: 'weekly' }),
+      { template: { type: 'throttle' }, metadata: { type: 'fixed', threshold: 0, amount: 1, unit: 'seconds' } },
+      { template: { type: 'throttle' }, metadata: { type: 'dynamic', threshold: 2 } },
+      // what a caller may send, past the DTO's checks
+      JSON.parse('{"template":{"type":"http_request"},"metadata":{"method":"FETCH","url":" ","headers":[{"key":"a"}]}}') as StepDraft,
     ]);
     expect(Object.keys(errors).sort()).toEqual(
       [
@@ -52,7 +71,14 @@ describe('validateSteps', () => {
         'steps.4.metadata.amount',
         'steps.4.metadata.unit',
         'steps.5.metadata.delayPath',
-        'steps.6.metadata.type',
+        'steps.6.metadata.cron',
+        'steps.7.metadata.type',
+        'steps.8.metadata.threshold',
+        'steps.8.metadata.unit',
+        'steps.9.metadata.dynamicKey',
+        'steps.10.metadata.method',
+        'steps.10.metadata.url',
+        'steps.10.metadata.headers',
       ].sort(),
     );
     expect(errors['steps.1.metadata.amount'].value).toBe('No Value Recorded');

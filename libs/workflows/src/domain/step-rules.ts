@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Condition, ConditionPart, PreviousStepConditionPart, StepCondition, StepConditionPart, isPreviousStepPart, newId } from '@app/kernel';
+import { Channel, Condition, ConditionPart, PreviousStepConditionPart, StepCondition, StepConditionPart, isPreviousStepPart, newId } from '@app/kernel';
 import { CronExpressionParser } from 'cron-parser';
 import {
   DELAY_TYPES,
   DYNAMIC_KEY_PATTERN,
   DelayMetadata,
   DigestMetadata,
+  HTTP_METHODS,
+  HttpRequestMetadata,
   ReplyCallback,
+  THROTTLE_UNITS,
+  ThrottleMetadata,
   StepMetadata,
   StepTemplate,
   StepType,
@@ -30,6 +34,10 @@ export interface StepDraft {
   id?: string;
   uuid?: string;
   name?: string;
+  /** The v2 step identifier; absent: the slug of the name (made unique in the workflow). */
+  stepId?: string;
+  controlValues?: Record<string, unknown>;
+  skip?: Record<string, unknown>;
   active?: boolean;
   shouldStopOnFail?: boolean;
   template: Omit<StepTemplate, 'id'> & { id?: string };
@@ -39,8 +47,11 @@ export interface StepDraft {
   variants?: Omit<StepDraft, 'variants'>[];
 }
 
-/** Digest and delay fields together, as callers send them; `type` is checked against the step's type. */
-export type StepMetadataDraft = Omit<Partial<DigestMetadata>, 'type'> & Omit<Partial<DelayMetadata>, 'type'> & { type?: string };
+/** Digest, delay, throttle and HTTP request fields together, as callers send them; `type` is checked against the step's type. */
+export type StepMetadataDraft = Omit<Partial<DigestMetadata>, 'type'> &
+  Omit<Partial<DelayMetadata>, 'type'> &
+  Omit<Partial<ThrottleMetadata>, 'type' | 'unit' | 'amount' | 'dynamicKey'> &
+  Partial<HttpRequestMetadata> & { type?: string };
 
 const AT_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -84,6 +95,7 @@ function checkStep(step: Omit<StepDraft, 'variants'>, path: string, fail: Fail):
     if (!metadata) return fail(`${path}.metadata`, 'a delay step needs metadata (type, amount, unit, delayPath or dynamicKey)', metadata);
     const delayType = metadata.type ?? 'regular';
     if (delayType === 'regular') requireWindow(metadata.amount, metadata.unit, `${path}.metadata`, 'amount', 'unit', fail);
+    else if (delayType === 'timed') checkCron(metadata.cron, `${path}.metadata.cron`, fail);
     else if (delayType === 'scheduled') {
       if (!metadata.delayPath) fail(`${path}.metadata.delayPath`, 'a scheduled delay needs delayPath (the payload path of an ISO date)', metadata.delayPath);
     } else if (delayType === 'dynamic') {
@@ -92,6 +104,10 @@ function checkStep(step: Omit<StepDraft, 'variants'>, path: string, fail: Fail):
         fail(`${path}.metadata.dynamicKey`, 'a dynamic delay needs dynamicKey, a payload path such as payload.sendAt', metadata.dynamicKey);
       }
     } else fail(`${path}.metadata.type`, `delay type must be one of: ${DELAY_TYPES.join(', ')}`, metadata.type);
+  } else if (type === 'throttle') {
+    checkThrottle(metadata, `${path}.metadata`, fail);
+  } else if (type === 'http_request') {
+    checkHttpRequest(metadata, `${path}.metadata`, fail);
   }
   if (step.replyCallback?.active && !step.replyCallback.url) {
     fail(`${path}.replyCallback.url`, 'an active reply callback needs a url', step.replyCallback.url);
@@ -105,17 +121,53 @@ function requireWindow(amount: unknown, unit: unknown, path: string, amountField
   if (unit === undefined) fail(`${path}.${unitField}`, `${unitField} is required`, unit);
 }
 
+function checkCron(cron: unknown, path: string, fail: Fail): void {
+  try {
+    if (typeof cron !== 'string') throw new Error('not a string');
+    CronExpressionParser.parse(cron);
+  } catch {
+    fail(path, `${path.split('.').pop()} must be a valid cron expression`, cron);
+  }
+}
+
+function checkThrottle(metadata: StepMetadataDraft | undefined, path: string, fail: Fail): void {
+  if (!metadata) return fail(path, 'a throttle step needs threshold and a window (amount and unit, or dynamicKey)', metadata);
+  if (typeof metadata.threshold !== 'number' || !Number.isInteger(metadata.threshold) || metadata.threshold < 1) {
+    fail(`${path}.threshold`, 'threshold must be a whole number of at least 1', metadata.threshold);
+  }
+  const throttleType = metadata.type ?? 'fixed';
+  if (throttleType === 'fixed') {
+    requireWindow(metadata.amount, metadata.unit, path, 'amount', 'unit', fail);
+    if (metadata.unit !== undefined && !(THROTTLE_UNITS as readonly unknown[]).includes(metadata.unit)) {
+      fail(`${path}.unit`, `unit must be one of: ${THROTTLE_UNITS.join(', ')}`, metadata.unit);
+    }
+  } else if (throttleType === 'dynamic') {
+    if (typeof metadata.dynamicKey !== 'string' || !DYNAMIC_KEY_PATTERN.test(metadata.dynamicKey)) {
+      fail(`${path}.dynamicKey`, 'a dynamic throttle needs dynamicKey, a payload path such as payload.window', metadata.dynamicKey);
+    }
+  } else fail(`${path}.type`, 'throttle type must be one of: fixed, dynamic', metadata.type);
+}
+
+function checkHttpRequest(metadata: StepMetadataDraft | undefined, path: string, fail: Fail): void {
+  if (!metadata) return fail(path, 'an HTTP request step needs method and url', metadata);
+  if (!(HTTP_METHODS as readonly unknown[]).includes(metadata.method))
+    fail(`${path}.method`, `method must be one of: ${HTTP_METHODS.join(', ')}`, metadata.method);
+  if (typeof metadata.url !== 'string' || !metadata.url.trim()) fail(`${path}.url`, 'url is required', metadata.url);
+  const pairs = (value: unknown) => Array.isArray(value) && value.every((pair) => typeof pair?.key === 'string' && typeof pair?.value === 'string');
+  if (metadata.headers !== undefined && !pairs(metadata.headers)) fail(`${path}.headers`, 'headers must be a list of {key, value} strings', metadata.headers);
+  if (metadata.body !== undefined && typeof metadata.body !== 'string' && !pairs(metadata.body)) {
+    fail(`${path}.body`, 'body must be a string or a list of {key, value} strings', metadata.body);
+  }
+  const schema = metadata.responseBodySchema;
+  if (schema !== undefined && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
+    fail(`${path}.responseBodySchema`, 'responseBodySchema must be a JSON Schema object', schema);
+  }
+}
+
 function checkTimed(metadata: StepMetadataDraft, path: string, fail: Fail): void {
   const timed = metadata.timed;
   if (!timed) return fail(`${path}.timed`, 'a timed digest needs timed (cronExpression, or atTime with weekDays/monthDays)', timed);
-  if (timed.cronExpression !== undefined) {
-    try {
-      CronExpressionParser.parse(timed.cronExpression);
-    } catch {
-      fail(`${path}.timed.cronExpression`, 'cronExpression is not a valid cron expression', timed.cronExpression);
-    }
-    return;
-  }
+  if (timed.cronExpression !== undefined) return checkCron(timed.cronExpression, `${path}.timed.cronExpression`, fail);
   if (!metadata.unit) fail(`${path}.unit`, 'a timed digest without cronExpression needs unit (minutes, hours, days, weeks, months)', metadata.unit);
   if (timed.atTime !== undefined && !AT_TIME.test(timed.atTime)) fail(`${path}.timed.atTime`, 'atTime must be HH:mm (24-hour)', timed.atTime);
   if (metadata.unit === 'weeks' && !timed.weekDays?.length) fail(`${path}.timed.weekDays`, 'a weekly timed digest needs weekDays', timed.weekDays);
@@ -147,6 +199,9 @@ export function buildSteps(drafts: readonly StepDraft[], current: readonly Workf
         name: variant.name ?? variant.template.name ?? defaultStepName(type),
         active: variant.active ?? true,
         shouldStopOnFail: variant.shouldStopOnFail ?? false,
+        ...(variant.stepId ? { stepId: variant.stepId } : {}),
+        ...(variant.controlValues ? { controlValues: variant.controlValues } : {}),
+        ...(variant.skip ? { skip: variant.skip } : {}),
         template: { ...template, id: previous?.template.id ?? newId(), type },
         filters: (variant.filters ?? []).map((filter) => linkPreviousStep(filter, nearestChannelStep)),
         ...(isChannelStep(type) || !variant.metadata ? {} : { metadata: normalizeMetadata(type, variant.metadata) }),
@@ -196,17 +251,43 @@ export function previousStepFilterErrors(steps: readonly WorkflowStep[]): FieldE
 }
 
 function defaultStepName(type: StepType): string {
-  return { in_app: 'In-App', email: 'Email', sms: 'SMS', chat: 'Chat', push: 'Push', digest: 'Digest', delay: 'Delay' }[type];
+  const names: Record<StepType, string> = {
+    in_app: 'In-App',
+    email: 'Email',
+    sms: 'SMS',
+    chat: 'Chat',
+    push: 'Push',
+    digest: 'Digest',
+    delay: 'Delay',
+    throttle: 'Throttle',
+    http_request: 'HTTP Request',
+  };
+  return names[type];
 }
 
 // Keeps only the fields that mean something for the step's type, with its type spelled out.
-function normalizeMetadata(type: 'digest' | 'delay', metadata: NonNullable<StepDraft['metadata']>): StepMetadata {
+function normalizeMetadata(type: Exclude<StepType, Channel>, metadata: NonNullable<StepDraft['metadata']>): StepMetadata {
   const pick = <K extends string>(keys: K[]) =>
     Object.fromEntries(
       keys.filter((key) => (metadata as Record<string, unknown>)[key] !== undefined).map((key) => [key, (metadata as Record<string, unknown>)[key]]),
     );
   if (type === 'delay') {
-    return { ...pick(['amount', 'unit', 'delayPath', 'dynamicKey']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
+    return { ...pick(['amount', 'unit', 'delayPath', 'dynamicKey', 'cron']), type: (metadata.type as DelayMetadata['type']) ?? 'regular' };
+  }
+  if (type === 'throttle') {
+    return {
+      ...pick(['amount', 'unit', 'dynamicKey', 'throttleKey']),
+      threshold: metadata.threshold!,
+      type: (metadata.type as ThrottleMetadata['type']) ?? 'fixed',
+    };
+  }
+  if (type === 'http_request') {
+    return {
+      ...pick(['body', 'responseBodySchema', 'enforceSchemaValidation', 'continueOnFailure']),
+      method: metadata.method!,
+      url: metadata.url!,
+      headers: metadata.headers ?? [],
+    };
   }
   const digestType = (metadata.type as DigestMetadata['type']) ?? (metadata.backoff ? 'backoff' : 'regular');
   return {

@@ -1,7 +1,9 @@
 import { Channel, ChannelFlags, StepCondition, isChannel } from '@app/kernel';
 
-/** Step types a v1 workflow may hold: the five channels plus the two waiting steps. */
-export const STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] as const;
+/** Step types Novu's v1 API knows: the five channels plus the two waiting steps. */
+export const V1_STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'delay'] as const;
+/** Every step type a workflow may hold: v1's, and v2's throttle and HTTP request steps. */
+export const STEP_TYPES = [...V1_STEP_TYPES, 'throttle', 'http_request'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 export function isChannelStep(type: StepType): type is Channel {
@@ -14,7 +16,8 @@ export type TimeUnit = (typeof TIME_UNITS)[number];
 export const DIGEST_TYPES = ['regular', 'backoff', 'timed'] as const;
 export type DigestType = (typeof DIGEST_TYPES)[number];
 
-export const DELAY_TYPES = ['regular', 'scheduled', 'dynamic'] as const;
+/** `timed`: until the next time a cron expression names (v2). */
+export const DELAY_TYPES = ['regular', 'scheduled', 'dynamic', 'timed'] as const;
 export type DelayType = (typeof DELAY_TYPES)[number];
 
 export const WEEK_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -31,15 +34,23 @@ export interface EmailBlock {
   styles?: { textAlign?: 'left' | 'right' | 'center' };
 }
 
+/** Where a click leads; `target` as an HTML link's (v2 in-app). */
+export interface Redirect {
+  url?: string;
+  target?: '_self' | '_blank' | '_parent' | '_top' | '_unfencedTop';
+}
+
 export interface CtaButton {
   type: 'primary' | 'secondary';
   content: string;
   resultContent?: string;
+  /** The button's own link (v2 in-app actions). */
+  redirect?: Redirect;
 }
 
 export interface MessageCta {
   type: 'redirect';
-  data?: { url?: string };
+  data?: Redirect;
   action?: { buttons?: CtaButton[] };
 }
 
@@ -61,6 +72,16 @@ export interface StepTemplate {
   actor?: StepActor;
   /** Payload variables the step declares; a `defaultValue` fills a payload field the trigger left out. */
   variables?: TemplateVariable[];
+  /** In-app: data handed to the Inbox with the notification (v2), its string values rendered. */
+  data?: Record<string, unknown>;
+  /** Email: the email layout to wrap the body in (v2; null: none). */
+  layoutId?: string | null;
+  /** Email: Reply-To (v2). */
+  replyTo?: string;
+  /** Email: the body is Novu's block editor document (v2 `editorType: block`, a JSON string) or HTML. */
+  editorType?: 'block' | 'html';
+  /** Rendered values are not sanitised (v2 `disableOutputSanitization`). */
+  disableOutputSanitization?: boolean;
 }
 
 export interface TimedDigestConfig {
@@ -103,6 +124,8 @@ export interface DelayMetadata {
   type: DelayType;
   amount?: number;
   unit?: TimeUnit;
+  /** timed: wait until the next time this cron expression names. */
+  cron?: string;
   /** scheduled: a payload path (`sendAt`) to the ISO date to wait for. */
   delayPath?: string;
   /** dynamic (Novu's name): `payload.<path>` to an ISO date-time or an `{amount, unit}`, read when the step runs. */
@@ -112,7 +135,57 @@ export interface DelayMetadata {
 /** A dynamic delay's key: `payload.` and a dotted path with no empty or blank segment. */
 export const DYNAMIC_KEY_PATTERN = /^payload(\.[^.\s]+)+$/;
 
-export type StepMetadata = DigestMetadata | DelayMetadata;
+export const THROTTLE_UNITS = ['minutes', 'hours', 'days'] as const;
+
+/**
+ * At most `threshold` runs of the step per `throttleKey` in a window (`amount` × `unit`, or a
+ * `dynamicKey` payload path holding `{amount, unit}` or an ISO date the window ends at); the rest
+ * skip the steps after it. The key defaults to the subscriber and the workflow.
+ */
+export interface ThrottleMetadata {
+  type: 'fixed' | 'dynamic';
+  amount?: number;
+  unit?: (typeof THROTTLE_UNITS)[number];
+  dynamicKey?: string;
+  threshold: number;
+  throttleKey?: string;
+}
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface KeyValuePair {
+  key: string;
+  value: string;
+}
+
+/** Calls a URL with the rendered method, headers and body; later steps read the answer (`steps.<stepId>`). */
+export interface HttpRequestMetadata {
+  method: HttpMethod;
+  url: string;
+  headers: KeyValuePair[];
+  /** A template, or pairs sent as a JSON object. */
+  body?: string | KeyValuePair[];
+  /** JSON Schema the answer's body must match when `enforceSchemaValidation`. */
+  responseBodySchema?: Record<string, unknown>;
+  enforceSchemaValidation?: boolean;
+  /** A failed call lets the workflow go on (else it stops the steps after it). */
+  continueOnFailure?: boolean;
+}
+
+export type StepMetadata = DigestMetadata | DelayMetadata | ThrottleMetadata | HttpRequestMetadata;
+
+interface MetadataByStepType {
+  digest: DigestMetadata;
+  delay: DelayMetadata;
+  throttle: ThrottleMetadata;
+  http_request: HttpRequestMetadata;
+}
+
+/** A step's metadata as its type has it (buildSteps keeps only the fields of the step's own type). */
+export function stepMetadata<T extends keyof MetadataByStepType>(step: Pick<StepVariant, 'metadata' | 'template'>, type: T): MetadataByStepType[T] | undefined {
+  return step.template.type === type ? (step.metadata as MetadataByStepType[T] | undefined) : undefined;
+}
 
 export interface ReplyCallback {
   active: boolean;
@@ -124,6 +197,16 @@ export interface StepVariant {
   id: string;
   uuid: string;
   name: string;
+  /**
+   * The step's identifier within its workflow (Novu v2 `stepId`, the slug of its name, unique): how
+   * later steps name it (`steps.<stepId>`) and how the v2 API addresses it. Absent on steps stored
+   * before v2; `stepIdentifiers` derives it then.
+   */
+  stepId?: string;
+  /** The v2 controls as last written through the v2 API; cleared when a v1 write replaces the template. */
+  controlValues?: Record<string, unknown>;
+  /** JSON Logic over payload, subscriber and earlier steps: the step is skipped when it holds (v2 `skip`). */
+  skip?: Record<string, unknown>;
   active: boolean;
   shouldStopOnFail: boolean;
   template: StepTemplate;
@@ -146,7 +229,20 @@ export interface WorkflowTrigger {
   subscriberVariables: string[];
 }
 
-/** A v1 workflow ("notification template"): what a trigger names and runs. */
+/** Where a workflow was written: Novu v2's origins (v1 API: `novu-cloud-v1`, v2 API: `novu-cloud`). */
+export const WORKFLOW_ORIGINS = ['novu-cloud', 'novu-cloud-v1', 'external'] as const;
+export type WorkflowOrigin = (typeof WORKFLOW_ORIGINS)[number];
+
+export const SEVERITY_LEVELS = ['high', 'medium', 'low', 'none'] as const;
+export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
+
+/** Novu v2's preferences: every channel (`all`) and each one, with whether subscribers may change them. */
+export interface WorkflowPreferences {
+  all: { enabled: boolean; readOnly: boolean };
+  channels: Partial<Record<Channel, { enabled: boolean }>>;
+}
+
+/** A workflow ("notification template" in v1, a workflow in v2): what a trigger names and runs. */
 export interface Workflow {
   id: string;
   organizationId: string;
@@ -170,8 +266,24 @@ export interface Workflow {
   updatedAt: Date;
   /** Bumped by every update; updates compare-and-set on it. */
   revision: number;
+  /** Absent on workflows stored before v2: `novu-cloud-v1`. A `novu-cloud` workflow's templates are Liquid. */
+  origin?: WorkflowOrigin;
+  /** JSON Schema of the trigger's payload; with `validatePayload`, a payload that fails it is refused. */
+  payloadSchema?: Record<string, unknown>;
+  validatePayload?: boolean;
+  severity?: SeverityLevel;
+  isTranslationEnabled?: boolean;
+  /** The v2 preferences as last written through v2 (`preferenceSettings` and `critical` follow them). */
+  preferences?: WorkflowPreferences;
   deletedAt?: Date;
   deletedBy?: string;
+  /**
+   * The last publish that concerned it (POST /v2/environments/{id}/publish, PUT /v2/workflows/{id}/sync):
+   * on the source, when it was last copied out; on the copy, when it was last written by a publish.
+   */
+  lastPublishedAt?: Date;
+  /** Who published it then: the API key's id. */
+  lastPublishedBy?: string;
 }
 
 /** Channels the workflow's active steps deliver through, in step order. */

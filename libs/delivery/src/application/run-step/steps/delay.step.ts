@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { stepMetadata } from '@app/workflows';
 import { computeDelayMs } from '../../../domain/delay';
 import { DETAIL } from '../../../domain/execution-detail';
 import { stepJob } from '../../queues';
@@ -15,7 +16,7 @@ export class DelayStep implements StepHandler<RunAheadWrites> {
 
   async run(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
     const { job, step, subscriber, writes } = context;
-    const delayMs = computeDelayMs(step.metadata, job.payload, job.overrides, context.now, subscriber.timezone);
+    const delayMs = computeDelayMs(stepMetadata(step, 'delay'), job.payload, job.overrides, context.now, subscriber.timezone);
     const runAt = new Date(context.now.getTime() + delayMs);
     await writes.transition(job.id, 'delayed', { runAt });
     await this.recorder.detail(context, 'Pending', DETAIL.STEP_DELAYED, { raw: { delayMs, runAt: runAt.toISOString() } });

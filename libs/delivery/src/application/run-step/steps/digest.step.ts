@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RetryableJobError } from '@app/kernel';
 import { backoffWindowMs, digestBucketKey, digestWindow, isBackoffDigest } from '../../../domain/digest';
 import { DETAIL } from '../../../domain/execution-detail';
+import { stepMetadata } from '@app/workflows';
 import { DigestMetadata } from '../../../domain/step-metadata';
 import { stepJob } from '../../queues';
 import { StepRecorder } from '../channels/step-recorder';
@@ -23,7 +24,7 @@ export class DigestStep implements StepHandler {
 
   async run(context: StepContext): Promise<StepOutcome> {
     const { scope, job, step, workflow, subscriber, now, writes } = context;
-    const metadata: DigestMetadata = step.metadata ?? {};
+    const metadata: DigestMetadata = stepMetadata(step, 'digest') ?? { type: 'regular' };
     const bucketKey = digestBucketKey(workflow.id, subscriber.id, metadata.digestKey, job.payload);
     const event = { jobId: job.id, notificationId: job.notificationId, payload: job.payload, at: now };
     const recent = isBackoffDigest(metadata)
