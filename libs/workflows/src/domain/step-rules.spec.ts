@@ -1,4 +1,5 @@
 import { StepDraft, buildSteps, previousStepFilterErrors, validateSteps } from './step-rules';
+import { stepIdentifiers } from './workflow';
 
 const digest = (metadata: any): StepDraft => ({ template: { type: 'digest' }, metadata });
 const delay = (metadata: any): StepDraft => ({ template: { type: 'delay' }, metadata });
@@ -150,5 +151,22 @@ describe('previous-step filters', () => {
     );
     expect(errors['steps.0.filters.0.children.0.step'].value).toBe('No Value Recorded');
     expect(errors['steps.2.filters.0.children.0.step'].value).toBe('fourth');
+  });
+});
+
+describe('stepIdentifiers', () => {
+  it('keeps a step its own stepId, and gives the others the slug of their name, unique in the workflow', () => {
+    const ids = stepIdentifiers([
+      { id: 'a', name: 'Send Email' },
+      { id: 'b', name: 'send email', stepId: 'send-email-2' },
+      { id: 'c', name: 'Send email!' },
+      { id: 'd', name: '' },
+    ]);
+    expect([...ids.entries()]).toEqual([
+      ['a', 'send-email'],
+      ['b', 'send-email-2'],
+      ['c', 'send-email-3'],
+      ['d', 'step'],
+    ]);
   });
 });

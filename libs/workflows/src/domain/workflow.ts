@@ -366,3 +366,24 @@ function setIfAbsent(root: Record<string, unknown>, path: string[], value: unkno
   const last = path[path.length - 1];
   if (node[last] === undefined) node[last] = structuredClone(value);
 }
+
+/**
+ * Each step's v2 identifier (`stepId`), by step id: its own, or the slug of its name, with `-2`, `-3`…
+ * after a slug an earlier step took. Later steps name an earlier one by it (`steps.<stepId>`).
+ */
+export function stepIdentifiers(steps: readonly Pick<StepVariant, 'id' | 'name' | 'stepId'>[]): Map<string, string> {
+  const taken = new Set(steps.flatMap((step) => (step.stepId ? [step.stepId] : [])));
+  const identifiers = new Map<string, string>();
+  for (const step of steps) {
+    if (step.stepId) {
+      identifiers.set(step.id, step.stepId);
+      continue;
+    }
+    const base = slugify(step.name) || 'step';
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
+    taken.add(candidate);
+    identifiers.set(step.id, candidate);
+  }
+  return identifiers;
+}
