@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { Agent, RequestOptions, maxHeaderSize, request as httpRequest } from 'node:http';
+import { AddressInfo, connect } from 'node:net';
 import { SQL_CLIENT, SqlClient } from '@app/store-sql';
 import { STORES, TestApp, startTestApp } from '../support/test-app';
 
@@ -186,5 +188,95 @@ describe.each(STORES)('hostile input on every route (%s)', (store) => {
       .send({ subscriberIds: ['hi'] })
       .expect(422);
     expect(topic.body.errors.topicKey.messages).toEqual(['topicKey must be at most 256 characters (got 10000)']);
+  });
+});
+
+/**
+ * A request Node's parser refuses ends its connection, and the answer says so (`Connection: close`, a JSON body in the
+ * service's error shape): a keep-alive client then opens a new socket for its next request instead of writing it on the
+ * closing one ("socket hang up"). Each case is followed by a valid request on the same agent, as a client sends it.
+ */
+describe('the connection after a refused request', () => {
+  let t: TestApp;
+  let port: number;
+  let agent: Agent;
+  beforeAll(async () => {
+    t = await startTestApp({ worker: false, env: { BODY_LIMIT_BYTES: '1024' } });
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
+    agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await t.close();
+  });
+
+  /** One request through the shared keep-alive agent; `chunks` are written one by one (chunked encoding). */
+  function send(options: RequestOptions, chunks: string[] = []): Promise<{ status?: number; connection?: string; body: any }> {
+    return new Promise((resolve, reject) => {
+      const sent = httpRequest({ host: '127.0.0.1', port, agent, ...options }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection, body: JSON.parse(text) }));
+      });
+      sent.on('error', reject);
+      for (const chunk of chunks) sent.write(chunk);
+      sent.end();
+    });
+  }
+  const nextRequestSucceeds = async () => expect((await send({ path: '/v1/health-check' })).status).toBe(200);
+  const json = () => ({ Authorization: `ApiKey ${t.apiKey}`, 'Content-Type': 'application/json' });
+
+  beforeEach(() => nextRequestSucceeds()); // the agent holds a kept-alive socket
+
+  it('431 for headers over the limit', async () => {
+    const res = await send({ path: '/v1/health-check', headers: { 'x-padding': 'a'.repeat(maxHeaderSize * 2) } });
+    expect(res).toMatchObject({ status: 431, connection: 'close' });
+    expect(res.body).toEqual({
+      statusCode: 431,
+      timestamp: expect.any(String),
+      // read from the bytes Node kept of the request, which hold its request line unless it arrived in several reads
+      ...('path' in res.body ? { path: '/v1/health-check' } : {}),
+      message: `The request line and headers exceed the limit of ${maxHeaderSize} bytes`,
+      error: 'Request Header Fields Too Large',
+    });
+    await nextRequestSucceeds();
+  });
+
+  it('400 for a malformed request line, from the agent and from a raw socket', async () => {
+    const res = await send({ path: '/v1/health-check\u007f' }); // DEL: Node's client sends it, its parser refuses it
+    expect(res).toMatchObject({ status: 400, connection: 'close', body: { statusCode: 400, error: 'Bad Request', message: expect.any(String) } });
+    await nextRequestSucceeds();
+
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET /v1/health-check HTTP/1.1 extra\r\nHost: x\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('close', () => resolve(text)); // the server ends the connection
+      socket.on('error', reject);
+    });
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head.split('\r\n')).toEqual(
+      expect.arrayContaining(['HTTP/1.1 400 Bad Request', 'Connection: close', 'Content-Type: application/json; charset=utf-8']),
+    );
+    expect(JSON.parse(body)).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: expect.stringMatching(/^The request is not valid HTTP\/1\.1: /),
+    });
+    await nextRequestSucceeds();
+  });
+
+  it('413 for a body over BODY_LIMIT_BYTES: refused by its Content-Length the connection stays usable; refused as it streams it closes', async () => {
+    const body = JSON.stringify({ identifier: 'big', name: 'x'.repeat(5000) });
+    const declared = await send({ path: '/v1/tenants', method: 'POST', headers: { ...json(), 'Content-Length': Buffer.byteLength(body) } }, [body]);
+    expect(declared).toMatchObject({ status: 413, connection: 'keep-alive', body: { statusCode: 413, code: 'body_too_large' } });
+    await nextRequestSucceeds();
+
+    const streamed = await send({ path: '/v1/tenants', method: 'POST', headers: json() }, ['{"identifier":"big","name":"', 'x'.repeat(3000), '"}']);
+    expect(streamed).toMatchObject({ status: 413, connection: 'close', body: { statusCode: 413 } });
+    await nextRequestSucceeds();
   });
 });

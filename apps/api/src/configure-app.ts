@@ -12,6 +12,7 @@ import { DomainError, UnprocessableError, findUnstorableString } from '@app/kern
 import { setupSwagger } from './docs/swagger';
 import { INBOUND_WEBHOOKS_PATH } from './activity/inbound-webhooks.controller';
 import { recordHttpMetrics } from './metrics/http-metrics';
+import { answerClientError } from './http/client-error';
 import { createValidationPipe } from './http/validation';
 
 /** PostgreSQL text and jsonb cannot hold U+0000: input carrying it is refused up front, not failed in the store. */
@@ -159,6 +160,7 @@ export function createHttpAdapter(config: AppConfig): FastifyAdapter {
       maxParamLength: 16 * 1024,
       ignoreTrailingSlash: true,
     },
+    clientErrorHandler: answerClientError,
   });
 }
 
