@@ -118,6 +118,8 @@ export function toWorkflowFields(body: CreateWorkflowRequestDto | UpdateWorkflow
     data: body.data,
     notificationGroupId: body.notificationGroupId,
     steps: body.steps ? toStepDrafts(body.steps) : undefined,
+    // Steps written through v1 are Handlebars templates.
+    origin: body.steps ? 'novu-cloud-v1' : undefined,
   });
 }
 

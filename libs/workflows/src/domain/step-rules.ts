@@ -199,7 +199,7 @@ export function buildSteps(drafts: readonly StepDraft[], current: readonly Workf
         name: variant.name ?? variant.template.name ?? defaultStepName(type),
         active: variant.active ?? true,
         shouldStopOnFail: variant.shouldStopOnFail ?? false,
-        ...(variant.stepId ? { stepId: variant.stepId } : {}),
+        ...(variant.stepId || previous?.stepId ? { stepId: variant.stepId ?? previous?.stepId } : {}),
         ...(variant.controlValues ? { controlValues: variant.controlValues } : {}),
         ...(variant.skip ? { skip: variant.skip } : {}),
         template: { ...template, id: previous?.template.id ?? newId(), type },

@@ -3,7 +3,18 @@ import { ChannelFlags, allChannels } from '@app/kernel';
 import { collectTemplateVariables } from './template-variables';
 import { FieldErrors, StepDraft, buildSteps, previousStepFilterErrors, validateSteps } from './step-rules';
 import { WorkflowInvalidError } from './errors';
-import { TRIGGER_IDENTIFIER_MAX_LENGTH, TRIGGER_IDENTIFIER_PATTERN, Workflow, WorkflowStep, slugify } from './workflow';
+import {
+  SeverityLevel,
+  TRIGGER_IDENTIFIER_MAX_LENGTH,
+  TRIGGER_IDENTIFIER_PATTERN,
+  Workflow,
+  WorkflowOrigin,
+  WorkflowPreferenceLayers,
+  WorkflowStep,
+  slugify,
+  stepIdentifiers,
+} from './workflow';
+import { effectivePreferences, settingsOfPreferences } from './workflow-controls';
 
 /** What a caller may set on a workflow (create: `name` required; update: anything). */
 export interface WorkflowFields {
@@ -17,6 +28,15 @@ export interface WorkflowFields {
   data?: Record<string, unknown>;
   notificationGroupId?: string;
   steps?: StepDraft[];
+  /** Who writes the steps: v1 (`novu-cloud-v1`, Handlebars) or v2 (`novu-cloud`, Liquid). */
+  origin?: WorkflowOrigin;
+  /** null clears it. */
+  payloadSchema?: Record<string, unknown> | null;
+  validatePayload?: boolean;
+  severity?: SeverityLevel;
+  isTranslationEnabled?: boolean;
+  /** v2 preferences; they set `preferenceSettings` and `critical` too. */
+  preferences?: WorkflowPreferenceLayers;
 }
 
 /**
@@ -69,17 +89,29 @@ export function stepsFrom(drafts: StepDraft[], current: WorkflowStep[] = []): Wo
 export function applyWorkflowFields(current: Workflow, fields: WorkflowFields): Workflow {
   const name = fields.name ?? current.name;
   const identifier = fields.identifier !== undefined ? triggerIdentifierFor(name, fields.identifier) : current.trigger.identifier;
-  const steps = fields.steps !== undefined ? stepsFrom(fields.steps, current.steps) : current.steps;
+  const steps = fields.steps !== undefined ? withStepIdentifiers(stepsFrom(fields.steps, current.steps), fields.origin) : current.steps;
   const active = fields.active ?? current.active;
+  const fromPreferences = fields.preferences ? settingsOfPreferences(effectivePreferences(fields.preferences)) : undefined;
+  const payloadSchema = fields.payloadSchema === null ? undefined : (fields.payloadSchema ?? current.payloadSchema);
+  const { payloadSchema: _schema, ...rest } = current;
   return {
-    ...current,
+    ...rest,
+    ...(payloadSchema ? { payloadSchema } : {}),
+    ...definedOnly({
+      origin: fields.origin ?? current.origin,
+      validatePayload: fields.validatePayload ?? current.validatePayload,
+      severity: fields.severity ?? current.severity,
+      isTranslationEnabled: fields.isTranslationEnabled ?? current.isTranslationEnabled,
+      // A v1 write of the channel switches or criticality replaces v2's preferences, which would say otherwise.
+      preferences: fields.preferences ?? (fields.preferenceSettings || fields.critical !== undefined ? undefined : current.preferences),
+    }),
     name,
     description: fields.description ?? current.description,
     tags: fields.tags ?? current.tags,
     active,
     draft: !active,
-    critical: fields.critical ?? current.critical,
-    preferenceSettings: { ...current.preferenceSettings, ...definedOnly(fields.preferenceSettings ?? {}) },
+    critical: fromPreferences?.critical ?? fields.critical ?? current.critical,
+    preferenceSettings: fromPreferences?.preferenceSettings ?? { ...current.preferenceSettings, ...definedOnly(fields.preferenceSettings ?? {}) },
     data: fields.data ?? current.data,
     notificationGroupId: fields.notificationGroupId ?? current.notificationGroupId,
     steps,
@@ -103,6 +135,16 @@ export function blankWorkflow(base: Pick<Workflow, 'id' | 'organizationId' | 'en
     updatedAt: base.createdAt,
     revision: 1,
   };
+}
+
+/**
+ * Steps written through v2 keep a stepId each (their own, the one the step had, or the slug of the
+ * name), so later steps and the v2 API can name them even when the step is renamed.
+ */
+function withStepIdentifiers(steps: WorkflowStep[], origin: WorkflowOrigin | undefined): WorkflowStep[] {
+  if (origin !== 'novu-cloud') return steps;
+  const identifiers = stepIdentifiers(steps);
+  return steps.map((step) => ({ ...step, stepId: identifiers.get(step.id)! }));
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

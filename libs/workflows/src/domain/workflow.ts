@@ -78,6 +78,8 @@ export interface StepTemplate {
   layoutId?: string | null;
   /** Email: Reply-To (v2). */
   replyTo?: string;
+  /** Email: the From address (v2 `from.email`; absent: the integration's). */
+  senderEmail?: string;
   /** Email: the body is Novu's block editor document (v2 `editorType: block`, a JSON string) or HTML. */
   editorType?: 'block' | 'html';
   /** Rendered values are not sanitised (v2 `disableOutputSanitization`). */
@@ -238,8 +240,14 @@ export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
 
 /** Novu v2's preferences: every channel (`all`) and each one, with whether subscribers may change them. */
 export interface WorkflowPreferences {
-  all: { enabled: boolean; readOnly: boolean };
-  channels: Partial<Record<Channel, { enabled: boolean }>>;
+  all: { enabled?: boolean; readOnly?: boolean };
+  channels: Partial<Record<Channel, { enabled?: boolean }>>;
+}
+
+/** A workflow's v2 preferences: `user` as set through the API, `workflow` as a code-first workflow declares them. */
+export interface WorkflowPreferenceLayers {
+  user?: WorkflowPreferences | null;
+  workflow?: WorkflowPreferences | null;
 }
 
 /** A workflow ("notification template" in v1, a workflow in v2): what a trigger names and runs. */
@@ -274,7 +282,7 @@ export interface Workflow {
   severity?: SeverityLevel;
   isTranslationEnabled?: boolean;
   /** The v2 preferences as last written through v2 (`preferenceSettings` and `critical` follow them). */
-  preferences?: WorkflowPreferences;
+  preferences?: WorkflowPreferenceLayers;
   deletedAt?: Date;
   deletedBy?: string;
   /**
