@@ -10,6 +10,7 @@ import {
   InboxSocketModule,
   LifecycleLogger,
   loggerOptions,
+  ProcessRole,
   queueModule,
   ServiceOptions,
   storeModule,
@@ -52,13 +53,14 @@ export interface AppModuleOptions extends ServiceOptions {
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
+    const role: ProcessRole = { servesRequests: true, consumes: options.runWorker === true };
     return {
       module: AppModule,
       imports: [
         // No per-request child logger and request context: the one line a request can write (an
         // unhandled error) names its path itself.
         LoggerModule.forRoot(loggerOptions(options.config)),
-        CoreModule.forRoot(options),
+        CoreModule.forRoot(options, role),
         storeModule(options),
         PassportModule,
         TerminusModule,
@@ -80,7 +82,7 @@ export class AppModule {
         EnvironmentsHttpModule,
         // Last: its routes never shadow a served one (e.g. GET /v1/environments/me before PUT /v1/environments/:id).
         NotSupportedHttpModule,
-        queueModule(options),
+        queueModule(options, role),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
         MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE] }),
         DeliveryProvidersModule,

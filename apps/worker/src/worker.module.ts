@@ -7,6 +7,7 @@ import {
   InboxSocketModule,
   LifecycleLogger,
   loggerOptions,
+  ProcessRole,
   queueModule,
   ServiceOptions,
   storeModule,
@@ -16,6 +17,8 @@ import { MetricsModule } from '@app/metrics';
 import { DeliveryProvidersModule } from '@app/providers';
 import { WorkerHeartbeat } from './worker-heartbeat';
 
+const WORKER_ROLE: ProcessRole = { servesRequests: false, consumes: true };
+
 /** Production-mode worker process: queues, store, providers and processors, no HTTP. */
 @Module({})
 export class WorkerModule {
@@ -24,9 +27,9 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         LoggerModule.forRoot(loggerOptions(options.config)),
-        CoreModule.forRoot(options),
+        CoreModule.forRoot(options, WORKER_ROLE),
         storeModule(options),
-        queueModule(options),
+        queueModule(options, WORKER_ROLE),
         DeliveryProvidersModule,
         IntegrationsModule,
         // Deliveries and reconciler counts of this process; queue depth is the api's to report.

@@ -9,6 +9,11 @@ export interface AppConfig {
   host: string;
   store: { kind: StoreKind; url?: string; dataDir: string };
   redisUrl?: string;
+  /**
+   * How long a Redis command on the request path may wait for its answer (REDIS_COMMAND_TIMEOUT_MS):
+   * a stalled Redis then costs a request this long at most, never until Redis comes back.
+   */
+  redisCommandTimeoutMs: number;
   bootstrapApiKey?: string;
   /** 32 bytes used for AES-256-GCM of integration credentials at rest. */
   encryptionKey: Buffer;
@@ -201,6 +206,7 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     host: env.HOST || '0.0.0.0',
     store,
     redisUrl,
+    redisCommandTimeoutMs: parseInteger(env, 'REDIS_COMMAND_TIMEOUT_MS', 2_000, 100, 60_000),
     bootstrapApiKey,
     encryptionKey,
     inboxTokenSecret: resolveInboxTokenSecret(env, encryptionKey),

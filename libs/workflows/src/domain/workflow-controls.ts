@@ -215,9 +215,9 @@ function controlsFromTemplate(step: Pick<StepVariant, 'template' | 'metadata'>):
     case 'digest':
       return digestControls(stepMetadata(step, 'digest'));
     case 'throttle':
-      return { ...(stepMetadata(step, 'throttle') ?? ({} as Partial<ThrottleMetadata>)) };
+      return { ...(stepMetadata(step, 'throttle') ?? ({})) };
     case 'http_request':
-      return { ...(stepMetadata(step, 'http_request') ?? ({} as Partial<HttpRequestMetadata>)) };
+      return { ...(stepMetadata(step, 'http_request') ?? ({})) };
   }
 }
 
@@ -269,7 +269,7 @@ export function settingsOfPreferences(preferences: WorkflowPreferences): { prefe
   const all = preferences.all.enabled !== false;
   const flags = allChannels(all);
   for (const channel of CHANNELS) {
-    const enabled = preferences.channels[channel as Channel]?.enabled;
+    const enabled = preferences.channels[channel]?.enabled;
     if (enabled !== undefined) flags[channel] = enabled;
   }
   return { preferenceSettings: flags, critical: preferences.all.readOnly === true };
