@@ -51,9 +51,25 @@ export function sqlPoolSize(config: AppConfig): number {
   return Math.min(20, 5 + Math.ceil(config.workerConcurrency / 10));
 }
 
+/** What a process does, where that changes its wiring. */
+export interface ProcessRole {
+  /** It answers HTTP requests: the Redis commands requests wait for are bounded by REDIS_COMMAND_TIMEOUT_MS. */
+  servesRequests: boolean;
+  /**
+   * It consumes the queues: its Bull commands are not bounded (a job finished while Redis stalls is
+   * recorded once Redis answers, not failed by a timeout).
+   */
+  consumes: boolean;
+}
+
 /** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one on the store. */
-export function queueModule(options: ServiceOptions): DynamicModule {
-  return QueueModule.forRoot({ redisUrl: options.config.redisUrl, prefix: queueKeyPrefix(options), queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE] });
+export function queueModule(options: ServiceOptions, role: ProcessRole): DynamicModule {
+  return QueueModule.forRoot({
+    redisUrl: options.config.redisUrl,
+    prefix: queueKeyPrefix(options),
+    queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE],
+    commandTimeoutMs: role.servesRequests && !role.consumes ? options.config.redisCommandTimeoutMs : undefined,
+  });
 }
 
 /** The Bull key prefix: QUEUE_PREFIX (default "bull"), behind a test run's own prefix if any. */
@@ -65,7 +81,7 @@ export function queueKeyPrefix(options: ServiceOptions): string {
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(options: ServiceOptions): DynamicModule {
+  static forRoot(options: ServiceOptions, role: ProcessRole = { servesRequests: false, consumes: false }): DynamicModule {
     const { config } = options;
     const mongo = config.store.kind === 'mongodb';
     const providers: Provider[] = [
@@ -92,7 +108,17 @@ export class CoreModule {
     ];
     if (config.redisUrl) {
       providers.push(
-        { provide: REDIS_CONNECTION, useFactory: () => new Redis(config.redisUrl!, { maxRetriesPerRequest: 3, lazyConnect: false }) },
+        // A request waits for idempotency keys, rate-limit counters and the health check this long at most. A
+        // worker's emitter publishes without awaiting: a timed-out publish there would be an unhandled rejection.
+        {
+          provide: REDIS_CONNECTION,
+          useFactory: () =>
+            new Redis(config.redisUrl!, {
+              maxRetriesPerRequest: 3,
+              lazyConnect: false,
+              commandTimeout: role.servesRequests ? config.redisCommandTimeoutMs : undefined,
+            }),
+        },
         {
           provide: IDEMPOTENCY_STORE,
           inject: [REDIS_CONNECTION],

@@ -57,3 +57,16 @@ describe('loadConfig: worker concurrency', () => {
     expect(() => loadConfig({ ...base, FANOUT_CONCURRENCY: value })).toThrow(/^Invalid configuration: FANOUT_CONCURRENCY/);
   });
 });
+
+describe('loadConfig: Redis command timeout', () => {
+  const base = { DATA_DIR: '/tmp/notify-config-spec', STORE_ENCRYPTION_KEY: 'a'.repeat(64) };
+
+  it('bounds a Redis command at 2 s by default; takes its own', () => {
+    expect(loadConfig(base).redisCommandTimeoutMs).toBe(2_000);
+    expect(loadConfig({ ...base, REDIS_COMMAND_TIMEOUT_MS: '500' }).redisCommandTimeoutMs).toBe(500);
+  });
+
+  it.each(['0', '60001', 'soon'])('refuses REDIS_COMMAND_TIMEOUT_MS=%j, naming the variable', (value) => {
+    expect(() => loadConfig({ ...base, REDIS_COMMAND_TIMEOUT_MS: value })).toThrow(/^Invalid configuration: REDIS_COMMAND_TIMEOUT_MS/);
+  });
+});

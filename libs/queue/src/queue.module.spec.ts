@@ -1,5 +1,7 @@
+import { getQueueToken } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import type Bull from 'bull';
 import { JOB_QUEUE, QUEUE_JOB_STORE } from '@app/kernel';
 import { SqlQueueJobStore, createSqlClient } from '@app/store-sql';
 import { BullJobQueue } from './bull/bull-job-queue';
@@ -24,5 +26,22 @@ describe('QueueModule.forRoot', () => {
     }).compile();
     expect(moduleRef.get(JOB_QUEUE)).toBeInstanceOf(BullJobQueue);
     await moduleRef.close();
+  });
+
+  it("bounds the commands of Bull's adding connection with commandTimeoutMs, never the blocking consumer's, and closes them", async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [QueueModule.forRoot({ redisUrl: 'redis://127.0.0.1:6379', prefix: 'module-spec', queueNames: ['bounded'], commandTimeoutMs: 1_500 })],
+    }).compile();
+    await moduleRef.init();
+    // bclient is Bull's own (not in its types): the connection a consumer blocks on
+    const queue = moduleRef.get<Bull.Queue & { bclient: Bull.Queue['client'] }>(getQueueToken('bounded'));
+    const [client, bclient] = [queue.client, queue.bclient];
+    expect(client.options).toMatchObject({ commandTimeout: 1_500, port: 6379, host: '127.0.0.1' });
+    expect(bclient.options).toMatchObject({ maxRetriesPerRequest: null, port: 6379 });
+    expect(bclient.options.commandTimeout).toBeUndefined();
+    await Promise.all([client.ping(), bclient.ping()]);
+    const ended = Promise.all([client, bclient].map((connection) => new Promise((resolve) => connection.once('end', resolve))));
+    await moduleRef.close();
+    await ended;
   });
 });

@@ -1,8 +1,9 @@
 import { BullModule, getQueueToken } from '@nestjs/bull';
-import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, Provider } from '@nestjs/common';
+import { BeforeApplicationShutdown, DynamicModule, Global, Inject, Injectable, Module, Optional, Provider } from '@nestjs/common';
 import type Bull from 'bull';
 import { JOB_QUEUE, JobQueue, QUEUE_JOB_STORE, QueueJobStore } from '@app/kernel';
 import { BullJobQueue, BullJobQueueOptions, bullQueueOptions } from './bull/bull-job-queue';
+import { TimedBullClients } from './bull/bull-clients';
 import { EmbeddedJobQueue, EmbeddedJobQueueOptions } from './embedded/embedded-job-queue';
 
 export interface QueueModuleOptions {
@@ -13,15 +14,25 @@ export interface QueueModuleOptions {
   bull?: Omit<BullJobQueueOptions, 'redisUrl' | 'prefix' | 'queues'>;
   /** Queues registered with @nestjs/bull up front (the pipeline's stages); others are made on first use. */
   queueNames?: string[];
+  /**
+   * Bull: how long a command of the connection that adds and reads jobs may wait for Redis (those
+   * queues' blocking consumer is never bounded). For processes that do not consume: a consumer's
+   * completion that timed out would fail a finished job. Unset: no bound.
+   */
+  commandTimeoutMs?: number;
   embedded?: EmbeddedJobQueueOptions;
 }
 
 // Runs before the store closes (onApplicationShutdown), so running jobs can record their outcome.
 @Injectable()
 class JobQueueCloser implements BeforeApplicationShutdown {
-  constructor(@Inject(JOB_QUEUE) private readonly queue: JobQueue) {}
+  constructor(
+    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Optional() private readonly clients?: TimedBullClients,
+  ) {}
   async beforeApplicationShutdown(): Promise<void> {
     await this.queue.close();
+    this.clients?.close();
   }
 }
 
@@ -48,10 +59,14 @@ export class QueueModule {
       useFactory: (...queues: Bull.Queue[]) =>
         new BullJobQueue({ ...bullOptions, redisUrl, queues: Object.fromEntries(names.map((name, i) => [name, queues[i]])) }),
     };
+    const clients = options.commandTimeoutMs === undefined ? undefined : new TimedBullClients(options.commandTimeoutMs);
     return {
       module: QueueModule,
-      imports: [BullModule.forRoot({ url: redisUrl, ...bullQueueOptions(bullOptions) }), BullModule.registerQueue(...names.map((name) => ({ name })))],
-      providers: [bull, JobQueueCloser],
+      imports: [
+        BullModule.forRoot({ url: redisUrl, ...bullQueueOptions(bullOptions), ...(clients ? { createClient: clients.create } : {}) }),
+        BullModule.registerQueue(...names.map((name) => ({ name }))),
+      ],
+      providers: [bull, JobQueueCloser, ...(clients ? [{ provide: TimedBullClients, useValue: clients }] : [])],
       exports: [JOB_QUEUE],
     };
   }

@@ -8,20 +8,26 @@ import {
   Logger,
   NestInterceptor,
   Optional,
-  ServiceUnavailableException,
   SetMetadata,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
-import { IDEMPOTENCY_STORE, IdempotencyStore } from '@app/kernel';
+import { IDEMPOTENCY_STORE, IdempotencyStore, ServiceUnavailableError } from '@app/kernel';
 import { AuthenticatedScope } from '@app/environments';
 import { ErrorResponse, RenderedError, toErrorResponse } from './error-response';
 
 const IN_PROGRESS_TTL_SECONDS = 5 * 60;
 const REPLAY_TTL_SECONDS = 24 * 60 * 60;
 const MAX_KEY_LENGTH = 255;
+
+/** The key's store failed or did not answer in time (a stalled Redis); `detail` is what its client said, for logs. */
+class IdempotencyStoreUnavailableError extends ServiceUnavailableError {
+  constructor(override readonly detail: string) {
+    super('idempotency_store_unavailable', 'The idempotency store is unavailable, please retry later');
+  }
+}
 
 /** Keys are per environment: the same key sent with another environment's API key is a different key. */
 export function idempotencyStoreKey(environmentId: string, key: string): string {
@@ -84,11 +90,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return next.handle().pipe(
           mergeMap(async (body) => {
             const omits = this.reflector?.get<string[] | undefined>(REPLAY_OMITS, context.getHandler());
-            await this.store.complete(
-              scopedKey,
-              bodyHash,
-              { statusCode: response.statusCode, body: omits ? withoutFields(body, omits) : body },
-              REPLAY_TTL_SECONDS,
+            await this.settle(() =>
+              this.store.complete(
+                scopedKey,
+                bodyHash,
+                { statusCode: response.statusCode, body: omits ? withoutFields(body, omits) : body },
+                REPLAY_TTL_SECONDS,
+              ),
             );
             return body;
           }),
@@ -100,13 +108,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  // Without its store the key cannot be honoured; 503 (as Novu) tells the client to retry later, not that it erred.
+  // Without its store the key cannot be honoured; 503 (as Novu) with Retry-After tells the client to retry
+  // later, not that it erred. The handler has not run: nothing of the request is stored.
   private async claim(key: string, bodyHash: string) {
     try {
       return await this.store.claim(key, bodyHash, IN_PROGRESS_TTL_SECONDS);
     } catch (error) {
-      this.logger.error({ err: error }, `Idempotency store unavailable: ${(error as Error)?.message}`);
-      throw new ServiceUnavailableException('The idempotency store is unavailable, please retry later');
+      throw new IdempotencyStoreUnavailableError((error as Error)?.message);
     }
   }
 
@@ -114,9 +122,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
   // Rendered once here, so the replay is byte-for-byte what the first caller got.
   private async settleError(key: string, bodyHash: string, error: unknown, path: string): Promise<ErrorResponse> {
     const rendered = toErrorResponse(error, path);
-    if (rendered.statusCode >= 500) await this.store.release(key);
-    else await this.store.complete(key, bodyHash, { statusCode: rendered.statusCode, body: rendered.body }, REPLAY_TTL_SECONDS);
+    await this.settle(() =>
+      rendered.statusCode >= 500
+        ? this.store.release(key)
+        : this.store.complete(key, bodyHash, { statusCode: rendered.statusCode, body: rendered.body }, REPLAY_TTL_SECONDS),
+    );
     return rendered;
+  }
+
+  // The request has run: its answer stands even when the store fails to record it (a stalled Redis
+  // times out). The write usually lands once the store answers; if not, the claim expires.
+  private async settle(write: () => Promise<void>): Promise<void> {
+    await write().catch((error: unknown) => this.logger.warn(`Idempotency key not settled, its store failed: ${(error as Error)?.message}`));
   }
 }
 

@@ -5,7 +5,8 @@ const SWEEP_ABOVE_KEYS = 10_000;
 
 /**
  * Fixed-window counters in this process: right for the embedded mode, where one process serves
- * every request. Production mode counts in Redis (RedisRateLimitStore) so all api processes share them.
+ * every request. Production mode counts in Redis (RedisRateLimitStore) so all api processes share them,
+ * and here while Redis does not answer (TriggerRateLimitGuard).
  */
 export class InProcessRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();

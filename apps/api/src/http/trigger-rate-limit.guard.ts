@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nest
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { AuthenticatedScope } from '@app/environments';
-import { DomainError, RATE_LIMIT_STORE, RateLimitStore } from '@app/kernel';
+import { CLOCK, Clock, DomainError, RATE_LIMIT_STORE, RateLimitHit, RateLimitStore } from '@app/kernel';
+import { InProcessRateLimitStore } from './in-process-rate-limit.store';
 
 /** An environment sent more triggers than TRIGGER_RATE_LIMIT allows in the current window. */
 export class TriggerRateLimitedError extends DomainError {
@@ -18,7 +19,8 @@ export class TriggerRateLimitedError extends DomainError {
 /** The environment's counter of trigger requests (all trigger routes share it). */
 export const triggerRateLimitKey = (environmentId: string) => `trigger:${environmentId}`;
 
-const STORE_ERROR_LOG_EVERY_MS = 60_000;
+/** While the shared counter fails, one request this often tries it again; the others count in the process. */
+export const SHARED_COUNTER_RETRY_MS = 5_000;
 
 /**
  * Counts trigger requests per environment (the API key's) in fixed windows of
@@ -26,19 +28,27 @@ const STORE_ERROR_LOG_EVERY_MS = 60_000;
  * answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429
  * also `Retry-After`. A guard runs before the idempotency interceptor, the pipes and the handler,
  * so a refused request stores nothing. With TRIGGER_RATE_LIMIT=0 it does nothing at all.
+ *
+ * When the shared counter (Redis) fails or times out, this process counts on its own, with the same
+ * limit, until the counter answers again: the limit still holds per process, and no request waits for
+ * Redis more than once in SHARED_COUNTER_RETRY_MS. The outage is logged once, and its end.
  */
 @Injectable()
 export class TriggerRateLimitGuard implements CanActivate {
   private readonly logger = new Logger('RateLimit');
   private readonly limit: number;
   private readonly windowMs: number;
-  private lastStoreErrorLoggedAt = 0;
+  private readonly local: InProcessRateLimitStore;
+  /** Set while the shared counter fails: when to try it again. */
+  private retrySharedAt?: number;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     ({ limit: this.limit, windowMs: this.windowMs } = config.triggerRateLimit);
+    this.local = new InProcessRateLimitStore(clock);
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -57,14 +67,7 @@ export class TriggerRateLimitGuard implements CanActivate {
   }
 
   private async count(environmentId: string, cost: number, response: FastifyReply): Promise<boolean> {
-    let hit;
-    try {
-      hit = await this.store.hit(triggerRateLimitKey(environmentId), this.windowMs, cost);
-    } catch (error) {
-      // The limit protects the service; a counter that cannot be reached must not stop deliveries.
-      this.logStoreError(error);
-      return true;
-    }
+    const hit = await this.hit(triggerRateLimitKey(environmentId), cost);
     const resetSeconds = Math.max(1, Math.ceil(hit.resetInMs / 1000));
     void response.headers({
       'RateLimit-Limit': String(this.limit),
@@ -76,11 +79,26 @@ export class TriggerRateLimitGuard implements CanActivate {
     throw new TriggerRateLimitedError(this.limit, this.windowMs / 1000, resetSeconds);
   }
 
-  private logStoreError(error: unknown): void {
-    const now = Date.now();
-    if (now - this.lastStoreErrorLoggedAt < STORE_ERROR_LOG_EVERY_MS) return;
-    this.lastStoreErrorLoggedAt = now;
-    this.logger.warn(`Trigger rate limit not applied, its counter is unavailable: ${(error as Error)?.message}`);
+  private async hit(key: string, cost: number): Promise<RateLimitHit> {
+    const now = this.clock.now().getTime();
+    if (this.retrySharedAt !== undefined) {
+      if (now < this.retrySharedAt) return this.local.hit(key, this.windowMs, cost);
+      this.retrySharedAt = now + SHARED_COUNTER_RETRY_MS; // this request tries it; the others meanwhile count here
+    }
+    try {
+      const hit = await this.store.hit(key, this.windowMs, cost);
+      if (this.retrySharedAt !== undefined) {
+        this.retrySharedAt = undefined;
+        this.logger.log('Trigger rate limit counted by its shared counter again');
+      }
+      return hit;
+    } catch (error) {
+      if (this.retrySharedAt === undefined) {
+        this.logger.warn(`Trigger rate limit counted per api process, its shared counter failed: ${(error as Error)?.message}`);
+      }
+      this.retrySharedAt = this.clock.now().getTime() + SHARED_COUNTER_RETRY_MS;
+      return this.local.hit(key, this.windowMs, cost);
+    }
   }
 }
 
