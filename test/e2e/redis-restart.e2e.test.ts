@@ -1,6 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { connect } from 'node:net';
-import { ServiceHarness, ServiceProcess, buildService, freePort, removeBuild, sleep } from '../support/service-processes';
+import { ChildProcess } from 'node:child_process';
+import { ServiceHarness, ServiceProcess, buildService, freePort, removeBuild } from '../support/service-processes';
+import { startRedis, stopRedis } from '../support/own-redis';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -10,31 +10,6 @@ import { waitFor } from '../support/wait-for';
  * queue lost. Uses a Redis of its own on a free port, never the shared one.
  */
 jest.setTimeout(180_000);
-
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    const poll = async (attempt: number): Promise<void> => {
-      const ok = await new Promise<boolean>((done) => {
-        const socket = connect(port, '127.0.0.1', () => (socket.end(), done(true)));
-        socket.once('error', () => done(false));
-      });
-      if (ok) return resolve(child);
-      if (attempt > 100) return reject(new Error('redis-server did not start'));
-      await sleep(50);
-      return poll(attempt + 1);
-    };
-    void poll(0);
-  });
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 describe('a Redis restart that loses the queues', () => {
   let buildDir: string;
