@@ -1,4 +1,4 @@
-import { CHANNELS, Channel, ChannelFlags, allChannels } from '@app/kernel';
+import { CHANNELS, ChannelFlags, allChannels } from '@app/kernel';
 import { StepDraft, StepMetadataDraft } from './step-rules';
 import {
   CtaButton,
@@ -10,7 +10,6 @@ import {
   StepTemplate,
   StepType,
   StepVariant,
-  ThrottleMetadata,
   Workflow,
   WorkflowPreferenceLayers,
   WorkflowPreferences,
@@ -215,9 +214,9 @@ function controlsFromTemplate(step: Pick<StepVariant, 'template' | 'metadata'>):
     case 'digest':
       return digestControls(stepMetadata(step, 'digest'));
     case 'throttle':
-      return { ...(stepMetadata(step, 'throttle') ?? ({})) };
+      return { ...(stepMetadata(step, 'throttle') ?? {}) };
     case 'http_request':
-      return { ...(stepMetadata(step, 'http_request') ?? ({})) };
+      return { ...(stepMetadata(step, 'http_request') ?? {}) };
   }
 }
 
