@@ -1,5 +1,5 @@
 import { Message, MessageRepository, NotificationRepository } from '@app/delivery';
-import { InboxChanged, InboxRepository, UNREAD_FILTER } from '@app/inbox';
+import { InboxChanged, InboxFilter, InboxRepository, UNREAD_FILTER } from '@app/inbox';
 import { EnvironmentScope, newId } from '@app/kernel';
 import { SubscriberRepository } from '@app/subscribers';
 import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
@@ -89,6 +89,19 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     expect(woken!.before.snoozedUntil).toEqual(until);
     const cta = { type: 'redirect', action: { status: 'done', buttons: [{ type: 'primary', content: 'Go' }], result: { type: 'primary', payload: {} } } };
     expect(await stores.inbox.change(scope, subscriber, data.id, { cta, at })).toMatchObject({ message: { cta } });
+  });
+
+  it('filters by creation time, both bounds inclusive', async () => {
+    const scope = newScope();
+    const subscriber = newId();
+    const [a, b, c] = await feed(scope, subscriber, [{}, {}, {}]);
+    const ids = async (filter: InboxFilter) => (await stores.inbox.list(scope, subscriber, filter, { limit: 10 })).items.map((i) => i.message.id);
+    expect(await ids({ createdGte: b.createdAt })).toEqual([c.id, b.id]);
+    expect(await ids({ createdLte: b.createdAt })).toEqual([b.id, a.id]);
+    expect(await ids({ createdGte: b.createdAt, createdLte: b.createdAt })).toEqual([b.id]);
+    expect(await stores.inbox.count(scope, subscriber, { createdGte: new Date(c.createdAt.getTime() + 1) })).toBe(0);
+    const read = await stores.inbox.changeMany(scope, subscriber, { createdLte: a.createdAt }, { read: true, at: tick() });
+    expect(read.map((changed) => changed.message.id)).toEqual([a.id]);
   });
 
   it('reads several messages by id and the badge counts of several subscribers at once', async () => {

@@ -113,6 +113,8 @@ export class InMemoryInboxRepository implements InboxRepository {
         Boolean(m.snoozedUntil) === Boolean(filter.snoozed) &&
         (!filter.data || Object.entries(filter.data).every(([key, value]) => canonicalJson(m.payload?.[key]) === canonicalJson(value))) &&
         (!filter.severity?.length || filter.severity.includes(this.severityOf(m))) &&
+        (!filter.createdGte || m.createdAt >= filter.createdGte) &&
+        (!filter.createdLte || m.createdAt <= filter.createdLte) &&
         (!ids || ids.has(m.id)),
     );
   }

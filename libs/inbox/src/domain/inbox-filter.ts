@@ -17,6 +17,10 @@ export interface InboxFilter {
   data?: Record<string, unknown>;
   /** Any of these severities. */
   severity?: string[];
+  /** Created at or after this time. */
+  createdGte?: Date;
+  /** Created at or before this time. */
+  createdLte?: Date;
   /** Only these notifications (mark seen by ids). */
   ids?: string[];
 }

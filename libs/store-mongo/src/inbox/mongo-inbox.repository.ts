@@ -24,6 +24,8 @@ export function feedFilter(scope: EnvironmentScope, subscriberId: string, filter
     // every key equals, whatever the stored value's type (an $expr equality does not look into arrays)
     data.length ? { $expr: { $and: data } } : {},
     filter.ids ? { _id: { $in: filter.ids } } : {},
+    filter.createdGte ? { createdAt: { $gte: filter.createdGte } } : {},
+    filter.createdLte ? { createdAt: { $lte: filter.createdLte } } : {},
   );
 }
 

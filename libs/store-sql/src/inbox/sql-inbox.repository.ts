@@ -24,6 +24,8 @@ function feedWhere(scope: EnvironmentScope, subscriberId: string, filter: InboxF
   where.push(filter.snoozed ? 'm.snoozed_until IS NOT NULL' : 'm.snoozed_until IS NULL');
   if (filter.data && Object.keys(filter.data).length) add((p) => `m.payload @> ${p}::jsonb`, JSON.stringify(filter.data));
   if (filter.severity?.length) add((p) => `${SEVERITY} = ANY(${p}::text[])`, filter.severity);
+  if (filter.createdGte) add((p) => `m.created_at >= ${p}::timestamptz`, filter.createdGte);
+  if (filter.createdLte) add((p) => `m.created_at <= ${p}::timestamptz`, filter.createdLte);
   if (filter.ids) add((p) => `m.id = ANY(${p}::text[])`, filter.ids);
   return where.join(' AND ');
 }
