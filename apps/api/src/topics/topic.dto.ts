@@ -93,6 +93,18 @@ export class SubscriptionResponseDto {
   updatedAt: string;
 }
 
+/** One subscription as Novu's v2 read of it answers: its identifiers, name and own per-workflow preferences. */
+export class SubscriptionDetailsResponseDto {
+  @ApiProperty({ description: 'Internal id of the subscription' })
+  id: string;
+  @ApiProperty({ description: 'Identifier of the subscription, derived from topic key and subscriberId', example: 'tk_news:si_user-1' })
+  identifier: string;
+  @ApiPropertyOptional({ description: 'Name of the subscription' })
+  name?: string;
+  @ApiProperty({ description: "The subscription's own per-workflow preferences ([] when it has none)", type: [SubscriptionPreferenceDto] })
+  preferences: SubscriptionPreferenceDto[];
+}
+
 export class SubscriptionsMetaDto {
   @ApiProperty({ description: 'How many distinct subscriberIds were given' })
   totalCount: number;

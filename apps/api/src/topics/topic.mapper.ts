@@ -2,12 +2,15 @@ import {
   Subscriber,
   SubscriptionPreferenceRequest,
   Topic,
+  TopicSubscription,
   TopicSubscriptionDetails,
   TopicSubscriptionWithWorkflows,
   TopicSubscriptionsResult,
   subscriptionIdentifier,
 } from '@app/subscribers';
+import { Workflow } from '@app/workflows';
 import {
+  SubscriptionDetailsResponseDto,
   SubscriptionPreferenceDto,
   SubscriptionResponseDto,
   SubscriptionSubscriberDto,
@@ -80,10 +83,10 @@ export function toSubscriptionPreferenceRequests(preferences: unknown[]): Subscr
   });
 }
 
-export function toUpdatedSubscriptionResponse(details: TopicSubscriptionWithWorkflows): SubscriptionResponseDto {
-  const { subscription, workflows } = details;
+/** A subscription's own preferences, each with the workflow it is for (left out when that workflow is gone). */
+function toSubscriptionPreferences(subscription: TopicSubscription, workflows: Map<string, Workflow>): SubscriptionPreferenceDto[] {
   const identifier = subscriptionIdentifier(subscription.topicKey, subscription.subscriberId);
-  const preferences = (subscription.preferences ?? []).map((preference): SubscriptionPreferenceDto => {
+  return (subscription.preferences ?? []).map((preference): SubscriptionPreferenceDto => {
     const workflow = workflows.get(preference.workflowId);
     return {
       subscriptionId: identifier,
@@ -104,5 +107,18 @@ export function toUpdatedSubscriptionResponse(details: TopicSubscriptionWithWork
       ...(preference.condition ? { condition: preference.condition } : {}),
     };
   });
+}
+
+export function toUpdatedSubscriptionResponse(details: TopicSubscriptionWithWorkflows): SubscriptionResponseDto {
+  const preferences = toSubscriptionPreferences(details.subscription, details.workflows);
   return { ...toSubscriptionResponse(details), ...(preferences.length ? { preferences } : {}) };
+}
+
+export function toSubscriptionDetailsResponse(subscription: TopicSubscription, workflows: Map<string, Workflow>): SubscriptionDetailsResponseDto {
+  return {
+    id: subscription.id,
+    identifier: subscriptionIdentifier(subscription.topicKey, subscription.subscriberId),
+    ...(subscription.name !== undefined ? { name: subscription.name } : {}),
+    preferences: toSubscriptionPreferences(subscription, workflows),
+  };
 }

@@ -17,6 +17,7 @@ import {
   AddTopicSubscriptions,
   DeleteTopic,
   GetTopic,
+  GetTopicSubscription,
   ListTopicSubscriptions,
   ListTopics,
   RemoveTopicSubscriptions,
@@ -35,6 +36,7 @@ import {
   ListTopicSubscriptionsResponseDto,
   ListTopicsQueryDto,
   ListTopicsResponseDto,
+  SubscriptionDetailsResponseDto,
   SubscriptionsResultDto,
   TopicResponseDto,
   TopicSubscriptionsRequestDto,
@@ -44,6 +46,7 @@ import {
   UpsertTopicQueryDto,
 } from './topic.dto';
 import {
+  toSubscriptionDetailsResponse,
   toSubscriptionPreferenceRequests,
   toSubscriptionsResult,
   toTopicResponse,
@@ -55,6 +58,8 @@ const TopicKeyParam = () => ApiParam({ name: 'topicKey', description: 'Key of th
 const IdempotencyKeyHeader = () =>
   ApiHeader({ name: 'idempotency-key', required: false, description: 'Makes a retry of this request safe: replayed for 24 h' });
 const TopicNotFound = () => ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No topic with that key' });
+const SubscriptionIdentifierParam = () => ApiParam({ name: 'identifier', description: 'Identifier of the subscription', example: 'tk_news:si_user-1' });
+const SubscriptionNotFound = () => ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No topic with that key, or no such subscription of it' });
 const BothCursors = () => ApiBadRequestResponse({ type: ErrorResponseDto, description: 'Both `after` and `before` given' });
 const nonEmpty = (value?: string) => (value ? value : undefined);
 
@@ -72,6 +77,7 @@ export class TopicsController {
     private readonly removeSubscriptions: RemoveTopicSubscriptions,
     private readonly listSubscriptions: ListTopicSubscriptions,
     private readonly updateSubscription: UpdateTopicSubscription,
+    private readonly getSubscription: GetTopicSubscription,
   ) {}
 
   @Post()
@@ -175,6 +181,26 @@ export class TopicsController {
     return toCursorPageResponse(page, toTopicSubscriptionResponse);
   }
 
+  @Get(':topicKey/subscriptions/:identifier')
+  @ApiOperation({
+    summary: 'Get one subscription of a topic: its name and its own per-workflow preferences',
+    description:
+      'The identifier is the one the subscription was listed with (`tk_<topicKey>:si_<subscriberId>`). A subscription that does not exist is ' +
+      'a 404 (Novu answers 204 with no body).',
+  })
+  @TopicKeyParam()
+  @SubscriptionIdentifierParam()
+  @ApiDataResponse(SubscriptionDetailsResponseDto, { description: 'The subscription' })
+  @SubscriptionNotFound()
+  async getSubscriptionOf(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('topicKey') topicKey: string,
+    @Param('identifier') identifier: string,
+  ): Promise<SubscriptionDetailsResponseDto> {
+    const { subscription, workflows } = await this.getSubscription.byIdentifier({ scope, topicKey, identifier });
+    return toSubscriptionDetailsResponse(subscription, workflows);
+  }
+
   @Patch(':topicKey/subscriptions/:identifier')
   @ApiOperation({
     summary: "Change a subscription's name and its own per-workflow preferences",
@@ -184,10 +210,10 @@ export class TopicsController {
       'workflow is off, or its condition is not true for the payload.',
   })
   @TopicKeyParam()
-  @ApiParam({ name: 'identifier', description: 'Identifier of the subscription', example: 'tk_news:si_user-1' })
+  @SubscriptionIdentifierParam()
   @IdempotencyKeyHeader()
   @ApiDataResponse(SubscriptionResponseDto, { description: 'The subscription after the change' })
-  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No topic with that key, or no such subscription of it' })
+  @SubscriptionNotFound()
   async updateSubscriptionOf(
     @CurrentScope() scope: AuthenticatedScope,
     @Param('topicKey') topicKey: string,

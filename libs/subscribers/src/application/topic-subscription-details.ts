@@ -1,4 +1,5 @@
 import { EnvironmentScope } from '@app/kernel';
+import { Workflow, WorkflowRepository } from '@app/workflows';
 import { Subscriber } from '../domain/subscriber';
 import { Topic, TopicSubscription } from '../domain/topic';
 import { SubscriberRepository } from '../ports/subscriber.repository.port';
@@ -31,4 +32,18 @@ export async function withSubscribers(
     : [];
   const byId = new Map(found.map((s) => [s.subscriberId, s]));
   return subscriptions.map((subscription) => ({ subscription, topic, subscriber: byId.get(subscription.subscriberId) ?? null }));
+}
+
+/** The workflows a subscription's preferences are for, by internal id (one deleted since is left out). */
+export async function workflowsOfPreferences(
+  workflows: WorkflowRepository,
+  scope: EnvironmentScope,
+  subscription: TopicSubscription,
+): Promise<Map<string, Workflow>> {
+  const found = new Map<string, Workflow>();
+  for (const preference of subscription.preferences ?? []) {
+    const workflow = await workflows.findById(scope, preference.workflowId);
+    if (workflow) found.set(workflow.id, workflow);
+  }
+  return found;
 }

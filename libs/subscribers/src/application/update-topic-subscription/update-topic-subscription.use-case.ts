@@ -5,7 +5,7 @@ import { TopicNotFoundError, TopicSubscriptionNotFoundError } from '../../domain
 import { TopicSubscriptionPreference, subscriberIdOfIdentifier } from '../../domain/topic';
 import { SUBSCRIBER_REPOSITORY, SubscriberRepository } from '../../ports/subscriber.repository.port';
 import { TOPIC_REPOSITORY, TopicRepository } from '../../ports/topic.repository.port';
-import { TopicSubscriptionDetails } from '../topic-subscription-details';
+import { TopicSubscriptionDetails, workflowsOfPreferences } from '../topic-subscription-details';
 
 /** One entry of Novu's subscription `preferences`: the workflows it names (by id or identifier, and by tag) and their choice. */
 export interface SubscriptionPreferenceRequest {
@@ -60,12 +60,7 @@ export class UpdateTopicSubscription {
       : null;
     if (!subscription) throw new TopicSubscriptionNotFoundError(command.identifier, topicKey);
     const subscriber = await this.subscribers.findBySubscriberId(scope, subscription.subscriberId);
-    const workflows = new Map<string, Workflow>();
-    for (const preference of subscription.preferences ?? []) {
-      const workflow = await this.workflowRepository.findById(scope, preference.workflowId);
-      if (workflow) workflows.set(workflow.id, workflow);
-    }
-    return { subscription, topic, subscriber, workflows };
+    return { subscription, topic, subscriber, workflows: await workflowsOfPreferences(this.workflowRepository, scope, subscription) };
   }
 
   /** One preference per workflow named; a later entry naming the same workflow wins. */
