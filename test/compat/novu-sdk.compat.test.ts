@@ -10,46 +10,13 @@
  * /v2/workflows; we serve Novu's v1 /v1/workflows, so they are created here with plain HTTP).
  */
 import { Novu } from '@novu/api';
-import { NovuError, ResponseValidationError } from '@novu/api/models/errors';
 import { AddressInfo } from 'node:net';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
+import { NOVU_API_VERSION, sdk, sdkFails } from '../support/novu-api';
 import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const SDK_VERSION: string = require('@novu/api/package.json').version;
-
-/** Awaits an SDK call; SDK validation and HTTP errors become failures that say exactly what broke. */
-async function sdk<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof ResponseValidationError) {
-      throw new Error(`${what}: @novu/api rejected the response —\n${error.pretty()}\nraw body: ${error.body}`);
-    }
-    if (error instanceof NovuError) throw new Error(`${what}: HTTP ${error.statusCode} ${error.body}`);
-    throw error;
-  }
-}
-
-/** Expects an SDK call to fail with this HTTP status, and its error body to pass the SDK's error schema. */
-async function sdkFails(what: string, status: number, call: () => Promise<unknown>): Promise<NovuError> {
-  try {
-    await call();
-  } catch (error) {
-    if (error instanceof ResponseValidationError) {
-      throw new Error(`${what}: @novu/api rejected the error body —\n${error.pretty()}\nraw body: ${error.body}`);
-    }
-    if (error instanceof NovuError) {
-      expect({ what, status: error.statusCode }).toEqual({ what, status });
-      return error;
-    }
-    throw error;
-  }
-  throw new Error(`${what}: expected HTTP ${status}, but the call succeeded`);
-}
-
-describeEachStore(`@novu/api ${SDK_VERSION} against the service (%s)`, (store) => {
+describeEachStore(`@novu/api ${NOVU_API_VERSION} against the service (%s)`, (store) => {
   let t: TestApp;
   let novu: Novu;
   let baseUrl: string;

@@ -234,6 +234,15 @@ const FIXTURES: Record<string, Fixture> = {
     await subscriber(env, SUBSCRIBER);
     return { params: { subscriberId: SUBSCRIBER, messageId: await inAppMessage(env, SUBSCRIBER), type: 'primary' } };
   },
+  'POST /v2/subscribers/{subscriberId}/notifications/read': onSubscriber,
+  'POST /v2/subscribers/{subscriberId}/notifications/archive': onSubscriber,
+  'POST /v2/subscribers/{subscriberId}/notifications/read-archive': onSubscriber,
+  'POST /v2/subscribers/{subscriberId}/notifications/delete': onSubscriber,
+  'POST /v2/subscribers/{subscriberId}/notifications/seen': onSubscriber,
+  'PATCH /v2/subscribers/{subscriberId}/notifications/{notificationId}/snooze': async (env) => {
+    await subscriber(env, SUBSCRIBER);
+    return { params: { subscriberId: SUBSCRIBER, notificationId: await inAppMessage(env, SUBSCRIBER) } };
+  },
   'POST /v2/topics': async () => ({}),
   'PATCH /v2/topics/{topicKey}': onTopic,
   'POST /v2/topics/{topicKey}/subscriptions': onTopic,

@@ -44,6 +44,29 @@ export function stringList(raw: unknown, where: string): string[] | undefined {
   return values;
 }
 
+/**
+ * Tags as Novu's clients send them: one tag, a list (any of them), or `{and: [{or: [...]}]}`. One
+ * `or` group is the same list; an empty object (what @novu/api sends for its untyped tags) is none.
+ */
+export function tagsOf(raw: unknown, where: string): string[] | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return stringList(raw, where);
+  const { and, ...rest } = raw as { and?: unknown };
+  if (and === undefined && Object.keys(rest).length === 0) return undefined;
+  const groups = Array.isArray(and) ? and : [];
+  if (Object.keys(rest).length || groups.length !== 1 || !groups[0] || typeof groups[0] !== 'object') {
+    throw new InvalidRequestError('invalid_query', `${where} must be a list of tags (any of them) or {and: [{or: [tags]}]} with one group`);
+  }
+  return stringList((groups[0] as { or?: unknown }).or, where);
+}
+
+/** A time given as Unix milliseconds (Novu's createdGte / createdLte). */
+function millis(params: URLSearchParams, name: string): Date | undefined {
+  const raw = params.get(name);
+  if (raw === null || raw === '') return undefined;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new InvalidRequestError('invalid_query', `${name} must be a Unix timestamp in milliseconds`);
+  return new Date(Number(raw));
+}
+
 export function filterFromQuery(params: URLSearchParams): InboxFilter {
   return {
     tags: list(params, 'tags'),
@@ -53,6 +76,8 @@ export function filterFromQuery(params: URLSearchParams): InboxFilter {
     snoozed: flag(params, 'snoozed'),
     data: dataObject(params.get('data') ?? undefined),
     severity: list(params, 'severity'),
+    createdGte: millis(params, 'createdGte'),
+    createdLte: millis(params, 'createdLte'),
   };
 }
 
@@ -67,7 +92,7 @@ export function filterFromObject(raw: unknown): InboxFilter {
     return value;
   };
   return {
-    tags: stringList(given.tags, 'filter.tags'),
+    tags: tagsOf(given.tags, 'filter.tags'),
     read: bool('read'),
     seen: bool('seen'),
     archived: bool('archived'),
@@ -77,6 +102,18 @@ export function filterFromObject(raw: unknown): InboxFilter {
   };
 }
 
+/** The `filters` of a count route: a JSON array of at most 30 filter objects, each also answered back as given. */
+export function countFilters(raw: string): { given: unknown[]; filters: InboxFilter[] } {
+  let given: unknown;
+  try {
+    given = JSON.parse(raw);
+  } catch {
+    throw new InvalidRequestError('invalid_query', 'filters must be a JSON array');
+  }
+  if (!Array.isArray(given) || given.length > 30) throw new InvalidRequestError('invalid_query', 'filters must be a JSON array of at most 30 filters');
+  return { given, filters: given.map(filterFromObject) };
+}
+
 export function pageFromQuery(params: URLSearchParams): { limit: number; after?: string; offset?: number } {
   const limit = params.get('limit') ?? '10';
   if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
@@ -84,4 +121,19 @@ export function pageFromQuery(params: URLSearchParams): { limit: number; after?:
   const offset = params.get('offset');
   if (offset !== null && !/^\d+$/.test(offset)) throw new InvalidRequestError('invalid_query', 'offset must be a non-negative integer');
   return { limit: Number(limit), after: params.get('after') || undefined, offset: offset === null ? undefined : Number(offset) };
+}
+
+/** What a bulk change's body narrows it to: tags (any) and data. */
+export function bulkFilter(body: { tags?: unknown; data?: unknown } | undefined): Pick<InboxFilter, 'tags' | 'data'> {
+  const filter: Pick<InboxFilter, 'tags' | 'data'> = {};
+  const tags = tagsOf(body?.tags, 'tags');
+  if (tags?.length) filter.tags = tags;
+  const data = dataObject(body?.data);
+  if (data) filter.data = data;
+  return filter;
+}
+
+/** The filter as applied, without the fields left out (the list routes answer it back). */
+export function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }

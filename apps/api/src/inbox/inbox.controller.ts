@@ -24,7 +24,6 @@ import {
   StartInboxSession,
   SubscriberSession,
 } from '@app/inbox';
-import { InvalidRequestError } from '@app/kernel';
 import { ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { PublicRoute } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
@@ -32,6 +31,7 @@ import {
   ActionRequestDto,
   BulkInboxRequestDto,
   InboxCountsResponseDto,
+  InboxFilterEchoDto,
   InboxNotificationDto,
   InboxNotificationsResponseDto,
   InboxSessionRequestDto,
@@ -39,7 +39,7 @@ import {
   MarkSeenRequestDto,
   SnoozeRequestDto,
 } from './inbox.dto';
-import { dataObject, filterFromObject, filterFromQuery, pageFromQuery, readQuery, stringList } from './inbox-query';
+import { bulkFilter, countFilters, definedOnly, filterFromQuery, pageFromQuery, readQuery } from './inbox-query';
 import { CurrentSubscriber, SubscriberTokenGuard } from './subscriber-token.guard';
 
 const Unauthorized = () => ApiResponse({ status: 401, description: 'Missing, forged or expired subscriber token', type: ErrorResponseDto });
@@ -142,16 +142,9 @@ export class InboxController {
   @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'filters is not a JSON array of filter objects (at most 30)' })
   @Unauthorized()
   async count(@CurrentSubscriber() session: SubscriberSession, @Req() request: FastifyRequest): Promise<InboxCountsResponseDto> {
-    const raw = readQuery(request.url).get('filters') ?? '[{}]';
-    let given: unknown;
-    try {
-      given = JSON.parse(raw);
-    } catch {
-      throw new InvalidRequestError('invalid_query', 'filters must be a JSON array');
-    }
-    if (!Array.isArray(given) || given.length > 30) throw new InvalidRequestError('invalid_query', 'filters must be a JSON array of at most 30 filters');
-    const counts = await this.countNotifications.execute(session, given.map(filterFromObject));
-    return { data: counts.map((count, index) => ({ count, filter: given[index] })) };
+    const { given, filters } = countFilters(readQuery(request.url).get('filters') ?? '[{}]');
+    const counts = await this.countNotifications.execute(session, filters);
+    return { data: counts.map((count, index) => ({ count, filter: given[index] as InboxFilterEchoDto })) };
   }
 
   @Patch('notifications/:id/read')
@@ -262,17 +255,4 @@ export class InboxController {
   private async bulk(session: SubscriberSession, action: InboxBulkAction, body: BulkInboxRequestDto): Promise<void> {
     await this.changeNotifications.execute(session, action, bulkFilter(body));
   }
-}
-
-function bulkFilter(body: BulkInboxRequestDto | undefined) {
-  const filter: { tags?: string[]; data?: Record<string, unknown> } = {};
-  const tags = stringList(body?.tags, 'tags');
-  if (tags?.length) filter.tags = tags;
-  const data = dataObject(body?.data);
-  if (data) filter.data = data;
-  return filter;
-}
-
-function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }

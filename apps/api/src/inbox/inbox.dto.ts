@@ -170,7 +170,11 @@ export class ActionRequestDto {
 }
 
 export class BulkInboxRequestDto {
-  @ApiPropertyOptional({ description: 'Only notifications with any of these tags', type: [String], example: ['billing'] })
+  @ApiPropertyOptional({
+    description: 'Only notifications with any of these tags (also as `{and: [{or: [tags]}]}`, one group)',
+    type: [String],
+    example: ['billing'],
+  })
   @IsOptional()
   tags?: unknown;
 

@@ -135,6 +135,8 @@ export class MessageResponseDto {
   _notificationId: string;
   @ApiProperty({ description: 'Internal id of the subscriber' })
   _subscriberId: string;
+  @ApiProperty({ description: 'Id of the job (the step run) that sent the message' })
+  _jobId: string;
   @ApiPropertyOptional({ description: 'The subscriber, when it still exists', type: SubscriberResponseDto })
   subscriber?: SubscriberResponseDto;
   @ApiProperty({ description: 'Trigger identifier of the workflow' })

@@ -34,6 +34,7 @@ export function toMessageResponse(message: Message, subscriber?: Subscriber): Me
     _organizationId: message.organizationId,
     _notificationId: message.notificationId,
     _subscriberId: message.subscriberId,
+    _jobId: message.jobId,
     ...(subscriber ? { subscriber: toSubscriberResponse({ subscriber, topics: [] }) } : {}),
     templateIdentifier: message.templateIdentifier,
     createdAt: message.createdAt.toISOString(),

@@ -5,6 +5,7 @@ import { SubscriberCredentialsController } from './subscriber-credentials.contro
 import { SubscribersController } from './subscribers.controller';
 import { SubscribersV1Controller } from './subscribers-v1.controller';
 import { SubscriberFeedController } from './subscriber-feed.controller';
+import { SubscriberNotificationsController } from './subscriber-notifications.controller';
 import { PreferencesController } from './preferences/preferences.controller';
 import { PreferencesV1Controller } from './preferences/preferences-v1.controller';
 
@@ -18,6 +19,7 @@ import { PreferencesV1Controller } from './preferences/preferences-v1.controller
     SubscribersV1Controller,
     PreferencesV1Controller,
     SubscriberFeedController,
+    SubscriberNotificationsController,
   ],
 })
 export class SubscribersHttpModule {}

@@ -3,7 +3,7 @@ import { ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/sw
 import { NotFoundError } from '@app/kernel';
 import { ApiCommonErrors, ErrorResponseDto } from '../docs/api-responses';
 
-/** Families of Novu's API that @novu/node 2.x can call and this service does not serve, and why. */
+/** Families of Novu's API that its SDKs can call and this service does not serve, and why. */
 const WHY = {
   feeds: 'feeds are a Novu v0 concept; in-app messages are read through GET /v1/messages and the Inbox API',
   layouts: 'email steps render with one built-in layout',
@@ -13,6 +13,7 @@ const WHY = {
   environments: 'environments and keys are managed with the CLI (npm run cli); GET /v1/environments/me is served',
   'workflow-overrides': 'tenant workflow overrides are not implemented',
   'inbound-parse': 'inbound mail is received by the SMTP receiver of reply callbacks (INBOUND_MAIL_DOMAIN)',
+  contexts: 'a trigger takes no context here, so no notification has one: leave contextKeys out (or send it empty)',
 } as const;
 type Family = keyof typeof WHY;
 
