@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AesGcmCredentialCipher, Integration, IntegrationRepository } from '@app/integrations';
-import { EnvironmentScope, newId } from '@app/kernel';
+import { EnvironmentScope, StoreRejectedError, newId } from '@app/kernel';
 import { SqlIntegrationRepository } from '@app/store-sql';
 import { COLLECTIONS } from '@app/store-mongo';
 import { REPOSITORY_STORES, SQL_STORES, openRepository } from '../support/sql-stores';
@@ -146,18 +146,85 @@ function integrationRepositoryContract(open: () => Promise<{ repository: Integra
     expect((await repository.findById(scope, second.id))!.identifier).toBe(second.identifier);
   });
 
-  it('sets priorities and primary flags within the scope only', async () => {
-    const a = integration();
-    const b = integration();
-    await repository.insert(a);
-    await repository.insert(b);
-    await repository.setPriorities(scope, [
-      { id: a.id, primary: true, priority: 2 },
-      { id: b.id, primary: false, priority: 1 },
-    ]);
-    await repository.setPriorities(otherEnvironment, [{ id: a.id, primary: false, priority: 9 }]);
-    expect(await repository.findById(scope, a.id)).toMatchObject({ primary: true, priority: 2 });
-    expect(await repository.findById(scope, b.id)).toMatchObject({ primary: false, priority: 1 });
+  describe('rank', () => {
+    const channelOf = async (env: EnvironmentScope) =>
+      (await repository.findActive(env, { channel: 'sms' })).map(({ id, primary, priority, createdAt, updatedAt }) => ({
+        id,
+        primary,
+        priority,
+        createdAt,
+        updatedAt,
+      }));
+    const sms = (overrides: Partial<Integration>, env: EnvironmentScope) => integration({ providerId: 'twilio', channel: 'sms', ...overrides }, env);
+    const later = (date: Date) => new Date(date.getTime() + 1000);
+
+    it('writes flags, priorities and updatedAt when the channel is as expected, in one write that may swap priorities', async () => {
+      const env: EnvironmentScope = { organizationId, environmentId: newId() };
+      const a = sms({ primary: true, priority: 2 }, env);
+      const b = sms({ priority: 1 }, env);
+      await repository.insert(a);
+      await repository.insert(b);
+      await repository.insert(sms({ active: false }, env));
+      const expected = await channelOf(env);
+      expect(expected).toHaveLength(2);
+      const changes = [
+        { id: a.id, primary: false, priority: 1, updatedAt: later(a.updatedAt) },
+        { id: b.id, primary: true, priority: 2, updatedAt: later(b.updatedAt) },
+      ];
+      expect(await repository.rank(env, 'sms', expected, changes)).toBe('ranked');
+      expect(await repository.findById(env, a.id)).toMatchObject({ primary: false, priority: 1, updatedAt: later(a.updatedAt) });
+      expect(await repository.findById(env, b.id)).toMatchObject({ primary: true, priority: 2, updatedAt: later(b.updatedAt) });
+      // What was read is no longer so: refused, nothing written.
+      expect(await repository.rank(env, 'sms', expected, [{ ...changes[0], priority: 3 }])).toBe('stale');
+      expect((await repository.findById(env, a.id))!.priority).toBe(1);
+      // Not in another environment.
+      expect(await repository.rank(otherEnvironment, 'sms', await channelOf(env), changes)).toBe('stale');
+    });
+
+    it('refuses when an integration joined or left the channel, or one was written since', async () => {
+      const env: EnvironmentScope = { organizationId, environmentId: newId() };
+      const a = sms({ priority: 1 }, env);
+      await repository.insert(a);
+      const expected = await channelOf(env);
+      const change = [{ id: a.id, primary: true, priority: 1, updatedAt: later(a.updatedAt) }];
+      const joined = sms({}, env);
+      await repository.insert(joined);
+      expect(await repository.rank(env, 'sms', expected, change)).toBe('stale');
+      const withJoined = await channelOf(env);
+      await repository.softDelete(env, joined.id, { deletedAt: new Date(), deletedBy: 'key' });
+      expect(await repository.rank(env, 'sms', withJoined, change)).toBe('stale');
+      const renamed = { ...a, name: 'Renamed', updatedAt: later(a.updatedAt) };
+      expect(await repository.replace(env, renamed, a.updatedAt)).toBe('updated');
+      expect(await repository.rank(env, 'sms', expected, change)).toBe('stale');
+      expect(await repository.rank(env, 'sms', await channelOf(env), [{ ...change[0], updatedAt: later(renamed.updatedAt) }])).toBe('ranked');
+    });
+
+    it('never leaves two active integrations of a channel on one priority above 0', async () => {
+      const env: EnvironmentScope = { organizationId, environmentId: newId() };
+      const a = sms({ priority: 1 }, env);
+      const b = sms({}, env);
+      await repository.insert(a);
+      await repository.insert(b);
+      await repository.insert(sms({}, env)); // priority 0 is shared by any number
+      await repository.insert(sms({ priority: 1, active: false }, env)); // inactive ones hold no priority
+      await repository.insert(integration({ priority: 1 }, env)); // nor do other channels' ones
+      expect(await repository.rank(env, 'sms', await channelOf(env), [{ id: b.id, primary: false, priority: 1, updatedAt: later(b.updatedAt) }])).toBe('stale');
+      expect((await repository.findById(env, b.id))!.priority).toBe(0);
+      await expect(repository.insert(sms({ priority: 1 }, env))).rejects.toBeInstanceOf(StoreRejectedError);
+      await expect(repository.replace(env, { ...b, priority: 1, updatedAt: later(b.updatedAt) }, b.updatedAt)).rejects.toBeInstanceOf(StoreRejectedError);
+    });
+
+    it('lets one of several concurrent rankings made from the same read win', async () => {
+      const env: EnvironmentScope = { organizationId, environmentId: newId() };
+      const made = [sms({}, env), sms({}, env), sms({}, env)];
+      for (const one of made) await repository.insert(one);
+      const expected = await channelOf(env);
+      const results = await Promise.all(
+        made.map((one) => repository.rank(env, 'sms', expected, [{ id: one.id, primary: true, priority: 1, updatedAt: later(one.updatedAt) }])),
+      );
+      expect(results.filter((result) => result === 'ranked')).toHaveLength(1);
+      expect((await channelOf(env)).filter((one) => one.priority === 1)).toHaveLength(1);
+    });
   });
 
   it('soft-deletes once, hides the integration and frees its identifier', async () => {

@@ -289,6 +289,54 @@ describe.each(STORES)('integrations (%s)', (store) => {
     ]);
   });
 
+  it('keeps one primary and unique, contiguous priorities under concurrent creates, activations, set-primary and deletes', async () => {
+    const { apiKey } = await t.createEnvironment('Concurrent ranking');
+    const api = t.api(apiKey);
+    const twilio = (n: number, active = true) => ({
+      providerId: 'twilio',
+      channel: 'sms',
+      identifier: `c-${n}`,
+      active,
+      credentials: { accountSid: 'AC1', token: 'tok-12345', from: '+15550001' },
+    });
+    const ranking = async (): Promise<{ identifier: string; priority: number; primary: boolean }[]> =>
+      (await api.get('/v1/integrations').expect(200)).body.data
+        .filter((i: any) => i.channel === 'sms' && i.active)
+        .map((i: any) => ({ identifier: i.identifier, priority: i.priority, primary: i.primary }))
+        .sort((a: any, b: any) => b.priority - a.priority);
+    const holdsTheRule = (ranked: { priority: number; primary: boolean }[]) => {
+      expect(ranked.map((i) => i.priority)).toEqual(ranked.map((_, index) => ranked.length - index));
+      expect(ranked.filter((i) => i.primary).length).toBeLessThanOrEqual(1);
+      if (ranked.some((i) => i.primary)) expect(ranked[0].primary).toBe(true);
+    };
+
+    const made = (
+      await Promise.all(
+        [1, 2, 3, 4, 5, 6].map((n) =>
+          api
+            .post('/v1/integrations')
+            .send(twilio(n, n % 2 === 1))
+            .expect(201),
+        ),
+      )
+    ).map((res) => res.body.data);
+    let ranked = await ranking();
+    holdsTheRule(ranked);
+    expect(ranked).toHaveLength(3);
+    // The first of the channel to be ranked became primary, and only it.
+    expect(ranked.filter((i) => i.primary)).toHaveLength(1);
+
+    await Promise.all([
+      ...made.filter((i) => !i.active).map((i) => api.put(`/v1/integrations/${i._id}`).send({ active: true }).expect(200)),
+      api.post(`/v1/integrations/${made[1]._id}/set-primary`).expect(201),
+      api.delete(`/v1/integrations/${made[0]._id}`).expect(200),
+      ...[7, 8, 9, 10].map((n) => api.post('/v1/integrations').send(twilio(n)).expect(201)),
+    ]);
+    ranked = await ranking();
+    holdsTheRule(ranked);
+    expect(ranked).toHaveLength(9);
+  });
+
   it("accepts Novu's condition shapes: children alone (AND implied), and values left out", async () => {
     const children = [{ field: 'identifier', value: 'test', operator: 'EQUAL', on: 'tenant' }];
     const res = await create({

@@ -14,9 +14,10 @@ const UNIQUE_KEYS: [collection: string, fields: string[], partial: Record<string
   ['topics', ['environmentId', 'key'], null],
   ['topic_subscriptions', ['topicId', 'subscriberId'], null],
   ['tenants', ['environmentId', 'identifier'], null],
-  // live integrations: an identifier per environment, one in-app `novu` per environment
+  // live integrations: an identifier per environment, one in-app `novu` per environment, one priority per active one of a channel
   ['integrations', ['environmentId', 'identifier'], { deleted: false }],
   ['integrations', ['environmentId'], { providerId: 'novu', channel: 'in_app', deleted: false }],
+  ['integrations', ['environmentId', 'channel', 'priority'], { active: true, deleted: false, priority: { $gt: 0 } }],
   // a live workflow's trigger identifier per environment
   ['workflows', ['environmentId', 'triggerIdentifier'], { deleted: false }],
   // a transactionId per environment (a repeated trigger delivers nothing)
@@ -48,13 +49,13 @@ describe('index definitions', () => {
     expect(declared.sort()).toEqual(UNIQUE_KEYS.map(([collection, fields]) => `${collection}:${fields.join(',')}`).sort());
   });
 
-  it('name each index once per collection, and use only filters a partial index accepts (equality, $exists: true)', () => {
+  it('name each index once per collection, and use only filters a partial index accepts (equality, $exists: true, $gt: 0)', () => {
     for (const indexes of Object.values(INDEXES)) {
       const names = indexes.map((index) => index.name);
       expect(new Set(names).size).toBe(names.length);
       for (const { partialFilterExpression } of indexes) {
         for (const value of Object.values(partialFilterExpression ?? {})) {
-          if (value !== null && typeof value === 'object') expect(value).toEqual({ $exists: true });
+          if (value !== null && typeof value === 'object') expect([{ $exists: true }, { $gt: 0 }]).toContainEqual(value);
           else expect(['string', 'boolean', 'number']).toContain(typeof value);
         }
       }

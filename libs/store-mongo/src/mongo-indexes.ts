@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { COLLECTIONS, CollectionName, MongoStore } from './mongo-store';
 import { isDuplicateKey } from './mongo-errors';
+import { rankSharedPriorities } from './integrations/mongo-integration.repository';
 
 export interface IndexDefinition {
   name: string;
@@ -66,6 +67,13 @@ export const INDEXES: Record<CollectionName, IndexDefinition[]> = {
       key: { environmentId: 1 },
       unique: true,
       partialFilterExpression: { providerId: 'novu', channel: 'in_app', deleted: false },
+    },
+    // No two active integrations of a channel on one priority above 0 (SQL's exclusion constraint).
+    {
+      name: 'integrations_one_priority_per_channel',
+      key: { environmentId: 1, channel: 1, priority: 1 },
+      unique: true,
+      partialFilterExpression: { active: true, deleted: false, priority: { $gt: 0 } },
     },
     { name: 'integrations_environment_created', key: { organizationId: 1, environmentId: 1, createdAt: 1, _id: 1 } },
     { name: 'integrations_organization_active', key: { organizationId: 1, active: 1, createdAt: 1, _id: 1 } },
@@ -188,6 +196,7 @@ export async function ensureIndexes(store: MongoStore, timeoutMs = LOCK_LEASE_MS
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   await acquireIndexLock(store, holder, timeoutMs);
   try {
+    await rankSharedPriorities(store, new Date());
     for (const [name, indexes] of Object.entries(INDEXES) as [CollectionName, IndexDefinition[]][]) {
       if (indexes.length) await store.collection(name).createIndexes(indexes);
     }

@@ -4,10 +4,12 @@ import {
   Integration,
   IntegrationRepository,
   PriorityChange,
+  RankIntegrationsResult,
+  RankedIntegration,
   ReplaceIntegrationResult,
 } from '@app/integrations';
-import { EnvironmentScope } from '@app/kernel';
-import { copy, orderBy, shaped, stored } from './memory-records';
+import { Channel, EnvironmentScope, StoreRejectedError } from '@app/kernel';
+import { copy, orderBy, shaped, stored, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 const REQUIRED = [
   'id',
@@ -53,8 +55,12 @@ const oldestFirst = orderBy<Integration>(
  * environment, and one in-app `novu` per environment; a soft delete frees both. Credentials are
  * held as given (nothing here is at rest).
  */
-export class InMemoryIntegrationRepository implements IntegrationRepository {
+export class InMemoryIntegrationRepository implements IntegrationRepository, EnvironmentRecords {
   private readonly rows = new Map<string, Integration>();
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
+  }
 
   async findActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
     return this.inScope(scope)
@@ -78,6 +84,7 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
     if (identifierTaken || inAppTaken || this.rows.has(given.id)) {
       return live.some((i) => i.identifier === given.identifier) ? 'identifier_taken' : 'in_app_taken';
     }
+    this.refuseTakenPriority(given);
     this.rows.set(given.id, given);
     return 'inserted';
   }
@@ -106,6 +113,7 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
       (i) => i.id !== current.id && !i.deleted && i.environmentId === current.environmentId && i.identifier === next.identifier,
     );
     if (clash) return 'identifier_taken';
+    this.refuseTakenPriority({ ...current, active: next.active, priority: next.priority });
     // The fields the SQL update writes; provider, channel, deletion and creation stay.
     for (const field of [
       'name',
@@ -124,13 +132,22 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
     return 'updated';
   }
 
-  async setPriorities(scope: EnvironmentScope, changes: PriorityChange[]): Promise<void> {
+  async rank(scope: EnvironmentScope, channel: Channel, expected: RankedIntegration[], changes: PriorityChange[]): Promise<RankIntegrationsResult> {
+    const current = this.inScope(scope).filter((i) => i.active && i.channel === channel);
+    const holds =
+      current.length === expected.length &&
+      expected.every((e) =>
+        current.some((i) => i.id === e.id && i.primary === e.primary && i.priority === e.priority && i.updatedAt.getTime() === e.updatedAt.getTime()),
+      );
+    if (!holds || !changes.every((change) => current.some((i) => i.id === change.id))) return 'stale';
+    // As the SQL exclusion constraint: no two active integrations of the channel on one priority above 0.
+    const priorities = current.map((i) => changes.find((change) => change.id === i.id)?.priority ?? i.priority).filter((priority) => priority > 0);
+    if (new Set(priorities).size !== priorities.length) return 'stale';
     for (const change of changes) {
-      const current = this.inScope(scope).find((i) => i.id === change.id);
-      if (!current) continue;
-      current.primary = change.primary;
-      current.priority = change.priority;
+      const integration = current.find((i) => i.id === change.id)!;
+      Object.assign(integration, { primary: change.primary, priority: change.priority, updatedAt: new Date(change.updatedAt) });
     }
+    return 'ranked';
   }
 
   async softDelete(scope: EnvironmentScope, id: string, deletion: { deletedAt: Date; deletedBy: string }): Promise<boolean> {
@@ -139,6 +156,20 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
     const { deletedAt, deletedBy } = stored(deletion);
     Object.assign(current, { deleted: true, deletedAt, deletedBy });
     return true;
+  }
+
+  /** As the SQL exclusion constraint: a write may not give an active integration a priority above 0 that another of its channel holds. */
+  private refuseTakenPriority(integration: Integration): void {
+    const holder = (i: Integration) =>
+      i.id !== integration.id && i.active && !i.deleted && i.environmentId === integration.environmentId && i.channel === integration.channel;
+    if (
+      integration.active &&
+      !integration.deleted &&
+      integration.priority > 0 &&
+      [...this.rows.values()].some((i) => holder(i) && i.priority === integration.priority)
+    ) {
+      throw new StoreRejectedError('memory store: integrations: conflicting key value violates exclusion constraint', '23P01');
+    }
   }
 
   /** Live integrations of the environment (the SQL adapter matches organization and environment both). */

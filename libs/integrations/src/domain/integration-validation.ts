@@ -30,7 +30,13 @@ export function normalizeConditions(conditions: Condition[] | undefined): Condit
 }
 
 export function toRanked(integration: Integration): RankedIntegration {
-  return { id: integration.id, primary: integration.primary, priority: integration.priority, createdAt: integration.createdAt };
+  return {
+    id: integration.id,
+    primary: integration.primary,
+    priority: integration.priority,
+    createdAt: integration.createdAt,
+    updatedAt: integration.updatedAt,
+  };
 }
 
 export const MAX_FALLBACKS = 5;

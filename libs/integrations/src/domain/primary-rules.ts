@@ -11,92 +11,88 @@ export function channelHasPrimary(channel: Channel): boolean {
   return CHANNELS_WITH_PRIMARY.includes(channel);
 }
 
-/** The part of an integration these rules look at. */
+/** The part of an integration these rules look at, as stored. */
 export interface RankedIntegration {
   id: string;
   primary: boolean;
   priority: number;
   createdAt: Date;
+  updatedAt: Date;
 }
 
-/** A new primary flag and priority for another integration of the same channel. */
+/** A new primary flag and priority for an integration, and the updatedAt the change gives it. */
 export interface PriorityChange {
   id: string;
   primary: boolean;
   priority: number;
-}
-
-export interface Placement {
-  primary: boolean;
-  priority: number;
-  /** What must change on the other integrations. */
-  changes: PriorityChange[];
-}
-
-const NOT_RANKED: Placement = { primary: false, priority: 0, changes: [] };
-
-function highestPriority(integrations: RankedIntegration[]): RankedIntegration | undefined {
-  return integrations.reduce<RankedIntegration | undefined>((top, i) => (!top || i.priority > top.priority ? i : top), undefined);
+  updatedAt: Date;
 }
 
 /**
- * A newly active integration slots in under the primary (taking its priority and bumping it one
- * up), or else goes on top. Only a create may make it primary, and only the first active
- * integration of the channel: one active already, primary or not, keeps the new one from it.
- * The caller renumbers the channel afterwards (`renumberPriorities`).
+ * Why a channel is ranked again: its active integrations changed (`renumber`: one left, lost its
+ * primary flag, or is back in place), one became active (`placed`: a create or an activation, written
+ * with priority 0), or one is made the primary (`primary`: set-primary).
  */
-function placeActive(activeOthers: RankedIntegration[], mayBecomePrimary: boolean): Placement {
-  const top = highestPriority(activeOthers);
-  if (top?.primary) {
-    return { primary: false, priority: top.priority, changes: [{ id: top.id, primary: true, priority: top.priority + 1 }] };
-  }
-  return { primary: mayBecomePrimary && activeOthers.length === 0, priority: top ? top.priority + 1 : 1, changes: [] };
+export type RankingEvent = { kind: 'renumber' } | { kind: 'placed'; id: string; mayBecomePrimary: boolean } | { kind: 'primary'; id: string };
+
+/** A write's updatedAt: strictly later than the one read, so a compare-and-set on it always sees the write. */
+export function nextUpdatedAt(now: Date, updatedAt: Date): Date {
+  return new Date(Math.max(now.getTime(), updatedAt.getTime() + 1));
 }
 
 /**
- * Primary flag and priority of a new integration. Inactive ones and channels without a primary
- * get `primary: false, priority: 0`. One created with conditions is not made primary (a primary
- * with conditions loses the flag, so it would be lost at once).
+ * The newly active integration `id` slots in under the primary (taking its priority and bumping it
+ * one up), or else goes on top. It becomes primary only when it may (a create without conditions)
+ * and no other active integration of the channel is ranked yet: the first of the channel. Others
+ * not ranked yet (priority 0) are newly active ones whose own ranking comes.
  */
-export function placeOnCreate(integration: { channel: Channel; active: boolean; hasConditions: boolean }, activeOthers: RankedIntegration[]): Placement {
-  if (!channelHasPrimary(integration.channel) || !integration.active) return NOT_RANKED;
-  return placeActive(activeOthers, !integration.hasConditions);
-}
-
-/** An inactive integration turned active gets a priority again; its primary flag is left as is. */
-export function placeOnActivation(channel: Channel, primary: boolean, activeOthers: RankedIntegration[]): Placement {
-  if (!channelHasPrimary(channel)) return NOT_RANKED;
-  const placed = placeActive(activeOthers, false);
-  return { ...placed, primary };
-}
-
-/** Deactivating clears the primary flag and the priority; the others are then renumbered. */
-export function placeOnDeactivation(): Placement {
-  return NOT_RANKED;
-}
-
-/** Conditions are for picking an integration by tenant, so a primary given conditions stops being primary. */
-export function primaryAfterConditions(primary: boolean, conditionCount: number): boolean {
-  return primary && conditionCount === 0;
+function place(active: RankedIntegration[], id: string, mayBecomePrimary: boolean): RankedIntegration[] {
+  const others = active.filter((integration) => integration.id !== id);
+  const top = others.reduce<RankedIntegration | undefined>((highest, i) => (!highest || i.priority > highest.priority ? i : highest), undefined);
+  return active.map((integration) => {
+    if (top?.primary && integration.id === top.id) return { ...integration, priority: top.priority + 1 };
+    if (integration.id !== id) return integration;
+    if (top?.primary) return { ...integration, priority: top.priority };
+    const first = mayBecomePrimary && others.every((other) => other.priority === 0);
+    return { ...integration, primary: integration.primary || first, priority: (top?.priority ?? 0) + 1 };
+  });
 }
 
 /**
- * The one invariant of a channel's active integrations, restored after every create, activation,
- * deactivation, deletion and conditions change: priorities n…1, unique and contiguous, with at
- * most one primary, on top. Order: the primary first, then by current priority, then newest
- * first; a second primary (never made by these rules, but possible in old data) loses the flag.
- * Answers only the integrations that change.
+ * The one invariant of a channel's active integrations, restored by every ranking: priorities n…1,
+ * unique and contiguous, with at most one primary, on top. Order: the primary first, then by
+ * priority, then newest first; a second primary (never made by these rules, but possible in old
+ * data) loses the flag. `active` is the channel's active integrations as stored; the answer is what
+ * changes, each change moving its integration's updatedAt past `now`.
  */
-export function renumberPriorities(active: RankedIntegration[]): PriorityChange[] {
-  const ordered = [...active].sort(
+export function rankChannel(active: RankedIntegration[], event: RankingEvent, now: Date): PriorityChange[] {
+  const moved =
+    event.kind === 'placed'
+      ? place(active, event.id, event.mayBecomePrimary)
+      : event.kind === 'primary'
+        ? active.map((integration) => ({ ...integration, primary: integration.id === event.id }))
+        : active;
+  const ordered = [...moved].sort(
     (a, b) =>
       Number(b.primary) - Number(a.primary) ||
       b.priority - a.priority ||
       b.createdAt.getTime() - a.createdAt.getTime() ||
       (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
   );
+  const stored = new Map(active.map((integration) => [integration.id, integration]));
   return ordered
-    .map((integration, index) => ({ integration, priority: ordered.length - index, primary: integration.primary && index === 0 }))
-    .filter(({ integration, priority, primary }) => integration.priority !== priority || integration.primary !== primary)
-    .map(({ integration, priority, primary }) => ({ id: integration.id, primary, priority }));
+    .map((integration, index) => ({ was: stored.get(integration.id)!, primary: integration.primary && index === 0, priority: ordered.length - index }))
+    .filter(({ was, priority, primary }) => was.priority !== priority || was.primary !== primary)
+    .map(({ was, primary, priority }) => ({ id: was.id, primary, priority, updatedAt: nextUpdatedAt(now, was.updatedAt) }));
+}
+
+/** The ranking `changes` make of `active` (what the store holds once they are written). */
+export function applyRanking(active: RankedIntegration[], changes: PriorityChange[]): RankedIntegration[] {
+  const changed = new Map(changes.map((change) => [change.id, change]));
+  return active.map((integration) => ({ ...integration, ...changed.get(integration.id) }));
+}
+
+/** Conditions are for picking an integration by tenant, so a primary given conditions stops being primary. */
+export function primaryAfterConditions(primary: boolean, conditionCount: number): boolean {
+  return primary && conditionCount === 0;
 }

@@ -5,12 +5,15 @@ import {
   Integration,
   IntegrationRepository,
   PriorityChange,
+  RankIntegrationsResult,
+  RankedIntegration,
   ReplaceIntegrationResult,
+  rankChannel,
 } from '@app/integrations';
-import { EnvironmentScope } from '@app/kernel';
+import { Channel, EnvironmentScope } from '@app/kernel';
 import { mongo } from 'mongoose';
 import { Doc, DocumentMapper } from '../mongo-documents';
-import { isDuplicateKey } from '../mongo-errors';
+import { duplicateKeyFields, isDuplicateKey } from '../mongo-errors';
 import { COLLECTIONS, MongoStore } from '../mongo-store';
 
 const documents = new DocumentMapper<Integration>({
@@ -74,7 +77,81 @@ export function activeIntegrationsFilter(scope: EnvironmentScope, query: ActiveI
   };
 }
 
-/** IntegrationRepository on MongoDB: partial unique indexes hold live identifiers and the one in-app `novu` per environment. */
+/**
+ * One transaction: writes the changes only if the channel's active integrations are exactly the
+ * expected ones (a transaction that read before another wrote them conflicts and runs again, and then
+ * finds them changed). The unique index on the priority refuses a duplicate whatever slipped past.
+ */
+async function writeRanking(
+  store: MongoStore,
+  scope: EnvironmentScope,
+  channel: Channel,
+  expected: RankedIntegration[],
+  changes: PriorityChange[],
+): Promise<RankIntegrationsResult> {
+  const integrations = store.collection(COLLECTIONS.integrations);
+  try {
+    return await store.transaction(async (session) => {
+      const current = await integrations
+        .find(
+          { organizationId: scope.organizationId, environmentId: scope.environmentId, deleted: false, channel, active: true },
+          { session, projection: { primary: 1, priority: 1, updatedAt: 1 } },
+        )
+        .toArray();
+      const holds =
+        current.length === expected.length &&
+        expected.every((e) =>
+          current.some((c) => c._id === e.id && c.primary === e.primary && c.priority === e.priority && c.updatedAt?.getTime() === e.updatedAt.getTime()),
+        );
+      if (!holds || !changes.every((change) => current.some((c) => c._id === change.id))) return 'stale';
+      // Two passes: the unique index checks each write, and a swap of priorities would meet it half way.
+      const write = (update: (change: PriorityChange, index: number) => Doc) =>
+        integrations.bulkWrite(
+          changes.map((change, index) => ({ updateOne: { filter: { _id: change.id }, update: { $set: update(change, index) } } })),
+          { session, ordered: true },
+        );
+      await write((_, index) => ({ priority: -(index + 1) }));
+      await write((change) => ({ primary: change.primary, priority: change.priority, updatedAt: change.updatedAt }));
+      return 'ranked';
+    });
+  } catch (error) {
+    // A duplicate priority (an integration the expected ranking did not know): refused, as SQL's exclusion constraint refuses it.
+    if (isDuplicateKey(error)) return 'stale';
+    throw error;
+  }
+}
+
+/**
+ * Ranks again, by the ranking rule, every channel whose active integrations share a priority:
+ * concurrent rankings could leave that before the unique index on the priority existed, and the
+ * index cannot be built over it. Run before the indexes are created.
+ */
+export async function rankSharedPriorities(store: MongoStore, now: Date): Promise<void> {
+  const clashing = await store
+    .collection(COLLECTIONS.integrations)
+    .aggregate<{ _id: { organizationId: string; environmentId: string; channel: Channel } }>([
+      { $match: { active: true, deleted: false, priority: { $gt: 0 } } },
+      {
+        $group: { _id: { organizationId: '$organizationId', environmentId: '$environmentId', channel: '$channel', priority: '$priority' }, count: { $sum: 1 } },
+      },
+      { $match: { count: { $gt: 1 } } },
+      { $group: { _id: { organizationId: '$_id.organizationId', environmentId: '$_id.environmentId', channel: '$_id.channel' } } },
+    ])
+    .toArray();
+  for (const { _id: scope } of clashing) {
+    const docs = await store
+      .collection(COLLECTIONS.integrations)
+      .find({ organizationId: scope.organizationId, environmentId: scope.environmentId, channel: scope.channel, active: true, deleted: false })
+      .toArray();
+    const active = docs.map((doc) => ({ id: doc._id, primary: doc.primary, priority: doc.priority, createdAt: doc.createdAt, updatedAt: doc.updatedAt }));
+    await writeRanking(store, scope, scope.channel, active, rankChannel(active, { kind: 'renumber' }, now));
+  }
+}
+
+/**
+ * IntegrationRepository on MongoDB: partial unique indexes hold live identifiers, the one in-app `novu`
+ * per environment and one priority per active integration of a channel; a ranking is one transaction.
+ */
 export class MongoIntegrationRepository implements IntegrationRepository {
   private readonly documents: IntegrationDocuments;
 
@@ -98,7 +175,7 @@ export class MongoIntegrationRepository implements IntegrationRepository {
       await this.integrations.insertOne(this.documents.toDocument(integration));
       return 'inserted';
     } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
+      if (!isDuplicateKey(error) || duplicateKeyFields(error).includes('priority')) throw error;
     }
     // Refused by a unique index: say which rule refused it, as SQL does.
     const taken = await this.integrations.findOne({ environmentId: integration.environmentId, identifier: integration.identifier, deleted: false });
@@ -126,16 +203,14 @@ export class MongoIntegrationRepository implements IntegrationRepository {
       );
       return result.matchedCount === 1 ? 'updated' : 'stale';
     } catch (error) {
-      // The only unique index an update can hit is the identifier's.
-      if (isDuplicateKey(error)) return 'identifier_taken';
+      // The identifier's unique index; the priority's refuses the write (StoreRejectedError), as SQL's constraint does.
+      if (isDuplicateKey(error) && !duplicateKeyFields(error).includes('priority')) return 'identifier_taken';
       throw error;
     }
   }
 
-  async setPriorities(scope: EnvironmentScope, changes: PriorityChange[]): Promise<void> {
-    for (const change of changes) {
-      await this.integrations.updateOne({ _id: change.id, ...this.live(scope) }, { $set: { primary: change.primary, priority: change.priority } });
-    }
+  async rank(scope: EnvironmentScope, channel: Channel, expected: RankedIntegration[], changes: PriorityChange[]): Promise<RankIntegrationsResult> {
+    return writeRanking(this.store, scope, channel, expected, changes);
   }
 
   async softDelete(scope: EnvironmentScope, id: string, deletion: { deletedAt: Date; deletedBy: string }): Promise<boolean> {

@@ -7,12 +7,40 @@ import {
   Integration,
   IntegrationRepository,
   PriorityChange,
+  RankIntegrationsResult,
+  RankedIntegration,
   ReplaceIntegrationResult,
 } from '@app/integrations';
-import { CallBatcher, EnvironmentScope } from '@app/kernel';
+import { CallBatcher, Channel, EnvironmentScope } from '@app/kernel';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 
 const UNIQUE_VIOLATION = '23505';
+const EXCLUSION_VIOLATION = '23P01';
+const DEADLOCK_DETECTED = '40P01';
+
+/**
+ * One statement: locks the channel's active integrations (in id order, so two rankings never wait on
+ * each other crosswise), and writes the changes only if those are exactly the expected ones ($4:
+ * same ids, flags, priorities and times). In READ COMMITTED the locked rows are their latest
+ * versions, so a ranking that read before another one was written finds them changed. The exclusion
+ * constraint (migration 31) refuses a duplicate priority whatever slipped past.
+ */
+const RANK_CHANNEL = `
+WITH current AS MATERIALIZED (
+  SELECT id, is_primary, priority, updated_at FROM integrations
+  WHERE organization_id = $1 AND environment_id = $2 AND channel = $3 AND active AND NOT deleted
+  ORDER BY id FOR UPDATE
+), expected AS (
+  SELECT * FROM jsonb_to_recordset($4::jsonb) AS e(id text, "primary" boolean, priority integer, updated_at timestamptz)
+), unchanged AS (
+  SELECT (SELECT count(*) FROM current) = (SELECT count(*) FROM expected)
+     AND (SELECT count(*) FROM current c JOIN expected e
+            ON e.id = c.id AND e."primary" = c.is_primary AND e.priority = c.priority AND e.updated_at = c.updated_at) = (SELECT count(*) FROM expected) AS holds
+)
+UPDATE integrations i SET is_primary = c."primary", priority = c.priority, updated_at = c.updated_at
+FROM jsonb_to_recordset($5::jsonb) AS c(id text, "primary" boolean, priority integer, updated_at timestamptz), unchanged u
+WHERE u.holds AND i.id = c.id AND i.id IN (SELECT id FROM current)
+RETURNING i.id`;
 
 /** Maps rows to the domain (decrypting credentials) and back; optional fields stay absent, not null. */
 class IntegrationRowMapper {
@@ -92,11 +120,26 @@ export class SqlIntegrationRepository implements IntegrationRepository {
   }
 
   async insert(i: Integration): Promise<InsertIntegrationResult> {
-    const rows = await this.sql.query(
+    try {
+      await this.insertRow(i);
+      return 'inserted';
+    } catch (error) {
+      // No ON CONFLICT DO NOTHING: it takes no deferrable constraint (the priority's) as an arbiter.
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    }
+    // Refused by a unique index: say which rule refused it.
+    const [taken] = await this.sql.query('SELECT 1 FROM integrations WHERE environment_id = $1 AND identifier = $2 AND NOT deleted', [
+      i.environmentId,
+      i.identifier,
+    ]);
+    return taken ? 'identifier_taken' : 'in_app_taken';
+  }
+
+  private async insertRow(i: Integration): Promise<void> {
+    await this.sql.query(
       `INSERT INTO integrations (id, organization_id, environment_id, name, identifier, provider_id, channel, credentials,
          configurations, active, is_primary, priority, conditions, deleted, deleted_at, deleted_by, created_at, updated_at, fallbacks)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $18, $19::jsonb)
-       ON CONFLICT DO NOTHING RETURNING id`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $18, $19::jsonb)`,
       [
         i.id,
         i.organizationId,
@@ -119,13 +162,6 @@ export class SqlIntegrationRepository implements IntegrationRepository {
         JSON.stringify(i.fallbacks ?? []),
       ],
     );
-    if (rows.length === 1) return 'inserted';
-    // Nothing inserted: say which unique rule refused it.
-    const [taken] = await this.sql.query('SELECT 1 FROM integrations WHERE environment_id = $1 AND identifier = $2 AND NOT deleted', [
-      i.environmentId,
-      i.identifier,
-    ]);
-    return taken ? 'identifier_taken' : 'in_app_taken';
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Integration | null> {
@@ -184,13 +220,16 @@ export class SqlIntegrationRepository implements IntegrationRepository {
     }
   }
 
-  async setPriorities(scope: EnvironmentScope, changes: PriorityChange[]): Promise<void> {
-    for (const change of changes) {
-      await this.sql.query(
-        `UPDATE integrations SET is_primary = $4, priority = $5
-         WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND NOT deleted`,
-        [change.id, scope.organizationId, scope.environmentId, change.primary, change.priority],
-      );
+  async rank(scope: EnvironmentScope, channel: Channel, expected: RankedIntegration[], changes: PriorityChange[]): Promise<RankIntegrationsResult> {
+    const ranking = (integrations: { id: string; primary: boolean; priority: number; updatedAt: Date }[]) =>
+      JSON.stringify(integrations.map(({ id, primary, priority, updatedAt }) => ({ id, primary, priority, updated_at: updatedAt })));
+    try {
+      const rows = await this.sql.query(RANK_CHANNEL, [scope.organizationId, scope.environmentId, channel, ranking(expected), ranking(changes)]);
+      return rows.length === changes.length ? 'ranked' : 'stale';
+    } catch (error) {
+      // Two active integrations of the channel on one priority (an integration the expected ranking did not know), or two rankings locking each other.
+      if ([EXCLUSION_VIOLATION, DEADLOCK_DETECTED].includes((error as { code?: string }).code ?? '')) return 'stale';
+      throw error;
     }
   }
 

@@ -29,6 +29,7 @@ import { firstJobOnNotificationMigration } from './0027_first_job_on_notificatio
 import { messageIndexEntriesMigration } from './0028_message_index_entries';
 import { triggerTimeOrderedIdsMigration } from './0029_trigger_time_ordered_ids';
 import { messageSubscriberIndexMigration } from './0030_message_subscriber_index';
+import { integrationUniquePriorityMigration } from './0032_integration_unique_priority';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -62,4 +63,5 @@ export const MIGRATIONS: Migration[] = [
   messageIndexEntriesMigration,
   triggerTimeOrderedIdsMigration,
   messageSubscriberIndexMigration,
+  integrationUniquePriorityMigration,
 ];

@@ -10,9 +10,9 @@ import {
 } from '../../domain/errors';
 import { generateIdentifier } from '../../domain/identifier';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
-import { assertCredentialsForActive, normalizeConditions, resolveProvider, toRanked, validateFallbacks } from '../../domain/integration-validation';
-import { channelHasPrimary, placeOnCreate } from '../../domain/primary-rules';
-import { renumberChannel } from '../renumber-channel';
+import { assertCredentialsForActive, normalizeConditions, resolveProvider, validateFallbacks } from '../../domain/integration-validation';
+import { channelHasPrimary } from '../../domain/primary-rules';
+import { rankChannelInStore } from '../rank-channel';
 import { INTEGRATION_CHECKER, IntegrationChecker } from '../../ports/integration-checker.port';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
 
@@ -81,14 +81,13 @@ export class CreateIntegration {
       if (!result.ok) throw new IntegrationCheckFailedError(result.message ?? `The ${provider.displayName} integration check failed`);
     }
 
-    const activeOthers = channelHasPrimary(draft.channel) && active ? await this.integrations.findActive(scope, { channel: draft.channel }) : [];
-    const placement = placeOnCreate({ channel: draft.channel, active, hasConditions: conditions.length > 0 }, activeOthers.map(toRanked));
-    const integration = await this.insert({ ...draft, primary: placement.primary, priority: placement.priority }, command.identifier === undefined);
-    await this.integrations.setPriorities(scope, placement.changes);
+    // Written unranked (priority 0), then placed among the channel's active integrations.
+    const integration = await this.insert(draft, command.identifier === undefined);
     if (!channelHasPrimary(integration.channel) || !integration.active) return integration;
-    const renumbered = await renumberChannel(this.integrations, scope, integration.channel);
-    const own = renumbered.find((change) => change.id === integration.id);
-    return own ? { ...integration, primary: own.primary, priority: own.priority } : integration;
+    const event = { kind: 'placed', id: integration.id, mayBecomePrimary: conditions.length === 0 } as const;
+    const ranking = await rankChannelInStore(this.integrations, this.clock, scope, integration.channel, event, integration.id);
+    const own = ranking.find((ranked) => ranked.id === integration.id);
+    return own ? { ...integration, primary: own.primary, priority: own.priority, updatedAt: own.updatedAt } : integration;
   }
 
   private async insert(integration: Integration, identifierGenerated: boolean): Promise<Integration> {

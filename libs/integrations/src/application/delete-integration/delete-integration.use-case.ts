@@ -3,7 +3,7 @@ import { CLOCK, Clock, EnvironmentScope, isId } from '@app/kernel';
 import { IntegrationNotFoundError } from '../../domain/errors';
 import { Integration } from '../../domain/integration';
 import { channelHasPrimary } from '../../domain/primary-rules';
-import { renumberChannel } from '../renumber-channel';
+import { rankChannelInStore } from '../rank-channel';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
 
 export interface DeleteIntegrationCommand {
@@ -27,7 +27,9 @@ export class DeleteIntegration {
     if (!existing || !(await this.integrations.softDelete(scope, id, { deletedAt: this.clock.now(), deletedBy }))) {
       throw new IntegrationNotFoundError(id);
     }
-    if (existing.active && channelHasPrimary(existing.channel)) await renumberChannel(this.integrations, scope, existing.channel);
+    if (existing.active && channelHasPrimary(existing.channel)) {
+      await rankChannelInStore(this.integrations, this.clock, scope, existing.channel, { kind: 'renumber' }, id);
+    }
     return this.integrations.list(scope);
   }
 }

@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, isId } from '@app/kernel';
 import { ChannelWithoutPrimaryError, IntegrationNotFoundError, IntegrationUpdateConflictError, MalformedIntegrationIdError } from '../../domain/errors';
 import { Integration } from '../../domain/integration';
-import { assertCredentialsForActive, toRanked } from '../../domain/integration-validation';
-import { channelHasPrimary, renumberPriorities } from '../../domain/primary-rules';
+import { assertCredentialsForActive } from '../../domain/integration-validation';
+import { channelHasPrimary, nextUpdatedAt } from '../../domain/primary-rules';
 import { findProvider } from '../../domain/provider-catalogue';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
+import { rankChannelInStore } from '../rank-channel';
 
 export interface SetIntegrationPrimaryCommand {
   scope: EnvironmentScope;
@@ -39,18 +40,11 @@ export class SetIntegrationPrimary {
       const provider = findProvider(existing.providerId);
       if (provider && !existing.active) assertCredentialsForActive(provider, existing.credentials);
 
-      const updatedAt = new Date(Math.max(this.clock.now().getTime(), existing.updatedAt.getTime() + 1));
-      const next: Integration = { ...existing, active: true, primary: true, conditions: [], updatedAt };
+      const next: Integration = { ...existing, active: true, primary: true, conditions: [], updatedAt: nextUpdatedAt(this.clock.now(), existing.updatedAt) };
       const result = await this.integrations.replace(scope, next, existing.updatedAt);
       if (result !== 'updated') continue; // changed meanwhile: read it again
 
-      const active = await this.integrations.findActive(scope, { channel: existing.channel });
-      const ranked = active.map((integration) => (integration.id === id ? toRanked(next) : { ...toRanked(integration), primary: false }));
-      const demoted = active
-        .filter((integration) => integration.id !== id && integration.primary)
-        .map((i) => ({ id: i.id, primary: false, priority: i.priority }));
-      await this.integrations.setPriorities(scope, demoted);
-      await this.integrations.setPriorities(scope, renumberPriorities(ranked));
+      await rankChannelInStore(this.integrations, this.clock, scope, existing.channel, { kind: 'primary', id }, id);
       return (await this.integrations.findById(scope, id)) ?? next;
     }
     throw new IntegrationUpdateConflictError(id);

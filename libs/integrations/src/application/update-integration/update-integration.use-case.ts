@@ -11,9 +11,9 @@ import {
   NoPropertiesToUpdateError,
 } from '../../domain/errors';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
-import { assertCredentialsForActive, normalizeConditions, toRanked, validateFallbacks } from '../../domain/integration-validation';
-import { PriorityChange, channelHasPrimary, placeOnActivation, placeOnDeactivation, primaryAfterConditions } from '../../domain/primary-rules';
-import { renumberChannel } from '../renumber-channel';
+import { assertCredentialsForActive, normalizeConditions, validateFallbacks } from '../../domain/integration-validation';
+import { RankingEvent, channelHasPrimary, nextUpdatedAt, primaryAfterConditions } from '../../domain/primary-rules';
+import { rankChannelInStore } from '../rank-channel';
 import { findProvider } from '../../domain/provider-catalogue';
 import { INTEGRATION_CHECKER, IntegrationChecker } from '../../ports/integration-checker.port';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '../../ports/integration.repository.port';
@@ -64,23 +64,19 @@ export class UpdateIntegration {
         throw new NoPropertiesToUpdateError();
       }
 
-      const { next, priorityChanges, renumber } = await this.apply(existing, command);
+      const { next, ranking } = await this.apply(existing, command);
       const result = await this.integrations.replace(scope, next, existing.updatedAt);
       if (result === 'stale') continue;
       if (result === 'identifier_taken') throw new IntegrationIdentifierTakenError(next.identifier);
 
-      await this.integrations.setPriorities(scope, priorityChanges);
-      if (!renumber) return next;
-      const own = (await renumberChannel(this.integrations, scope, next.channel)).find((change) => change.id === next.id);
-      return own ? { ...next, primary: own.primary, priority: own.priority } : next;
+      if (!ranking) return next;
+      const own = (await rankChannelInStore(this.integrations, this.clock, scope, next.channel, ranking, id)).find((ranked) => ranked.id === id);
+      return own ? { ...next, primary: own.primary, priority: own.priority, updatedAt: own.updatedAt } : next;
     }
     throw new IntegrationUpdateConflictError(id);
   }
 
-  private async apply(
-    existing: Integration,
-    { scope, changes, check }: UpdateIntegrationCommand,
-  ): Promise<{ next: Integration; priorityChanges: PriorityChange[]; renumber: boolean }> {
+  private async apply(existing: Integration, { scope, changes, check }: UpdateIntegrationCommand): Promise<{ next: Integration; ranking?: RankingEvent }> {
     const now = this.clock.now();
     const next: Integration = {
       ...existing,
@@ -97,8 +93,7 @@ export class UpdateIntegration {
             await this.integrations.list(scope),
           )
         : existing.fallbacks,
-      // Strictly later than what was read, so the compare-and-set always sees the change.
-      updatedAt: new Date(Math.max(now.getTime(), existing.updatedAt.getTime() + 1)),
+      updatedAt: nextUpdatedAt(now, existing.updatedAt),
     };
 
     const provider = findProvider(existing.providerId);
@@ -110,29 +105,25 @@ export class UpdateIntegration {
       if (!result.ok) throw new IntegrationCheckFailedError(result.message ?? `The ${existing.providerId} integration check failed`);
     }
 
-    let priorityChanges: PriorityChange[] = [];
-    let renumber = false;
+    // Becoming active or inactive, or a primary given conditions, ranks the channel again once written.
+    let ranking: RankingEvent | undefined;
     if (channelHasPrimary(next.channel)) {
       if (next.active && !existing.active) {
-        const activeOthers = (await this.integrations.findActive(scope, { channel: next.channel })).filter((i) => i.id !== next.id);
-        const placement = placeOnActivation(next.channel, existing.primary, activeOthers.map(toRanked));
-        next.primary = placement.primary;
-        next.priority = placement.priority;
-        priorityChanges = placement.changes;
-        renumber = true;
+        // Back unranked (priority 0), then placed as a new one is; its primary flag is left as is.
+        next.priority = 0;
+        ranking = { kind: 'placed', id: next.id, mayBecomePrimary: false };
       } else if (!next.active && existing.active) {
-        const placement = placeOnDeactivation();
-        next.primary = placement.primary;
-        next.priority = placement.priority;
-        renumber = true;
+        next.primary = false;
+        next.priority = 0;
+        ranking = { kind: 'renumber' };
       }
       const primary = primaryAfterConditions(next.primary, next.conditions.length);
       if (primary !== next.primary) {
         next.primary = primary;
-        renumber = renumber || next.active;
+        if (next.active) ranking ??= { kind: 'renumber' };
       }
     }
-    return { next, priorityChanges, renumber };
+    return { next, ranking };
   }
 
   private runCheck(integration: Integration) {
