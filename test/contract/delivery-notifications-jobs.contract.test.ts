@@ -258,6 +258,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
         attempts: 2,
         scheduleExtensionsCount: 1,
         error: { message: 'boom', code: 'x' },
+        output: { user: { name: 'Ada' }, 'a.b$': [1, null] },
       });
       const bare = job(n, 'in-app-step');
       expect(await write([], [full, bare])).toEqual(new Set([n.id]));
@@ -265,7 +266,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await jobs.findById(full.id)).toEqual(full);
       const found = await jobs.findById(bare.id);
       expect(found).toEqual(bare);
-      for (const field of ['parentId', 'providerId', 'tenant', 'actorId', 'digest', 'digestBucketKey', 'mergedDigestId', 'runAt', 'error']) {
+      for (const field of ['parentId', 'providerId', 'tenant', 'actorId', 'digest', 'digestBucketKey', 'mergedDigestId', 'runAt', 'error', 'output']) {
         expect(found).not.toHaveProperty(field);
       }
       expect(await jobs.findById(newId())).toBeNull();
@@ -369,8 +370,13 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       const delayed = await jobs.findById(k.id);
       expect(delayed).toMatchObject({ status: 'delayed', runAt, attempts: 2, updatedAt: at });
       expect(delayed).not.toHaveProperty('error');
-      expect(await jobs.transition(k.id, 'completed', { digest: { type: 'regular', events: [{ x: 1 }] } })).toBe(true);
-      expect(await jobs.findById(k.id)).toMatchObject({ status: 'completed', digest: { events: [{ x: 1 }] } });
+      expect(await jobs.transition(k.id, 'completed', { digest: { type: 'regular', events: [{ x: 1 }] }, output: { plan: 'pro', 'a.b': [1] } })).toBe(true);
+      expect(await jobs.findById(k.id)).toMatchObject({ status: 'completed', digest: { events: [{ x: 1 }] }, output: { plan: 'pro', 'a.b': [1] } });
+      // an output that is not an object (a step whose answer was text) reads back as it was
+      const [text] = jobChain(notification(scope), ['chat']);
+      await write([], [text]);
+      expect(await jobs.transition(text.id, 'completed', { output: 'plain answer' })).toBe(true);
+      expect((await jobs.findById(text.id))!.output).toBe('plain answer');
       for (const status of JOB_STATUSES) expect(await jobs.transition(k.id, status, { attempts: 9 })).toBe(false);
       expect(await jobs.findById(k.id)).toMatchObject({ status: 'completed', attempts: 2 });
       expect(await jobs.transition(newId(), 'queued')).toBe(false);

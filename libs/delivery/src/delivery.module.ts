@@ -27,6 +27,8 @@ import { StepHandlers } from './application/run-step/step-handlers';
 import { StoreStepWrites } from './application/run-step/step-writes';
 import { DelayStep } from './application/run-step/steps/delay.step';
 import { DigestStep } from './application/run-step/steps/digest.step';
+import { HttpRequestStep } from './application/run-step/steps/http-request.step';
+import { ResponseSchemas } from './application/run-step/steps/response-schemas';
 import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
 import { ReceiveVendorEvents } from './application/receive-vendor-events/receive-vendor-events.use-case';
 import { ListSuppressions } from './application/list-suppressions/list-suppressions.use-case';
@@ -54,7 +56,19 @@ const useCases = [
 ];
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */
-const stepParts = [StoreStepWrites, StepGate, PreviousSteps, StepChain, StepRecorder, StepHandlers, SendChannelStep, DelayStep, DigestStep];
+const stepParts = [
+  StoreStepWrites,
+  StepGate,
+  PreviousSteps,
+  StepChain,
+  StepRecorder,
+  StepHandlers,
+  SendChannelStep,
+  DelayStep,
+  DigestStep,
+  HttpRequestStep,
+  ResponseSchemas,
+];
 const channelSenders = [ChannelSupport, ProviderDelivery, ReplyAddresses, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
 
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */

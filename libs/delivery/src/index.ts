@@ -11,6 +11,7 @@ export * from './domain/execution-detail';
 export * from './domain/attempt';
 export * from './ports/channel-provider.port';
 export * from './ports/template-renderer.port';
+export * from './ports/http-request-sender.port';
 export * from './domain/recipients';
 export * from './domain/trigger';
 export * from './ports/trigger.repository.port';

@@ -8,6 +8,7 @@ export * from './ports/clock.port';
 export * from './ports/idempotency-store.port';
 export * from './domain/conditions';
 export * from './domain/evaluate-conditions';
+export * from './domain/json-logic';
 export * from './ports/job-queue.port';
 export * from './ports/queue-job-store.port';
 export * from './domain/ttl-cache';

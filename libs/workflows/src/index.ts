@@ -1,4 +1,5 @@
 export * from './domain/workflow';
+export * from './domain/http-request-headers';
 export * from './domain/errors';
 export * from './domain/step-rules';
 export * from './domain/template-variables';

@@ -77,6 +77,7 @@ export const JOB_OPTIONAL_FIELDS = [
   'runAt',
   'scheduleExtensionsCount',
   'error',
+  'output',
 ] as const;
 
 export const toJob = (j: Job): Job => shaped(j, JOB_REQUIRED_FIELDS, JOB_OPTIONAL_FIELDS);

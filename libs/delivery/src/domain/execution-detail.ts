@@ -133,6 +133,11 @@ export const DETAIL = {
   STEP_VARIANT_SELECTED: 'Step variant selected',
   ADDRESS_SUPPRESSED: 'Step skipped: the address is on the suppression list after a hard bounce or spam report',
   DEVICE_TOKEN_REMOVED: 'Device token removed from the subscriber: the provider reports it is no longer registered',
+  HTTP_REQUEST_SUCCEEDED: 'HTTP request succeeded',
+  HTTP_REQUEST_FAILED: 'HTTP request failed',
+  HTTP_REQUEST_RETRY_SCHEDULED: 'HTTP request failed, retry scheduled',
+  HTTP_RESPONSE_SCHEMA_MISMATCH: 'HTTP response does not match the response body schema',
+  HTTP_RESPONSE_NOT_AN_OBJECT: 'HTTP response is not a JSON object: later steps cannot read fields of it',
 } as const;
 export type DetailText = (typeof DETAIL)[keyof typeof DETAIL];
 

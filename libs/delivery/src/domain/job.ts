@@ -81,6 +81,8 @@ export interface Job {
   attempts: number;
   scheduleExtensionsCount?: number;
   error?: { message: string; code?: string };
+  /** What the step hands later steps of its chain, which read it as `steps.<stepId>` (an HTTP request step: its answer's body; Novu's `stepOutput`). */
+  output?: unknown;
   createdAt: Date;
   updatedAt: Date;
 }

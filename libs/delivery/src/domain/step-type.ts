@@ -23,9 +23,10 @@ export function isDeferredStep(type: StepType | string): boolean {
 }
 
 /**
- * Channel steps that call a vendor (everything but in-app): their time is the vendor's, so they run
- * in the steps queue, never inside a fan-out job where a slow vendor would hold every trigger behind it.
+ * Steps that call out: channel steps through a vendor (everything but in-app) and HTTP request steps.
+ * Their time is the remote end's, so they run in the steps queue, never inside a fan-out job where a
+ * slow endpoint would hold every trigger behind it.
  */
-export function sendsThroughProvider(type: StepType | string): boolean {
-  return isChannelStep(type) && type !== 'in_app';
+export function callsOut(type: StepType | string): boolean {
+  return (isChannelStep(type) && type !== 'in_app') || type === 'http_request';
 }

@@ -16,6 +16,7 @@ export const JOB_PATCH_FIELDS = [
   'attempts',
   'scheduleExtensionsCount',
   'error',
+  'output',
   'updatedAt',
 ] as const;
 

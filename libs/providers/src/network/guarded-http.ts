@@ -22,6 +22,8 @@ export interface GuardedResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body was longer than `maxResponseBytes` and is cut there. */
+  truncated: boolean;
   /** The URL that answered (after redirects). */
   url: string;
 }
@@ -70,13 +72,24 @@ async function requestOnce(url: string, request: GuardedRequest): Promise<Guarde
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        const answer = () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated: size > limit,
+            url: target.url.toString(),
+          });
         res.on('data', (chunk: Buffer) => {
-          if (size < limit) chunks.push(chunk.subarray(0, limit - size));
+          chunks.push(chunk.subarray(0, limit - size));
           size += chunk.length;
+          // The rest is never read: what is kept is all there will be.
+          if (size > limit) {
+            answer();
+            res.destroy();
+          }
         });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), url: target.url.toString() }),
-        );
+        res.on('end', answer);
         res.on('error', reject);
       },
     );

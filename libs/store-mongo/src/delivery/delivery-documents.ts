@@ -63,7 +63,7 @@ export const notificationDocuments = new DocumentMapper<Notification>({
 });
 
 /** Job fields holding caller JSON (also what a transition's patch encodes). */
-export const JOB_JSON_FIELDS = ['payload', 'overrides', 'tenant', 'digest', 'error'] as const;
+export const JOB_JSON_FIELDS = ['payload', 'overrides', 'tenant', 'digest', 'error', 'output'] as const;
 
 export const jobDocuments = new DocumentMapper<Job>({
   fields: [
@@ -91,6 +91,7 @@ export const jobDocuments = new DocumentMapper<Job>({
     'attempts',
     'scheduleExtensionsCount',
     'error',
+    'output',
     'createdAt',
     'updatedAt',
   ],

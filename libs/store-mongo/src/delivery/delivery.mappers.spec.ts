@@ -122,6 +122,7 @@ describe('job documents', () => {
       runAt: later,
       scheduleExtensionsCount: 2,
       error: { message: 'boom', code: 'x' },
+      output: { 'user.name': 'Ada', list: [1] },
     };
     roundTrips(jobDocuments, full, bare, [
       'parentId',
@@ -134,6 +135,7 @@ describe('job documents', () => {
       'runAt',
       'scheduleExtensionsCount',
       'error',
+      'output',
     ]);
     expect(jobDocuments.toDocument(full).runAt).toBe(later);
   });

@@ -53,6 +53,7 @@ const PATCH_COLUMNS: Record<keyof JobPatch, { column: string; json: boolean }> =
   attempts: { column: 'attempts', json: false },
   scheduleExtensionsCount: { column: 'schedule_extensions_count', json: false },
   error: { column: 'error', json: true },
+  output: { column: 'output', json: true },
   updatedAt: { column: 'updated_at', json: false },
 };
 
@@ -84,6 +85,7 @@ export const toJobRow = (j: Job): Record<string, unknown> => ({
   error: j.error,
   created_at: isoTime(j.createdAt),
   updated_at: isoTime(j.updatedAt),
+  output: j.output,
 });
 
 export function toJob(row: any): Job {
@@ -118,6 +120,7 @@ export function toJob(row: any): Job {
       runAt: row.run_at,
       scheduleExtensionsCount: row.schedule_extensions_count,
       error: row.error,
+      output: row.output,
     },
   );
 }

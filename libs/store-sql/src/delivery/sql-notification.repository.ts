@@ -8,8 +8,11 @@ import { JOB_COLUMNS, leaveOutFirstJobDefaults, toJobRow } from './sql-job.repos
 import { MESSAGE_COLUMNS, toMessageRow } from './sql-message.repository';
 import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, isoTime, jsonRows, jsonRowsSource, setPresent } from './sql-rows';
 
-/** The job columns a new notification's jobs are written with: their own, and the details written with them. */
-const NEW_JOB_COLUMNS: readonly ColumnSpec[] = [...JOB_COLUMNS, ['details', 'jsonb']];
+/**
+ * The job columns a new notification's jobs are written with: their own, and the details written with them;
+ * `output` last, since a step sets it when it runs, after the insert.
+ */
+const NEW_JOB_COLUMNS: readonly ColumnSpec[] = [...JOB_COLUMNS, ['details', 'jsonb'], ['output', 'jsonb']];
 
 /** The columns of notifications, those most notifications leave empty last (jsonRows writes no trailing nulls). */
 const COLUMNS: readonly ColumnSpec[] = [

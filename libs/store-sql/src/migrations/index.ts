@@ -30,6 +30,7 @@ import { messageIndexEntriesMigration } from './0028_message_index_entries';
 import { triggerTimeOrderedIdsMigration } from './0029_trigger_time_ordered_ids';
 import { messageSubscriberIndexMigration } from './0030_message_subscriber_index';
 import { integrationUniquePriorityMigration } from './0032_integration_unique_priority';
+import { jobOutputMigration } from './0034_job_output';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -64,4 +65,5 @@ export const MIGRATIONS: Migration[] = [
   triggerTimeOrderedIdsMigration,
   messageSubscriberIndexMigration,
   integrationUniquePriorityMigration,
+  jobOutputMigration,
 ];

@@ -207,7 +207,10 @@ export interface StepVariant {
   stepId?: string;
   /** The v2 controls as last written through the v2 API; cleared when a v1 write replaces the template. */
   controlValues?: Record<string, unknown>;
-  /** JSON Logic over payload, subscriber and earlier steps: the step is skipped when it holds (v2 `skip`). */
+  /**
+   * The step's conditions (v2 `skip`, as Novu's dashboard keeps them): JSON Logic over payload, subscriber
+   * and earlier steps saying when the step runs; it is skipped when they do not hold.
+   */
   skip?: Record<string, unknown>;
   active: boolean;
   shouldStopOnFail: boolean;

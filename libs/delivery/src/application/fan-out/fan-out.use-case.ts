@@ -15,7 +15,7 @@ import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository, payloadWithDefaults } from '@app/workflows';
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { Job } from '../../domain/job';
-import { sendsThroughProvider } from '../../domain/step-type';
+import { callsOut } from '../../domain/step-type';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepJob, stepRetryJob } from '../queues';
@@ -231,10 +231,10 @@ export class FanOut {
       this.inAppListener,
       built.flatMap(({ notification }, index) => (written.has(notification.id) ? (ranAhead[index]?.messages ?? []) : [])),
     );
-    // First steps that call a vendor go to the steps queue: a stalled vendor then holds steps-queue
-    // slots, never the fan-out slots every environment's triggers pass through. The queue
-    // deduplicates by job id, so a redelivered fan-out adds nothing twice.
-    const handedOn = built.flatMap(({ jobs: [first] }) => (first && sendsThroughProvider(first.type) ? [stepJob(first.id, { jobId: first.id })] : []));
+    // First steps that call out (a vendor, an HTTP request step's endpoint) go to the steps queue: a
+    // stalled endpoint then holds steps-queue slots, never the fan-out slots every environment's
+    // triggers pass through. The queue deduplicates by job id, so a redelivered fan-out adds nothing twice.
+    const handedOn = built.flatMap(({ jobs: [first] }) => (first && callsOut(first.type) ? [stepJob(first.id, { jobId: first.id })] : []));
     if (handedOn.length) await this.queue.addBulk(STEPS_QUEUE, handedOn);
     // The other first steps of the batch (≤ fanOutBatchSize; in-app, delay, digest: store work only)
     // run right here, all at once, rather than as one queue job each: a queue round trip per
@@ -243,7 +243,7 @@ export class FanOut {
     // job's redelivery).
     await Promise.all(
       built.map(async ({ notification, jobs: [first], subscriber }, index) => {
-        if (!first || sendsThroughProvider(first.type)) return;
+        if (!first || callsOut(first.type)) return;
         // written before (a redelivered fan-out): carry on from the store
         if (!written.has(notification.id)) return this.runFirstStep(first.id, {});
         const chain = ranAhead[index];

@@ -14,6 +14,7 @@ import { StepContext } from './step-context';
 import { StepGate } from './step-gate';
 import { HandlersByType, StepHandlers } from './step-handlers';
 import { StepOutcome } from './step-outcome';
+import { earlierStepOutputs, hasEarlierOutputs } from './step-outputs';
 import { RunAheadWrites, StoreStepWrites } from './step-writes';
 
 export interface RunStepCommand extends Pick<StepJobData, 'jobId' | 'phase'> {
@@ -38,7 +39,7 @@ interface Failure {
 
 /**
  * Runs one job of a notification's chain: loads it, moves it to `running` (compare-and-set, so a
- * redelivered queue job is harmless), applies step filters, preferences and quiet hours, hands it
+ * redelivered queue job is harmless), applies step filters and conditions, preferences and quiet hours, hands it
  * to the handler of its step type (channel, delay, digest), and settles what the handler answers:
  * the job's end, and the rest of the chain going on or canceled.
  */
@@ -95,6 +96,8 @@ export class RunStep {
     if (!(await writes.transition(job.id, 'running'))) return;
     const context: StepContext<W> = { scope, job, workflow, step, subscriber, writes, attempt: command.attempt, now: this.recorder.now() };
     if (job.actorId) context.actor = (await this.subscribers.findBySubscriberId(scope, job.actorId)) ?? undefined;
+    if (hasEarlierOutputs(workflow, step.id))
+      context.steps = earlierStepOutputs(workflow, await this.jobs.findByNotificationIds(scope, [job.notificationId]), job.id);
 
     const handler = handlers[job.type];
     try {

@@ -54,9 +54,16 @@ describe('StepChain', () => {
     expect(merged.details).toEqual([]);
   });
 
-  it('lets the chain go on after a failed channel step unless it says stop; any other failed step stops it', () => {
+  it('lets the chain go on after a failed channel step unless it says stop, and after a failed HTTP request step that says continueOnFailure; any other failed step stops it', () => {
     expect(failureStopsChain({ type: 'email' }, undefined)).toBe(false);
     expect(failureStopsChain({ type: 'email' }, { shouldStopOnFail: true })).toBe(true);
     expect(failureStopsChain({ type: 'delay' }, { shouldStopOnFail: false })).toBe(true);
+    const http = (continueOnFailure?: boolean) => ({
+      template: { id: 't', type: 'http_request' as const },
+      metadata: { method: 'GET' as const, url: 'https://example.com', headers: [], continueOnFailure },
+    });
+    expect(failureStopsChain({ type: 'http_request' }, http())).toBe(true);
+    expect(failureStopsChain({ type: 'http_request' }, http(true))).toBe(false);
+    expect(failureStopsChain({ type: 'http_request' }, undefined)).toBe(true);
   });
 });

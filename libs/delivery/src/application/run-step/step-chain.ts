@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { StepVariant, stepMetadata } from '@app/workflows';
 import { Job } from '../../domain/job';
 import { isChannelStep } from '../../domain/step-type';
 import { stepJob } from '../queues';
@@ -6,8 +7,13 @@ import { StepRecorder } from './channels/step-recorder';
 import { EndedChildStatus } from '../../ports/job.repository.port';
 import { RunAheadWrites } from './step-writes';
 
-/** A failed channel step lets the chain go on unless its step says shouldStopOnFail; any other failed step stops it. */
-export function failureStopsChain(job: Pick<Job, 'type'>, step: { shouldStopOnFail?: boolean } | undefined): boolean {
+/**
+ * A failed channel step lets the chain go on unless its step says shouldStopOnFail; a failed HTTP
+ * request step stops it unless its step says continueOnFailure; any other failed step stops it.
+ */
+export function failureStopsChain(job: Pick<Job, 'type'>, step: Partial<Pick<StepVariant, 'shouldStopOnFail' | 'template' | 'metadata'>> | undefined): boolean {
+  if (job.type === 'http_request')
+    return !(step?.template && stepMetadata({ template: step.template, metadata: step.metadata }, 'http_request')?.continueOnFailure);
   return !isChannelStep(job.type) || !!step?.shouldStopOnFail;
 }
 

@@ -21,6 +21,8 @@ export interface StepContext<W extends RunAheadWrites = StepWrites> {
   writes: W;
   attempt: Attempt;
   now: Date;
+  /** What the steps before this one handed on, by their stepId (`steps.<stepId>`); absent when none of them can. */
+  steps?: Record<string, unknown>;
 }
 
 /** What templates and filters see of a subscriber. */
@@ -30,13 +32,14 @@ export function subscriberVariables(subscriber: Subscriber): Record<string, unkn
   return { ...Object.fromEntries((cleared ?? []).map((field) => [field, null])), ...fields, _id: id };
 }
 
-/** The variables a step's templates and its filter values are rendered with (Novu's names). */
+/** The variables a step's templates, filter values and conditions are rendered and evaluated with (Novu's names). */
 export function stepVariables({
   job,
   subscriber,
   actor,
   workflow,
-}: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow'>): TemplateVariables {
+  steps,
+}: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps'>): TemplateVariables {
   const events = job.digest?.events ?? [];
   return {
     payload: payloadWithDefaults(job.payload, workflow),
@@ -44,5 +47,6 @@ export function stepVariables({
     actor: actor ? subscriberVariables(actor) : undefined,
     tenant: job.tenant,
     step: { digest: events.length > 0, events, total_count: events.length },
+    steps: steps ?? {},
   };
 }

@@ -132,6 +132,47 @@ describe('StepGate.passesFilters', () => {
   });
 });
 
+describe("StepGate.passesFilters: a step's conditions (v2 skip)", () => {
+  it('runs a step whose conditions hold, writing nothing, and reads earlier steps, payload and subscriber', async () => {
+    const skip = {
+      and: [
+        { '==': [{ var: 'steps.fetch-user.plan' }, 'pro'] },
+        { '==': [{ var: 'payload.plan' }, 'pro'] },
+        { '==': [{ var: 'subscriber.subscriberId' }, 'ada'] },
+      ],
+    };
+    const { gate, context, state, details } = gateFor({ step: { skip } });
+    context.steps = { 'fetch-user': { plan: 'pro' } };
+    await expect(gate.passesFilters(context)).resolves.toBe(true);
+    expect(state()).toEqual(['running', 'pending']);
+    expect(details()).toEqual([]);
+  });
+
+  it('skips a step whose conditions do not hold (as Novu: they say when it runs): canceled, the rule and what it read recorded, the chain goes on', async () => {
+    const skip = { '>': [{ var: 'steps.fetch-user.score' }, 10] };
+    const { gate, context, state, chain } = gateFor({ step: { skip } });
+    context.steps = { 'fetch-user': { score: 3 } };
+    await expect(gate.passesFilters(context)).resolves.toBe(false);
+    expect(state()).toEqual(['canceled', 'queued']);
+    expect(chain.details).toEqual([expect.objectContaining({ status: 'Success', detail: DETAIL.FILTER_STEPS })]);
+    expect(JSON.parse(chain.details[0].raw!)).toEqual({ skip, variables: { 'steps.fetch-user.score': 3 } });
+  });
+
+  it('an empty rule never skips; v1 filters are applied first', async () => {
+    const empty = gateFor({ step: { skip: {} } });
+    await expect(empty.gate.passesFilters(empty.context)).resolves.toBe(true);
+    const { gate, context, details } = gateFor({ step: { filters: planIs('free'), skip: { '==': [1, 1] } } });
+    await expect(gate.passesFilters(context)).resolves.toBe(false);
+    expect(details()).toEqual([['Success', DETAIL.FILTER_STEPS]]);
+  });
+
+  it('a rule that cannot be evaluated is refused (the step fails), nothing written', async () => {
+    const { gate, context, state } = gateFor({ step: { skip: { unknownOperation: [1] } } });
+    await expect(gate.passesFilters(context)).rejects.toMatchObject({ code: 'invalid_step_condition', kind: 'invalid' });
+    expect(state()).toEqual(['running', 'pending']);
+  });
+});
+
 describe('StepGate.passesPreferences', () => {
   it('lets a channel everyone leaves on through', async () => {
     const { gate, context, state } = gateFor();

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { evaluateConditions } from '@app/kernel';
+import { InvalidRequestError, applyJsonLogic, evaluateConditions, jsonLogicVariables } from '@app/kernel';
 import {
   PREFERENCE_REPOSITORY,
   PreferenceRepository,
@@ -43,10 +43,15 @@ export class StepGate {
   ) {}
 
   /**
-   * Step filters; a value holding `{{…}}` is a template rendered with the step's variables first (as Novu
-   * compiles it); a previous-step part reads the messages that step sent, as they are now.
+   * Step filters (v1), then the step's conditions (v2 `skip`). A filter value holding `{{…}}` is a
+   * template rendered with the step's variables first (as Novu compiles it); a previous-step part
+   * reads the messages that step sent, as they are now.
    */
   async passesFilters(context: StepContext<RunAheadWrites>): Promise<boolean> {
+    return (await this.passesV1Filters(context)) && (await this.passesConditions(context));
+  }
+
+  private async passesV1Filters(context: StepContext<RunAheadWrites>): Promise<boolean> {
     // Most steps have none: no variables to build, no previous steps to read, nothing recorded.
     if (!context.step.filters?.length) return true;
     const variables = stepVariables(context);
@@ -60,6 +65,25 @@ export class StepGate {
     );
     if (!filters.passed) await this.skip(context, DETAIL.FILTER_STEPS, filters.details);
     return filters.passed;
+  }
+
+  /**
+   * The step's conditions, as Novu's dashboard keeps them in `skip`: JSON Logic over the payload, the
+   * subscriber and earlier steps (`steps.<stepId>`) that says when the step runs; when it does not
+   * hold, the step is skipped (canceled, the chain goes on). A rule that cannot be evaluated fails the step.
+   */
+  private async passesConditions(context: StepContext<RunAheadWrites>): Promise<boolean> {
+    const rule = context.step.skip;
+    if (!rule || Object.keys(rule).length === 0) return true;
+    const variables = stepVariables(context);
+    let holds: boolean;
+    try {
+      holds = Boolean(applyJsonLogic(rule, variables, context.now));
+    } catch (error) {
+      throw new InvalidRequestError('invalid_step_condition', `The step's conditions cannot be evaluated: ${(error as Error).message}`, { skip: rule });
+    }
+    if (!holds) await this.skip(context, DETAIL.FILTER_STEPS, { skip: rule, variables: jsonLogicVariables(rule, variables) });
+    return holds;
   }
 
   /**

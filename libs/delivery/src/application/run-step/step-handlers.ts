@@ -5,6 +5,7 @@ import { StepHandler } from './step-handler';
 import { RunAheadWrites, StepWrites } from './step-writes';
 import { DelayStep } from './steps/delay.step';
 import { DigestStep } from './steps/digest.step';
+import { HttpRequestStep } from './steps/http-request.step';
 
 export type HandlersByType<W extends RunAheadWrites> = Partial<Record<StepType, StepHandler<W>>>;
 
@@ -19,8 +20,8 @@ export class StepHandlers {
    */
   readonly runAhead: HandlersByType<RunAheadWrites>;
 
-  constructor(channel: SendChannelStep, delay: DelayStep, digest: DigestStep) {
-    this.stored = { in_app: channel, email: channel, sms: channel, chat: channel, push: channel, delay, digest };
+  constructor(channel: SendChannelStep, delay: DelayStep, digest: DigestStep, httpRequest: HttpRequestStep) {
+    this.stored = { in_app: channel, email: channel, sms: channel, chat: channel, push: channel, delay, digest, http_request: httpRequest };
     this.runAhead = { in_app: channel.inApp };
   }
 }
