@@ -8,6 +8,7 @@ import {
   SqlJobRepository,
   SqlMessageRepository,
   SqlNotificationRepository,
+  SqlThrottleWindowRepository,
 } from '../../libs/store-sql/src/delivery';
 import { SQL_STORES } from '../support/sql-stores';
 import { describeMongoContract } from '../support/mongo-store';
@@ -106,20 +107,20 @@ function stepWritesContract(setup: () => Promise<{ openChain: OpenChain; close()
   });
 }
 
-type DeliveryRepositories = Pick<Repositories, 'jobs' | 'executionDetails' | 'messages' | 'digestBuckets' | 'notifications'>;
+type DeliveryRepositories = Pick<Repositories, 'jobs' | 'executionDetails' | 'messages' | 'digestBuckets' | 'notifications' | 'throttleWindows'>;
 
 /** StoreStepWrites over one store's repositories, each chain written there first. */
 function storeStepWrites(open: () => Promise<{ repositories: DeliveryRepositories; close(): Promise<void> }>) {
   return async () => {
     const { repositories, close } = await open();
-    const { jobs, executionDetails: details, messages, digestBuckets, notifications } = repositories;
+    const { jobs, executionDetails: details, messages, digestBuckets, notifications, throttleWindows } = repositories;
     return {
       async openChain(n: Notification, chainJobs: Job[]) {
         await notifications.insertWithRecords([{ notification: n, jobs: chainJobs, messages: [], details: [] }]);
         // The queue is not what is under test: one that keeps what it is given.
         const added: NewJob<StepJobData>[] = [];
         const queue = { add: async (name: string, job: NewJob<StepJobData>) => void (name === STEPS_QUEUE && added.push(job)) } as unknown as JobQueue;
-        const writes = new StoreStepWrites(jobs, details, messages, digestBuckets, notifications, queue);
+        const writes = new StoreStepWrites(jobs, details, messages, digestBuckets, notifications, throttleWindows, queue);
         return {
           writes,
           job: async (id: string) => (await jobs.findById(id)) ?? undefined,
@@ -145,6 +146,7 @@ describe.each(SQL_STORES)('StoreStepWrites on $name', (store) => {
         executionDetails: new SqlExecutionDetailRepository(sql),
         messages: new SqlMessageRepository(sql),
         digestBuckets: new SqlDigestBucketRepository(sql),
+        throttleWindows: new SqlThrottleWindowRepository(sql),
         notifications: new SqlNotificationRepository(sql),
       };
       return { repositories, close: () => sql.close() };

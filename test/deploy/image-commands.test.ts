@@ -95,16 +95,6 @@ describe("the image's start commands, run as its container runs them", () => {
     if (appDir) rmSync(appDir, { recursive: true, force: true });
   }, 60_000);
 
-  // On a failure, show what the services printed.
-  const withOutputs = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      (error as Error).message += `\n${h.outputs()}`;
-      throw error;
-    }
-  };
-
   it('runs on production dependencies only, in production mode', () => {
     expect(installOutput).toMatch(/added \d+ packages/);
     for (const devOnly of ['typescript', 'jest', '@nestjs/testing', '@swc/core', 'supertest'])
@@ -114,7 +104,7 @@ describe("the image's start commands, run as its container runs them", () => {
   });
 
   it('answers /v1/health-check, and the health checks of the Dockerfile and of compose pass', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const res = await fetch(`${h.baseUrl}/v1/health-check`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: 'ok' });
@@ -125,7 +115,7 @@ describe("the image's start commands, run as its container runs them", () => {
     }));
 
   it('delivers a triggered in-app workflow through the worker', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const identifier = uniqueName('image').toLowerCase();
       await h.expect(201, 'POST', '/v1/workflows', {
         name: identifier,
@@ -144,7 +134,7 @@ describe("the image's start commands, run as its container runs them", () => {
     }));
 
   it("keeps the worker's heartbeat file fresh while it consumes; compose's health check follows it", () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const check = compose.services.worker.healthcheck.test;
       const first = statSync(heartbeatFile).mtimeMs;
       expect(Date.now() - first).toBeLessThan(10_000);

@@ -37,16 +37,6 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     removeBuild(buildDir);
   }, 60_000);
 
-  // On a failure, show what the services printed.
-  const withOutputs = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      (error as Error).message += `\n${h.outputs()}`;
-      throw error;
-    }
-  };
-
   async function createWorkflow(steps: unknown[]): Promise<string> {
     const identifier = uniqueName('wf').toLowerCase();
     await h.expect(201, 'POST', '/v1/workflows', { name: identifier, identifier, active: true, steps });
@@ -88,7 +78,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
   });
 
   it('delivers an in-app message', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([inApp('Hello {{payload.name}}, {{subscriber.firstName}}!')]);
       const subscriberId = uniqueName('sub');
       const { transactionId, status } = await trigger({ name: workflow, to: { subscriberId, firstName: 'Ada' }, payload: { name: 'World' } });
@@ -103,7 +93,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('delivers chat through a signed webhook, retrying a 503 then succeeding, once per Idempotency-Key', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([chat('Order {{payload.order}} shipped')]);
       const { subscriberId, path } = await chatSubscriber();
       let calls = 0;
@@ -127,7 +117,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('fails a chat delivery at once on a permanent (4xx) error', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([chat('Never arrives')]);
       const { subscriberId, path } = await chatSubscriber();
       receiver.respond((request, res) => {
@@ -143,7 +133,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('waits out a delay, and a cancel stops a delayed notification', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const delayed = await createWorkflow([
         { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'seconds' } },
         inApp('after the delay'),
@@ -170,7 +160,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('merges 50 concurrent triggers into exactly one digest across two workers', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([
         { template: { type: 'digest' }, metadata: { type: 'regular', amount: 2, unit: 'seconds' } },
         inApp('{{step.total_count}} events'),
@@ -185,7 +175,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('acknowledges a repeated transactionId and delivers it once', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([inApp('once')]);
       const subscriberId = uniqueName('dedup');
       const transactionId = uniqueName('txn');
@@ -204,7 +194,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('hands the chain on when a finished step is redelivered after its worker died between "next queued" and the enqueue', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([inApp('first'), inApp('second')]);
       const subscriberId = uniqueName('resume');
       const { transactionId } = await trigger({ name: workflow, to: subscriberId });
@@ -233,7 +223,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('keeps what it accepted while no worker runs; the reconciler re-enqueues a trigger that never reached the queue', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([inApp('accepted while the workers were down')]);
       await Promise.all(workers.map((worker) => worker.kill()));
       await waitFor(async () => (await h.consumerCount('steps')) === 0 && (await h.consumerCount('fanout')) === 0);
@@ -278,7 +268,7 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
     }));
 
   it('gives a new trigger time-ordered ids, and resumes the fan-out of one an earlier version accepted under its hash-only ids, delivering once', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const workflow = await createWorkflow([inApp('ids'), inApp('ids, second step')]);
       await Promise.all(workers.map((worker) => worker.kill()));
       await waitFor(async () => (await h.consumerCount('steps')) === 0 && (await h.consumerCount('fanout')) === 0);

@@ -66,16 +66,6 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
     await fleet?.close();
   }, 60_000);
 
-  // On a failure, show what the services printed.
-  const withOutputs = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (error) {
-      (error as Error).message += `\n${h.outputs()}`;
-      throw error;
-    }
-  };
-
   const byChannel = (channel: FleetMember['channel']) => fleet.members.filter((member) => member.channel === channel);
 
   async function workflow(steps: unknown[]): Promise<string> {
@@ -111,7 +101,7 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
   const tally = (members: FleetMember[]) => Object.fromEntries(members.map((member) => [member.providerId, member.accepted()]));
 
   it('one trigger: the primary email and SMS integrations and every chat and push provider get exactly one correct request', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const transactionId = await trigger(await workflow([email, sms, chat, push]));
       const notification = await settled(transactionId);
       expect(notification.jobs.map((job: any) => [job.type, job.status])).toEqual([
@@ -138,7 +128,7 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
     }));
 
   it('every other email and SMS provider sends when the trigger names its integration', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const name = await workflow([email, sms]);
       const others = [byChannel('email').slice(1), byChannel('sms').slice(1)];
       const rounds = Math.max(others[0].length, others[1].length);
@@ -156,7 +146,7 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
     }));
 
   it('failover: an integration that fails for good hands the message to its fallback, each hop in the details', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const [primary, fallback] = [fleet.member('sendgrid'), fleet.member('mailgun')];
       await h.expect(200, 'PUT', `/v1/integrations/${integrationIds.get('sendgrid')}`, { fallbacks: ['mailgun'] });
       const before = { primary: primary.accepted(), fallback: fallback.accepted() };
@@ -181,7 +171,7 @@ describe.each(MODES)('every provider delivers through its vendor protocol (%s mo
     }));
 
   it('a device token the vendor reports dead is removed from the subscriber, with a detail saying so', () =>
-    withOutputs(async () => {
+    h.withOutputs(async () => {
       const fcm = fleet.member('fcm');
       const [token] = fcm.subscriberCredentials!().deviceTokens!;
       fcm.failNext('invalid_recipient');

@@ -267,6 +267,16 @@ export class ServiceHarness {
     return this.processes.map((p) => `--- ${p.name} ${p.pid} ---\n${p.output().slice(-4000)}`).join('\n');
   }
 
+  /** Runs `work`; when it fails, its error's message ends with what every process printed. */
+  async withOutputs<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      (error as Error).message += `\n${this.outputs()}`;
+      throw error;
+    }
+  }
+
   /** A JSON request to the api with the bootstrap key, on a keep-alive connection. */
   request(method: string, path: string, body?: unknown, apiKey = this.apiKey): Promise<JsonResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));

@@ -19,6 +19,7 @@ import {
   SqlJobRepository,
   SqlMessageRepository,
   SqlNotificationRepository,
+  SqlThrottleWindowRepository,
   SqlTriggerRepository,
 } from '../../libs/store-sql/src/delivery';
 import { SqlPreferenceRepository, SqlSubscriberRepository } from '../../libs/store-sql/src/subscribers';
@@ -84,6 +85,7 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     messages: new SqlMessageRepository(sql),
     executionDetails: new SqlExecutionDetailRepository(sql),
     digestBuckets: new SqlDigestBucketRepository(sql),
+    throttleWindows: new SqlThrottleWindowRepository(sql),
     deliveryEvents: new SqlDeliveryEventRepository(sql),
     suppressions: new SqlSuppressionRepository(sql),
     queueJobs: new SqlQueueJobStore(sql),

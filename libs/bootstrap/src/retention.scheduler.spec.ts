@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { PurgeCounts, PurgeExpiredRecords } from '@app/delivery';
 import { RETENTION_EVERY_MS, RETENTION_FIRST_RUN_AFTER_MS, RetentionScheduler } from './retention.scheduler';
 
-const NONE: PurgeCounts = { executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0, deliveryEvents: 0 };
+const NONE: PurgeCounts = { executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0, deliveryEvents: 0, throttleWindows: 0 };
 
 describe('RetentionScheduler', () => {
   let runs: number[];
@@ -61,13 +61,13 @@ describe('RetentionScheduler', () => {
   });
 
   it('logs a line with the counts when it deleted something, none otherwise', async () => {
-    results.push(NONE, { executionDetails: 5, messages: 4, jobs: 3, notifications: 2, triggers: 1, deliveryEvents: 0 });
+    results.push(NONE, { executionDetails: 5, messages: 4, jobs: 3, notifications: 2, triggers: 1, deliveryEvents: 0, throttleWindows: 0 });
     const subject = scheduler(7);
     expect(await subject.run()).toEqual(NONE);
     expect(logged).toEqual([]);
     await subject.run();
     expect(logged).toEqual([
-      'Deleted delivery records older than 7 days: 5 execution details, 4 messages, 3 jobs, 2 notifications, 1 triggers, 0 vendor delivery events',
+      'Deleted delivery records older than 7 days: 5 execution details, 4 messages, 3 jobs, 2 notifications, 1 triggers, 0 vendor delivery events, 0 throttle windows',
     ]);
   });
 

@@ -59,7 +59,8 @@ export class RetentionScheduler implements OnApplicationBootstrap, OnModuleDestr
         this.logger.log(
           { deleted: counts, retentionDays: days },
           `Deleted delivery records older than ${days} days: ${counts.executionDetails} execution details, ${counts.messages} messages, ` +
-            `${counts.jobs} jobs, ${counts.notifications} notifications, ${counts.triggers} triggers, ${counts.deliveryEvents} vendor delivery events`,
+            `${counts.jobs} jobs, ${counts.notifications} notifications, ${counts.triggers} triggers, ${counts.deliveryEvents} vendor delivery events, ` +
+            `${counts.throttleWindows} throttle windows`,
         );
       }
       return counts;

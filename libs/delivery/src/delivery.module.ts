@@ -29,6 +29,7 @@ import { DelayStep } from './application/run-step/steps/delay.step';
 import { DigestStep } from './application/run-step/steps/digest.step';
 import { HttpRequestStep } from './application/run-step/steps/http-request.step';
 import { ResponseSchemas } from './application/run-step/steps/response-schemas';
+import { ThrottleStep } from './application/run-step/steps/throttle.step';
 import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
 import { ReceiveVendorEvents } from './application/receive-vendor-events/receive-vendor-events.use-case';
 import { ListSuppressions } from './application/list-suppressions/list-suppressions.use-case';
@@ -66,6 +67,7 @@ const stepParts = [
   SendChannelStep,
   DelayStep,
   DigestStep,
+  ThrottleStep,
   HttpRequestStep,
   ResponseSchemas,
 ];

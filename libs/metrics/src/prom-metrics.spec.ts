@@ -50,6 +50,20 @@ describe('PromMetrics', () => {
     );
   });
 
+  it('counts throttle step runs by outcome', async () => {
+    const metrics = new PromMetrics({ defaultMetrics: false });
+    metrics.throttle('admitted');
+    metrics.throttle('throttled');
+    metrics.throttle('throttled');
+    expect(lines(await metrics.metrics())).toEqual(
+      expect.arrayContaining([
+        '# TYPE notify_throttle_runs_total counter',
+        'notify_throttle_runs_total{outcome="admitted"} 1',
+        'notify_throttle_runs_total{outcome="throttled"} 2',
+      ]),
+    );
+  });
+
   it('times provider calls per channel and provider in seconds, only when a call was made', async () => {
     const metrics = new PromMetrics({ defaultMetrics: false });
     metrics.delivery('sms', 'twilio', 'retried', 120);

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { DeliveryOutcome, JobQueue, Metrics, ReconcileKind } from '@app/kernel';
+import type { DeliveryOutcome, JobQueue, Metrics, ReconcileKind, ThrottleOutcome } from '@app/kernel';
 
 /** The queue states reported as depth (completed jobs are history, not depth). */
 const DEPTH_STATES = ['waiting', 'delayed', 'active', 'failed'] as const;
@@ -36,6 +36,7 @@ export class PromMetrics implements Metrics {
   private readonly deliveries: Counter<'channel' | 'provider' | 'outcome'>;
   private readonly sendDuration: Histogram<'channel' | 'provider'>;
   private readonly reconciles: Counter<'kind'>;
+  private readonly throttles: Counter<'outcome'>;
   /** One read of the queues per scrape, shared by the gauges that report it. */
   private queueReading?: Promise<QueueReading[]>;
 
@@ -73,6 +74,12 @@ export class PromMetrics implements Metrics {
       labelNames: ['kind'],
       registers,
     });
+    this.throttles = new Counter({
+      name: 'notify_throttle_runs_total',
+      help: 'Runs of throttle steps by outcome: admitted (the chain goes on) or throttled (the window was full; the rest of the chain is skipped)',
+      labelNames: ['outcome'],
+      registers,
+    });
     if (options.queues) this.watchQueues(options.queues.queue, options.queues.names);
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
@@ -97,6 +104,10 @@ export class PromMetrics implements Metrics {
 
   reconciled(kind: ReconcileKind, count: number): void {
     this.reconciles.inc({ kind }, count);
+  }
+
+  throttle(outcome: ThrottleOutcome): void {
+    this.throttles.inc({ outcome });
   }
 
   private watchQueues(queue: JobQueue, names: string[]): void {

@@ -121,6 +121,8 @@ export const INDEXES: Record<CollectionName, IndexDefinition[]> = {
     { name: 'messages_snoozed', key: { snoozedUntil: 1 }, partialFilterExpression: { snoozedUntil: { $exists: true } } },
   ],
   [COLLECTIONS.digestBuckets]: [{ name: 'digest_buckets_environment_key', key: { environmentId: 1, bucketKey: 1 }, unique: true }],
+  // a window's key is its _id; retention finds the windows that ended
+  [COLLECTIONS.throttleWindows]: [{ name: 'throttle_windows_ends', key: { endsAt: 1, _id: 1 } }],
   [COLLECTIONS.deliveryEvents]: [
     { name: 'delivery_events_integration_key', key: { integrationId: 1, eventKey: 1 }, unique: true },
     { name: 'delivery_events_message', key: { messageId: 1, occurredAt: 1, _id: 1 } },

@@ -11,6 +11,7 @@ import { MongoTopicRepository } from './topics/mongo-topic.repository';
 import { MongoWorkflowRepository } from './workflows/mongo-workflow.repository';
 import { MongoDeliveryEventRepository, MongoSuppressionRepository } from './delivery/mongo-delivery-event.repository';
 import { MongoDigestBucketRepository } from './delivery/mongo-digest-bucket.repository';
+import { MongoThrottleWindowRepository } from './delivery/mongo-throttle-window.repository';
 import { MongoExecutionDetailRepository } from './delivery/mongo-execution-detail.repository';
 import { MongoJobRepository } from './delivery/mongo-job.repository';
 import { MongoMessageRepository } from './delivery/mongo-message.repository';
@@ -41,6 +42,7 @@ export function mongoRepositories(store: MongoStore, cipher: CredentialCipher) {
     messages: guardedRepository('messages', new MongoMessageRepository(store)),
     executionDetails: guardedRepository('executionDetails', new MongoExecutionDetailRepository(store)),
     digestBuckets: guardedRepository('digestBuckets', new MongoDigestBucketRepository(store)),
+    throttleWindows: guardedRepository('throttleWindows', new MongoThrottleWindowRepository(store)),
     deliveryEvents: guardedRepository('deliveryEvents', new MongoDeliveryEventRepository(store)),
     suppressions: guardedRepository('suppressions', new MongoSuppressionRepository(store)),
     /** The embedded JobQueue's jobs. */

@@ -23,6 +23,7 @@ export const COLLECTIONS = {
   executionDetails: 'execution_details',
   messages: 'messages',
   digestBuckets: 'digest_buckets',
+  throttleWindows: 'throttle_windows',
   deliveryEvents: 'delivery_events',
   suppressions: 'suppressions',
   queueJobs: 'queue_jobs',

@@ -7,6 +7,7 @@ import {
   MESSAGE_REPOSITORY,
   NOTIFICATION_REPOSITORY,
   SUPPRESSION_REPOSITORY,
+  THROTTLE_WINDOW_REPOSITORY,
   TRIGGER_REPOSITORY,
 } from '@app/delivery';
 import { ENVIRONMENT_REPOSITORY } from '@app/environments';
@@ -38,6 +39,7 @@ const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][]
   [EXECUTION_DETAIL_REPOSITORY, (r) => r.executionDetails],
   [MESSAGE_REPOSITORY, (r) => r.messages],
   [DIGEST_BUCKET_REPOSITORY, (r) => r.digestBuckets],
+  [THROTTLE_WINDOW_REPOSITORY, (r) => r.throttleWindows],
   [DELIVERY_EVENT_REPOSITORY, (r) => r.deliveryEvents],
   [SUPPRESSION_REPOSITORY, (r) => r.suppressions],
   [QUEUE_JOB_STORE, (r) => r.queueJobs],

@@ -16,6 +16,8 @@ import {
   DeliveryEventRepository,
   SUPPRESSION_REPOSITORY,
   SuppressionRepository,
+  THROTTLE_WINDOW_REPOSITORY,
+  ThrottleWindowRepository,
 } from '@app/delivery';
 import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
 import { INBOX_REPOSITORY, InboxRepository } from '@app/inbox';
@@ -38,6 +40,7 @@ import { InMemoryPreferenceRepository } from './in-memory-preference.repository'
 import { InMemoryQueueJobStore } from './in-memory-queue-job.store';
 import { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
 import { InMemoryTenantRepository } from './in-memory-tenant.repository';
+import { InMemoryThrottleWindowRepository } from './in-memory-throttle-window.repository';
 import { InMemoryTopicRepository } from './in-memory-topic.repository';
 import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
@@ -65,6 +68,7 @@ export interface Repositories {
   messages: MessageRepository;
   executionDetails: ExecutionDetailRepository;
   digestBuckets: DigestBucketRepository;
+  throttleWindows: ThrottleWindowRepository;
   deliveryEvents: DeliveryEventRepository;
   suppressions: SuppressionRepository;
   /** The embedded JobQueue's jobs. */
@@ -109,6 +113,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     messages: new InMemoryMessageRepository(delivery, clock),
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
     digestBuckets: new InMemoryDigestBucketRepository(),
+    throttleWindows: new InMemoryThrottleWindowRepository(),
     deliveryEvents: new InMemoryDeliveryEventRepository(),
     suppressions: new InMemorySuppressionRepository(),
     queueJobs: new InMemoryQueueJobStore(clock),
@@ -131,6 +136,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [MESSAGE_REPOSITORY, repositories.messages],
     [EXECUTION_DETAIL_REPOSITORY, repositories.executionDetails],
     [DIGEST_BUCKET_REPOSITORY, repositories.digestBuckets],
+    [THROTTLE_WINDOW_REPOSITORY, repositories.throttleWindows],
     [DELIVERY_EVENT_REPOSITORY, repositories.deliveryEvents],
     [SUPPRESSION_REPOSITORY, repositories.suppressions],
     [QUEUE_JOB_STORE, repositories.queueJobs],

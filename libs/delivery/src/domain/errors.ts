@@ -11,6 +11,13 @@ export class InvalidDelayError extends InvalidRequestError {
   }
 }
 
+/** A throttle step whose configuration or payload cannot give a window (Novu: "Throttle window in past" for a dynamic end already reached). */
+export class InvalidThrottleError extends InvalidRequestError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
+  }
+}
+
 export class InvalidDigestError extends InvalidRequestError {
   constructor(code: string, message: string, details?: Record<string, unknown>) {
     super(code, message, details);

@@ -123,6 +123,7 @@ export const DETAIL = {
   MESSAGE_CONTENT_NOT_GENERATED: 'Message content could not be generated',
   WEBHOOK_FILTER_FAILED_RETRY: 'Webhook filter failed, retry will be executed',
   STEP_CANCELED_PREVIOUS_FAILED: 'Step was canceled because a previous step failed',
+  THROTTLE_LIMIT_EXCEEDED: 'Throttle limit exceeded',
   // Beyond Novu: what our retries, cancel and fallbacks add to the feed.
   PROVIDER_RETRY_SCHEDULED: 'Provider error, retry scheduled',
   PROVIDER_RETRIES_EXHAUSTED: 'Provider error, retries exhausted',
@@ -132,6 +133,9 @@ export const DETAIL = {
   FALLBACK_INTEGRATION_SKIPPED: 'Fallback integration skipped: the subscriber has no address or credentials for it',
   STEP_VARIANT_SELECTED: 'Step variant selected',
   ADDRESS_SUPPRESSED: 'Step skipped: the address is on the suppression list after a hard bounce or spam report',
+  THROTTLE_PASSED: 'Throttle passed: the run is within the threshold of its window',
+  THROTTLE_WINDOW_UNREADABLE: 'Throttle window not found in the payload: the run goes on unthrottled',
+  STEP_SKIPPED_BY_THROTTLE: 'Step was skipped because a throttle step before it exceeded its limit',
   DEVICE_TOKEN_REMOVED: 'Device token removed from the subscriber: the provider reports it is no longer registered',
   HTTP_REQUEST_SUCCEEDED: 'HTTP request succeeded',
   HTTP_REQUEST_FAILED: 'HTTP request failed',

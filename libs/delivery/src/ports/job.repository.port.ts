@@ -1,8 +1,11 @@
 import { EnvironmentScope } from '@app/kernel';
 import { Job } from '../domain/job';
 
-/** What cancelChildren leaves the jobs as: canceled, or `merged` (the rest of a chain whose digest merged into another, as Novu). */
-export type EndedChildStatus = 'canceled' | 'merged';
+/**
+ * What cancelChildren leaves the jobs as: canceled, `merged` (the rest of a chain whose digest merged
+ * into another) or `skipped` (the rest of a chain a throttle step stopped), as Novu.
+ */
+export type EndedChildStatus = 'canceled' | 'merged' | 'skipped';
 
 /** The fields a transition may change beside the status; an adapter ignores any other key of a patch. */
 export const JOB_PATCH_FIELDS = [

@@ -14,6 +14,9 @@ export type DeliveryOutcome =
   /** failed for good here; the delivery moves on to a fallback integration */
   | 'failed_over';
 
+/** What a throttle step did with a run: let it through, or stopped it (the window was full). */
+export type ThrottleOutcome = 'admitted' | 'throttled';
+
 /** What a reconciler re-enqueued: accepted triggers, or step jobs the queue had lost. */
 export type ReconcileKind = 'triggers' | 'steps';
 
@@ -24,6 +27,8 @@ export interface Metrics {
   delivery(channel: string, providerId: string, outcome: DeliveryOutcome, durationMs?: number): void;
   /** A reconciler run re-enqueued `count` items. */
   reconciled(kind: ReconcileKind, count: number): void;
+  /** A throttle step decided a run. */
+  throttle(outcome: ThrottleOutcome): void;
 }
 export const METRICS = Symbol('Metrics');
 
@@ -32,4 +37,5 @@ export const noopMetrics: Metrics = {
   triggerAccepted: () => undefined,
   delivery: () => undefined,
   reconciled: () => undefined,
+  throttle: () => undefined,
 };

@@ -5,6 +5,7 @@ import { jobTransition } from './mongo-job.repository';
 import { deliveryUpdate, messageListFilter } from './mongo-message.repository';
 import { notificationListFilter, recordDocuments } from './mongo-notification.repository';
 import { statusMove } from './mongo-trigger.repository';
+import { throttleAdmission, throttleWindowId } from './mongo-throttle-window.repository';
 
 const at = new Date('2025-01-01T00:00:00.000Z');
 const scope = { organizationId: 'o1', environmentId: 'e1' };
@@ -138,6 +139,80 @@ describe('digest bucket writes', () => {
       $max: { lastEventAt: at },
       $currentDate: { updatedAt: true },
     });
+  });
+});
+
+describe('throttle window admission', () => {
+  /**
+   * The aggregation operators the admission uses, as MongoDB evaluates them (missing and null sort
+   * before any date), so its cases run here without a server.
+   */
+  function evaluate(expression: unknown, doc: Record<string, unknown>): unknown {
+    if (typeof expression === 'string' && expression.startsWith('$')) return doc[expression.slice(1)];
+    if (expression === null || typeof expression !== 'object' || expression instanceof Date || Array.isArray(expression)) return expression;
+    const [[operator, args]] = Object.entries(expression);
+    const values = () => (args as unknown[]).map((arg) => evaluate(arg, doc));
+    const time = (value: unknown) => (value instanceof Date ? value.getTime() : -Infinity);
+    switch (operator) {
+      case '$literal':
+        return args;
+      case '$ifNull': {
+        const [value, fallback] = values();
+        return value ?? fallback;
+      }
+      case '$or':
+        return values().some(Boolean);
+      case '$eq': {
+        const [a, b] = values();
+        return a === b;
+      }
+      case '$lte': {
+        const [a, b] = values();
+        return time(a) <= time(b);
+      }
+      case '$gte': {
+        const [a, b] = values();
+        return (a as number) >= (b as number);
+      }
+      case '$in': {
+        const [item, list] = values();
+        return (list as unknown[]).includes(item);
+      }
+      case '$size':
+        return (evaluate(args, doc) as unknown[]).length;
+      case '$cond': {
+        const [test, then, otherwise] = args as unknown[];
+        return evaluate(test, doc) ? evaluate(then, doc) : evaluate(otherwise, doc);
+      }
+      case '$concatArrays':
+        return (values() as unknown[][]).flat();
+      default:
+        throw new Error(`operator ${operator} not evaluated here`);
+    }
+  }
+
+  const minute = (n: number) => new Date(at.getTime() + n * 60_000);
+  const request = (jobId: string, n: number, threshold = 2) => ({ jobId, threshold, at: minute(n), endsAt: minute(n + 1) });
+  /** The document after the update, computed from the one before it as MongoDB's single $set stage does. */
+  function admit(doc: Record<string, unknown>, jobId: string, n: number) {
+    const [stage] = throttleAdmission('k1', request(jobId, n));
+    const computed = Object.fromEntries(
+      Object.entries(stage.$set)
+        .filter(([field]) => field !== 'updatedAt')
+        .map(([field, value]) => [field, evaluate(value, doc)]),
+    );
+    return { ...doc, ...computed };
+  }
+
+  // A job id that looks like a path ('$j1') shows it goes in as a literal.
+  it('opens a window for the first run, takes runs until full, counts a job once, and opens anew once the window ended', () => {
+    const opened = admit({ _id: throttleWindowId(scope, 'k1'), environmentId: 'e1' }, '$j1', 0);
+    expect(opened).toEqual({ _id: '["e1","k1"]', environmentId: 'e1', throttleKey: 'k1', openedAt: minute(0), endsAt: minute(1), jobIds: ['$j1'] });
+    const twice = admit(admit(opened, '$j1', 0.1), 'j2', 0.2);
+    expect(twice.jobIds).toEqual(['$j1', 'j2']);
+    expect(admit(twice, 'j3', 0.5)).toEqual(twice);
+    expect(admit(twice, 'j3', 1)).toMatchObject({ openedAt: minute(1), endsAt: minute(2), jobIds: ['j3'] });
+    expect(throttleAdmission('k1', request('j1', 0))[0].$set.updatedAt).toBe('$$NOW');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   TRIGGER_REPOSITORY,
   DELIVERY_EVENT_REPOSITORY,
   SUPPRESSION_REPOSITORY,
+  THROTTLE_WINDOW_REPOSITORY,
 } from '@app/delivery';
 import { SqlTriggerRepository } from './sql-trigger.repository';
 import { SqlNotificationRepository } from './sql-notification.repository';
@@ -17,6 +18,7 @@ import { SqlMessageRepository } from './sql-message.repository';
 import { SqlDigestBucketRepository } from './sql-digest-bucket.repository';
 import { SqlDeliveryEventRepository } from './sql-delivery-event.repository';
 import { SqlSuppressionRepository } from './sql-suppression.repository';
+import { SqlThrottleWindowRepository } from './sql-throttle-window.repository';
 
 export { SqlTriggerRepository } from './sql-trigger.repository';
 export { SqlNotificationRepository } from './sql-notification.repository';
@@ -26,6 +28,7 @@ export { SqlMessageRepository } from './sql-message.repository';
 export { SqlDigestBucketRepository } from './sql-digest-bucket.repository';
 export { SqlDeliveryEventRepository } from './sql-delivery-event.repository';
 export { SqlSuppressionRepository } from './sql-suppression.repository';
+export { SqlThrottleWindowRepository } from './sql-throttle-window.repository';
 
 // Repository adapters of the delivery context, bound to their port tokens.
 export const sqlDeliveryProviders: Provider[] = [
@@ -37,4 +40,5 @@ export const sqlDeliveryProviders: Provider[] = [
   { provide: DIGEST_BUCKET_REPOSITORY, useClass: SqlDigestBucketRepository },
   { provide: DELIVERY_EVENT_REPOSITORY, useClass: SqlDeliveryEventRepository },
   { provide: SUPPRESSION_REPOSITORY, useClass: SqlSuppressionRepository },
+  { provide: THROTTLE_WINDOW_REPOSITORY, useClass: SqlThrottleWindowRepository },
 ];

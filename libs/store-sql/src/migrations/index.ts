@@ -30,6 +30,7 @@ import { messageIndexEntriesMigration } from './0028_message_index_entries';
 import { triggerTimeOrderedIdsMigration } from './0029_trigger_time_ordered_ids';
 import { messageSubscriberIndexMigration } from './0030_message_subscriber_index';
 import { integrationUniquePriorityMigration } from './0032_integration_unique_priority';
+import { throttleWindowsMigration } from './0033_throttle_windows';
 import { jobOutputMigration } from './0034_job_output';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
@@ -65,5 +66,6 @@ export const MIGRATIONS: Migration[] = [
   triggerTimeOrderedIdsMigration,
   messageSubscriberIndexMigration,
   integrationUniquePriorityMigration,
+  throttleWindowsMigration,
   jobOutputMigration,
 ];

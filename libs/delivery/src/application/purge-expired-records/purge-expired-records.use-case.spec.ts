@@ -4,6 +4,7 @@ import { ExecutionDetailRepository } from '../../ports/execution-detail.reposito
 import { JobRepository } from '../../ports/job.repository.port';
 import { MessageRepository } from '../../ports/message.repository.port';
 import { NotificationRepository } from '../../ports/notification.repository.port';
+import { ThrottleWindowRepository } from '../../ports/throttle-window.repository.port';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { PurgeExpiredRecords } from './purge-expired-records.use-case';
 
@@ -23,7 +24,7 @@ describe('PurgeExpiredRecords', () => {
   const now = new Date('2030-06-30T12:00:00Z');
   const clock: Clock = { now: () => now };
   const order: string[] = [];
-  let tables: Record<'details' | 'messages' | 'jobs' | 'notifications' | 'triggers' | 'deliveryEvents', ExpiredRows>;
+  let tables: Record<'details' | 'messages' | 'jobs' | 'notifications' | 'triggers' | 'deliveryEvents' | 'throttleWindows', ExpiredRows>;
   let purge: PurgeExpiredRecords;
 
   beforeEach(() => {
@@ -35,6 +36,7 @@ describe('PurgeExpiredRecords', () => {
       notifications: new ExpiredRows(2),
       triggers: new ExpiredRows(0),
       deliveryEvents: new ExpiredRows(3),
+      throttleWindows: new ExpiredRows(1),
     };
     const port = <T>(name: keyof typeof tables) =>
       ({ deleteOlderThan: (before: Date, limit: number) => (order.push(name), tables[name].deleteOlderThan(before, limit)) }) as unknown as T;
@@ -45,19 +47,28 @@ describe('PurgeExpiredRecords', () => {
       port<NotificationRepository>('notifications'),
       port<TriggerRepository>('triggers'),
       port<DeliveryEventRepository>('deliveryEvents'),
+      port<ThrottleWindowRepository>('throttleWindows'),
       clock,
     );
   });
 
   it('deletes in batches until a batch comes back short, leaves before notifications and triggers', async () => {
-    expect(await purge.execute(30, 2)).toEqual({ executionDetails: 7, messages: 5, jobs: 4, notifications: 2, triggers: 0, deliveryEvents: 3 });
+    expect(await purge.execute(30, 2)).toEqual({
+      executionDetails: 7,
+      messages: 5,
+      jobs: 4,
+      notifications: 2,
+      triggers: 0,
+      deliveryEvents: 3,
+      throttleWindows: 1,
+    });
     // 7 rows in batches of 2: 2, 2, 2, 1 (short: done)
     expect(tables.details.calls).toHaveLength(4);
     expect(tables.messages.calls).toHaveLength(3);
     // 4 rows: 2, 2, then an empty batch tells it is done
     expect(tables.jobs.calls).toHaveLength(3);
     expect(tables.triggers.calls).toHaveLength(1);
-    expect([...new Set(order)]).toEqual(['details', 'messages', 'jobs', 'notifications', 'triggers', 'deliveryEvents']);
+    expect([...new Set(order)]).toEqual(['details', 'messages', 'jobs', 'notifications', 'triggers', 'deliveryEvents', 'throttleWindows']);
     const cutoff = new Date('2030-05-31T12:00:00Z');
     for (const table of Object.values(tables)) for (const call of table.calls) expect(call).toEqual({ before: cutoff, limit: 2 });
   });
@@ -68,7 +79,7 @@ describe('PurgeExpiredRecords', () => {
   });
 
   it('keeps everything when retention is 0 days', async () => {
-    expect(await purge.execute(0)).toEqual({ executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0, deliveryEvents: 0 });
+    expect(await purge.execute(0)).toEqual({ executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0, deliveryEvents: 0, throttleWindows: 0 });
     expect(order).toEqual([]);
   });
 });

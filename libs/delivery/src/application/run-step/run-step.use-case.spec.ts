@@ -19,6 +19,7 @@ import { StepOutcome } from './step-outcome';
 import { RunAheadWrites, StoreStepWrites } from './step-writes';
 import { DelayStep } from './steps/delay.step';
 import { DigestStep } from './steps/digest.step';
+import { ThrottleStep } from './steps/throttle.step';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
@@ -134,6 +135,24 @@ describe('RunStep', () => {
     expect(stops.chain.enqueued).toEqual([]);
   });
 
+  it('a throttled run is skipped with the rest of its chain, each later job saying why; a redelivery finishes skipping the rest', async () => {
+    const { chain, ahead, details } = runStep(chainOf('in_app', 'email', 'email'), { run: answer({ kind: 'throttled' }) });
+    await ahead();
+    expect(chain.jobs.map((job) => job.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(details()).toEqual([
+      ['job-2', 'Warning', DETAIL.STEP_SKIPPED_BY_THROTTLE],
+      ['job-3', 'Warning', DETAIL.STEP_SKIPPED_BY_THROTTLE],
+    ]);
+    expect(chain.enqueued).toEqual([]);
+
+    // the worker skipped the throttle step, then died before the rest of its chain
+    const jobs = chainOf('throttle', 'email').map((job, index) => (index === 0 ? { ...job, status: 'skipped' as const } : job));
+    const redelivered = runStep(jobs, { run: answer({ kind: 'completed' }) });
+    await redelivered.useCase.execute({ jobId: 'job-1', attempt: Attempt.first(6) });
+    expect(redelivered.chain.jobs.map((job) => job.status)).toEqual(['skipped', 'skipped']);
+    expect(redelivered.ran).toEqual([]);
+  });
+
   it('input the domain refuses fails the step, recorded as a Payload failure with its code', async () => {
     const { chain, ahead } = runStep(chainOf('in_app'), {
       run: async () => {
@@ -246,11 +265,11 @@ describe('RunStep', () => {
   });
 
   it('a step type without a handler fails as unsupported; only a step that can run ahead of the write is run against an unwritten chain', async () => {
-    const jobs = chainOf('throttle', 'email');
+    const jobs = chainOf('custom', 'email');
     const { useCase, chain, details } = runStep(jobs, { run: answer({ kind: 'completed' }) });
     await useCase.execute({ jobId: 'job-1', attempt: Attempt.first(6) });
     expect(chain.jobs.map((job) => job.status)).toEqual(['failed', 'canceled']);
-    expect(details()[0]).toEqual(['job-1', 'Failed', 'Unsupported step type throttle']);
+    expect(details()[0]).toEqual(['job-1', 'Failed', 'Unsupported step type custom']);
     expect(useCase.canRunAhead('in_app')).toBe(true);
     expect(useCase.canRunAhead('email')).toBe(false);
     await expect(useCase.runAhead({ jobId: 'job-2', attempt: Attempt.first(6) }, { job: chain.jobs[1] }, chain)).rejects.toThrow(
@@ -264,9 +283,11 @@ describe('step handlers and an unwritten chain (checked by the compiler)', () =>
     const delay: StepHandler<RunAheadWrites> = new DelayStep(new StepRecorder(systemClock));
     // @ts-expect-error a digest touches buckets shared with other notifications: it needs StepWrites
     const digest: StepHandler<RunAheadWrites> = new DigestStep(new StepRecorder(systemClock));
+    // @ts-expect-error a throttle counts runs in windows shared with other notifications: it needs StepWrites
+    const throttle: StepHandler<RunAheadWrites> = new ThrottleStep(new StepRecorder(systemClock));
     // @ts-expect-error a channel step may call a provider: it needs StepWrites (its in-app part does not)
     const channel: StepHandler<RunAheadWrites> = {} as SendChannelStep;
     const inApp: StepHandler<RunAheadWrites> = ({} as SendChannelStep).inApp;
-    expect([delay, digest, channel, inApp]).toHaveLength(4);
+    expect([delay, digest, throttle, channel, inApp]).toHaveLength(5);
   });
 });

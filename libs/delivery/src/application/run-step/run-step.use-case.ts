@@ -140,9 +140,17 @@ export class RunStep {
       case 'merged':
         // As Novu: the rest of a merged digest's chain is `merged` too, not canceled.
         return this.chain.cancelRest(writes, job, { status: 'merged' });
+      case 'throttled':
+        await writes.transition(job.id, 'skipped');
+        return this.skipAfterThrottle(writes, job);
       case 'waiting':
         return;
     }
+  }
+
+  /** The rest of a chain a throttle step stopped: `skipped`, as Novu, each saying why. */
+  private skipAfterThrottle(writes: RunAheadWrites, job: Job): Promise<void> {
+    return this.chain.cancelRest(writes, job, { status: 'skipped', detail: DETAIL.STEP_SKIPPED_BY_THROTTLE });
   }
 
   /** `at.step` is undefined when the workflow step is gone. */
@@ -162,6 +170,8 @@ export class RunStep {
   private async resumeChain(job: Job): Promise<void> {
     const writes = this.storeWrites;
     if (job.status === 'merged') return this.chain.cancelRest(writes, job, { status: 'merged' });
+    // A skipped throttle step stopped its chain (a skipped digest lets it go on).
+    if (job.status === 'skipped' && job.type === 'throttle') return this.skipAfterThrottle(writes, job);
     if (job.status === 'failed') {
       const workflow = await this.workflows.findByIdIncludingDeleted({ organizationId: job.organizationId, environmentId: job.environmentId }, job.workflowId);
       const step = workflow?.steps.find((candidate) => candidate.id === job.stepId);

@@ -6,6 +6,7 @@ import { RunAheadWrites, StepWrites } from './step-writes';
 import { DelayStep } from './steps/delay.step';
 import { DigestStep } from './steps/digest.step';
 import { HttpRequestStep } from './steps/http-request.step';
+import { ThrottleStep } from './steps/throttle.step';
 
 export type HandlersByType<W extends RunAheadWrites> = Partial<Record<StepType, StepHandler<W>>>;
 
@@ -20,8 +21,8 @@ export class StepHandlers {
    */
   readonly runAhead: HandlersByType<RunAheadWrites>;
 
-  constructor(channel: SendChannelStep, delay: DelayStep, digest: DigestStep, httpRequest: HttpRequestStep) {
-    this.stored = { in_app: channel, email: channel, sms: channel, chat: channel, push: channel, delay, digest, http_request: httpRequest };
+  constructor(channel: SendChannelStep, delay: DelayStep, digest: DigestStep, throttle: ThrottleStep, httpRequest: HttpRequestStep) {
+    this.stored = { in_app: channel, email: channel, sms: channel, chat: channel, push: channel, delay, digest, throttle, http_request: httpRequest };
     this.runAhead = { in_app: channel.inApp };
   }
 }

@@ -1,6 +1,6 @@
 /** How a step's run ended, for RunStep to settle the job and the rest of its chain. */
 export type StepOutcome =
-  /** Delivered (a channel step): the job completes, the chain goes on. */
+  /** Done (a channel step delivered, a throttle step let the run through): the job completes, the chain goes on. */
   | { kind: 'completed'; providerId?: string }
   /** Nothing to deliver to (no address, no channel): the job is canceled, the chain goes on. */
   | { kind: 'skipped'; providerId?: string }
@@ -16,4 +16,6 @@ export type StepOutcome =
   /** The job waits for a wake-up the handler added to the queue (a delay, a digest window): nothing more now. */
   | { kind: 'waiting' }
   /** A digest merged into another notification's open digest: that one carries on, the rest of this chain is canceled. */
-  | { kind: 'merged' };
+  | { kind: 'merged' }
+  /** A throttle step over its limit, already recorded: the job and the rest of its chain are skipped (as Novu). */
+  | { kind: 'throttled' };

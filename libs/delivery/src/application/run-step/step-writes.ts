@@ -9,6 +9,7 @@ import { EndedChildStatus, JOB_REPOSITORY, JobPatch, JobRepository } from '../..
 import { MESSAGE_REPOSITORY, MessageDeliveryUpdate, MessageRepository } from '../../ports/message.repository.port';
 import { IN_APP_DELIVERY_LISTENER, InAppDeliveryListener } from '../../ports/in-app-delivery-listener.port';
 import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
+import { THROTTLE_WINDOW_REPOSITORY, ThrottleDecision, ThrottleRequest, ThrottleWindowRepository } from '../../ports/throttle-window.repository.port';
 import { PipelineQueue, STEPS_QUEUE, StepJobData } from '../queues';
 
 /**
@@ -34,8 +35,8 @@ export interface RunAheadWrites {
 /**
  * Every write a step makes, against the store and the queue (StoreStepWrites): what RunAheadWrites
  * has, plus what must follow a written chain — a provider's outcome on its message (the message
- * is the record of the attempt, so it exists before the call), and the digest buckets another
- * notification's steps share. A step that needs these cannot be given an unwritten chain.
+ * is the record of the attempt, so it exists before the call), and the digest buckets and throttle
+ * windows other notifications' steps share. A step that needs these cannot be given an unwritten chain.
  */
 export interface StepWrites extends RunAheadWrites {
   /** MessageRepository.updateDelivery: a provider's outcome. */
@@ -52,6 +53,8 @@ export interface StepWrites extends RunAheadWrites {
   hasRecentDigestEvent(scope: EnvironmentScope, bucketKey: string, since: Date): Promise<boolean>;
   /** NotificationRepository.setDigestedNotification: a merged digest points at its master's notification. */
   setDigestedNotification(notificationId: string, masterNotificationId: string): Promise<void>;
+  /** ThrottleWindowRepository.admit. */
+  admitToThrottleWindow(scope: EnvironmentScope, key: string, request: ThrottleRequest): Promise<ThrottleDecision>;
 }
 
 @Injectable()
@@ -62,6 +65,7 @@ export class StoreStepWrites implements StepWrites {
     @Inject(MESSAGE_REPOSITORY) private readonly messages: MessageRepository,
     @Inject(DIGEST_BUCKET_REPOSITORY) private readonly digests: DigestBucketRepository,
     @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
+    @Inject(THROTTLE_WINDOW_REPOSITORY) private readonly throttleWindows: ThrottleWindowRepository,
     @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Optional() @Inject(IN_APP_DELIVERY_LISTENER) private readonly inAppListener?: InAppDeliveryListener,
   ) {}
@@ -118,6 +122,10 @@ export class StoreStepWrites implements StepWrites {
 
   async setDigestedNotification(notificationId: string, masterNotificationId: string): Promise<void> {
     await this.notifications.setDigestedNotification(notificationId, masterNotificationId);
+  }
+
+  admitToThrottleWindow(scope: EnvironmentScope, key: string, request: ThrottleRequest): Promise<ThrottleDecision> {
+    return this.throttleWindows.admit(scope, key, request);
   }
 }
 

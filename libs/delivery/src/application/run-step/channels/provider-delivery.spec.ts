@@ -93,6 +93,7 @@ function recordingWrites() {
     unused,
     unused,
     unused,
+    unused,
   );
   return { writes, records: { messages, details } };
 }

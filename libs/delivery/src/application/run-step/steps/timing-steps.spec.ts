@@ -67,6 +67,7 @@ function withBuckets(chain: UnwrittenChain, buckets: Partial<StepWrites>) {
     recordDigestEvent: async () => void calls.push('recordDigestEvent'),
     hasRecentDigestEvent: async () => false,
     setDigestedNotification: async (id, master) => void calls.push(`setDigestedNotification ${id} ${master}`),
+    admitToThrottleWindow: async () => Promise.reject(new Error('no throttle window here')),
     ...buckets,
   };
   return { writes, calls };
