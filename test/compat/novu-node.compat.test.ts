@@ -6,7 +6,7 @@
  * Written and run against @novu/node 2.6.6 (the version in use is printed in the suite name).
  * Covered here: events (trigger, bulk, broadcast, cancel), v1 topics and their subscribers, tenants,
  * integrations (set-primary, webhook and in-app status), messages, workflows through
- * notification-templates, notification groups, execution details, environments.me, and the families
+ * notification-templates, notification groups, execution details, environments.me and getAll, and the families
  * answered as not supported. The SDK's subscriber calls are in novu-node-subscribers.compat.test.ts;
  * subscribers are made here with plain HTTP (/v2/subscribers).
  */
@@ -67,6 +67,12 @@ describeEachStore(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`, (s
     const res = await novu.environments.getCurrent();
     expect(res.status).toBe(200);
     expect(res.data.data).toMatchObject({ name: 'Development', identifier: expect.any(String), _id: expect.stringMatching(/^[0-9a-f]{24}$/) });
+  });
+
+  it('environments.getAll lists the environments of the organization', async () => {
+    const res = await novu.environments.getAll();
+    expect(res.status).toBe(200);
+    expect(res.data.data.map((e: { name: string }) => e.name)).toContain('Development');
   });
 
   describe('workflows through notification-templates', () => {
@@ -382,7 +388,7 @@ describeEachStore(`@novu/node ${NOVU_NODE_VERSION} against the service (%s)`, (s
         ['layouts.list', () => novu.layouts.list()],
         ['changes.get', () => novu.changes.get({ page: 0, limit: 10, promoted: false })],
         ['organizations.list', () => novu.organizations.list()],
-        ['environments.getAll', () => novu.environments.getAll()],
+        ['environments.getApiKeys', () => novu.environments.getApiKeys()],
         ['notificationGroups.create', () => novu.notificationGroups.create('Marketing')],
         ['workflowOverrides.list', () => novu.workflowOverrides.list()],
         ['inboundParse.getMxStatus', () => novu.inboundParse.getMxStatus()],

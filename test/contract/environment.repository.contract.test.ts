@@ -70,6 +70,36 @@ function environmentRepositoryContract(open: () => Promise<{ repository: Environ
     expect(await repository.findApiKeyByHash('hash-sealed')).toMatchObject({ sealedSecret: 'sealed-text' });
     expect(await repository.findApiKeyByHash('hash-plain')).not.toHaveProperty('sealedSecret');
   });
+
+  it('keeps colour and parent, and updates name, colour and parent (a taken name refused)', async () => {
+    const parent = environment('Parent');
+    const child = { ...environment('Child'), color: '#4caf50', parentId: parent.id };
+    await repository.insertEnvironment(parent);
+    await repository.insertEnvironment(child);
+    expect(await repository.findEnvironment(child.id)).toEqual(child);
+    expect(await repository.findEnvironment(parent.id)).not.toHaveProperty('color');
+    expect(await repository.updateEnvironment(child.id, { name: 'Child 2', color: '#000' })).toBe('updated');
+    expect(await repository.findEnvironment(child.id)).toEqual({ ...child, name: 'Child 2', color: '#000' });
+    expect(await repository.updateEnvironment(child.id, { parentId: undefined, color: undefined })).toBe('updated');
+    expect(await repository.findEnvironment(child.id)).toMatchObject({ parentId: parent.id, color: '#000' });
+    expect(await repository.updateEnvironment(child.id, { name: 'Parent' })).toBe('name_taken');
+    expect(await repository.updateEnvironment(newId(), { name: 'Nobody' })).toBe('not_found');
+  });
+
+  it('deletes the keys of an environment, then the environment', async () => {
+    const doomed = environment('Doomed');
+    await repository.insertEnvironment(doomed);
+    await repository.insertApiKey(key(doomed.id, 'hash-doomed-1'));
+    await repository.insertApiKey(key(doomed.id, 'hash-doomed-2'));
+    const keptKeys = (await repository.listApiKeys((await repository.findEnvironmentByName(organization.id, 'Production'))!.id)).length;
+    expect(await repository.deleteApiKeys(doomed.id)).toBe(2);
+    expect(await repository.findApiKeyByHash('hash-doomed-1')).toBeNull();
+    expect(await repository.deleteEnvironment(doomed.id)).toBe(true);
+    expect(await repository.findEnvironment(doomed.id)).toBeNull();
+    expect(await repository.deleteEnvironment(doomed.id)).toBe(false);
+    expect(await repository.deleteApiKeys(doomed.id)).toBe(0);
+    expect(await repository.listApiKeys((await repository.findEnvironmentByName(organization.id, 'Production'))!.id)).toHaveLength(keptKeys);
+  });
 }
 
 describe.each(REPOSITORY_STORES)('EnvironmentRepository on $name', (store) => {

@@ -81,6 +81,19 @@ function workflowRepositoryContract(open: () => Promise<{ repository: WorkflowRe
     expect(await repository.update({ ...renamed, id: newId(), revision: 2 }, 1)).toBe('not_found');
   });
 
+  it('keeps when and by whom a workflow was last published, written by insert and update and cleared by an update without them', async () => {
+    const publishedAt = new Date('2024-03-01T10:00:00.000Z');
+    const w = workflow('Published', 'published', scope, { lastPublishedAt: publishedAt, lastPublishedBy: 'key-2' });
+    await repository.insert(w);
+    expect(await repository.findById(scope, w.id)).toEqual(w);
+    const republished = { ...w, lastPublishedAt: new Date('2024-03-02T10:00:00.000Z'), revision: 2 };
+    expect(await repository.update(republished, 1)).toBe('updated');
+    expect(await repository.findByTriggerIdentifier(scope, 'published')).toEqual(republished);
+    const { lastPublishedAt: _at, lastPublishedBy: _by, ...unpublished } = { ...republished, revision: 3 };
+    expect(await repository.update(unpublished, 2)).toBe('updated');
+    expect(await repository.findById(scope, w.id)).toEqual(unpublished);
+  });
+
   it('soft-deletes: gone from lookups, still readable by id for history, identifier free again', async () => {
     const w = workflow('Doomed', 'doomed');
     await repository.insert(w);

@@ -158,6 +158,15 @@ async function webhookEndpoint(env: Env): Promise<string> {
   return (await env.api.post('/v2/outbound-webhooks/endpoints').send({ url: 'http://127.0.0.1:9/hooks' }).expect(201)).body.data._id;
 }
 
+/** The key's environment (Development): the example's parent or source. */
+async function developmentId(env: Env): Promise<string> {
+  return (await env.api.get('/v1/environments/me').expect(200)).body.data._id;
+}
+
+async function newEnvironment(env: Env, name: string): Promise<string> {
+  return (await env.api.post('/v1/environments').send({ name, color: '#4caf50' }).expect(201)).body.data._id;
+}
+
 const SUBSCRIBER = 'user-123';
 
 const onSubscriber: Fixture = async (env) => {
@@ -291,6 +300,23 @@ const FIXTURES: Record<string, Fixture> = {
     fill: { url: await resolvableHere(body.url) },
   }),
   'POST /v2/outbound-webhooks/endpoints/{id}/test': async (env) => ({ params: { id: await webhookEndpoint(env) } }),
+  'POST /v1/environments': async (env) => ({ fill: { parentId: await developmentId(env) } }),
+  'PUT /v1/environments/{environmentId}': async (env) => ({
+    params: { environmentId: await newEnvironment(env, 'Staging') },
+    fill: { parentId: await developmentId(env) },
+  }),
+  'POST /v2/environments/{targetEnvironmentId}/diff': async (env) => ({
+    params: { targetEnvironmentId: await newEnvironment(env, 'Production') },
+    fill: { sourceEnvironmentId: await developmentId(env) },
+  }),
+  'POST /v2/environments/{targetEnvironmentId}/publish': async (env, body) => {
+    for (const resource of body.resources ?? []) await workflow(env, resource.resourceId);
+    return { params: { targetEnvironmentId: await newEnvironment(env, 'Production') }, fill: { sourceEnvironmentId: await developmentId(env) } };
+  },
+  'PUT /v2/workflows/{workflowId}/sync': async (env) => ({
+    params: { workflowId: await workflow(env, 'welcome') },
+    fill: { targetEnvironmentId: await newEnvironment(env, 'Production') },
+  }),
   // Each environment has its own public identifier (GET /v1/environments/me), as each has its own API key.
   'POST /v1/inbox/session': async (env) => ({ fill: { applicationIdentifier: await applicationIdentifier(env) } }),
   'PATCH /v1/inbox/notifications/{id}/snooze': onInboxNotification,

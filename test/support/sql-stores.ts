@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AesGcmCredentialCipher } from '@app/integrations';
 import {
   SqlClient,
+  SqlEnvironmentDataPurger,
   SqlEnvironmentRepository,
   SqlIdempotencyStore,
   SqlIntegrationRepository,
@@ -92,6 +93,7 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     webhookEndpoints: new SqlWebhookEndpointRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
     webhookDeliveries: new SqlWebhookDeliveryRepository(sql),
     inbox: new SqlInboxRepository(sql),
+    environmentData: new SqlEnvironmentDataPurger(sql),
   };
 }
 

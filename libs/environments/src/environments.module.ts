@@ -6,8 +6,20 @@ import { CreateEnvironment } from './application/create-environment/create-envir
 import { ListEnvironments } from './application/list-environments/list-environments.use-case';
 import { GetEnvironment } from './application/get-environment/get-environment.use-case';
 import { SetInboxHmac } from './application/set-inbox-hmac/set-inbox-hmac.use-case';
+import { UpdateEnvironment } from './application/update-environment/update-environment.use-case';
+import { DeleteEnvironment } from './application/delete-environment/delete-environment.use-case';
 
-const useCases = [AuthenticateApiKey, BootstrapOrganization, CreateApiKey, CreateEnvironment, ListEnvironments, GetEnvironment, SetInboxHmac];
+const useCases = [
+  AuthenticateApiKey,
+  BootstrapOrganization,
+  CreateApiKey,
+  CreateEnvironment,
+  ListEnvironments,
+  GetEnvironment,
+  SetInboxHmac,
+  UpdateEnvironment,
+  DeleteEnvironment,
+];
 
 /** Repository tokens come from the global store module the app picks. */
 @Module({ providers: useCases, exports: useCases })

@@ -8,4 +8,6 @@ export * from './application/create-environment/create-environment.use-case';
 export * from './application/list-environments/list-environments.use-case';
 export * from './application/get-environment/get-environment.use-case';
 export * from './application/set-inbox-hmac/set-inbox-hmac.use-case';
+export * from './application/update-environment/update-environment.use-case';
+export * from './application/delete-environment/delete-environment.use-case';
 export * from './environments.module';

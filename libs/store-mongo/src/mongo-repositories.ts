@@ -1,6 +1,7 @@
 import { CredentialCipher } from '@app/integrations';
 import { guardedRepository } from './mongo-errors';
 import { MongoStore } from './mongo-store';
+import { MongoEnvironmentDataPurger } from './environments/mongo-environment-data.purger';
 import { MongoEnvironmentRepository } from './environments/mongo-environment.repository';
 import { MongoIdempotencyStore } from './environments/mongo-idempotency.store';
 import { MongoIntegrationRepository } from './integrations/mongo-integration.repository';
@@ -50,6 +51,7 @@ export function mongoRepositories(store: MongoStore, cipher: CredentialCipher) {
     webhookEndpoints: guardedRepository('webhookEndpoints', new MongoWebhookEndpointRepository(store, cipher)),
     webhookDeliveries: guardedRepository('webhookDeliveries', new MongoWebhookDeliveryRepository(store)),
     inbox: guardedRepository('inbox', new MongoInboxRepository(store)),
+    environmentData: guardedRepository('environmentData', new MongoEnvironmentDataPurger(store)),
   };
 }
 export type MongoRepositories = ReturnType<typeof mongoRepositories>;

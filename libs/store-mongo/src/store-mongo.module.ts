@@ -10,7 +10,7 @@ import {
   THROTTLE_WINDOW_REPOSITORY,
   TRIGGER_REPOSITORY,
 } from '@app/delivery';
-import { ENVIRONMENT_REPOSITORY } from '@app/environments';
+import { ENVIRONMENT_DATA_PURGER, ENVIRONMENT_REPOSITORY } from '@app/environments';
 import { INBOX_REPOSITORY } from '@app/inbox';
 import { QUEUE_JOB_STORE } from '@app/kernel';
 import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY } from '@app/webhooks';
@@ -46,6 +46,7 @@ const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][]
   [WEBHOOK_ENDPOINT_REPOSITORY, (r) => r.webhookEndpoints],
   [WEBHOOK_DELIVERY_REPOSITORY, (r) => r.webhookDeliveries],
   [INBOX_REPOSITORY, (r) => r.inbox],
+  [ENVIRONMENT_DATA_PURGER, (r) => r.environmentData],
 ];
 
 class MongoStoreCloser implements OnApplicationShutdown {

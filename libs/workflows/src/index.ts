@@ -13,5 +13,10 @@ export * from './application/get-notification-group/get-notification-group.use-c
 export * from './application/get-workflow/get-workflow.use-case';
 export * from './application/list-workflows/list-workflows.use-case';
 export * from './application/delete-workflow/delete-workflow.use-case';
+export * from './domain/workflow-publication';
+export * from './application/publish-workflows/diff-environments.use-case';
+export * from './application/publish-workflows/publish-environment.use-case';
+export * from './application/publish-workflows/sync-workflow.use-case';
+export * from './application/list-environment-tags/list-environment-tags.use-case';
 export * from './workflows.module';
 export * from './application/workflow-cache/cached-workflow.repository';

@@ -7,6 +7,11 @@ import { UpdateWorkflow } from './application/update-workflow/update-workflow.us
 import { ChangeWorkflowStatus } from './application/change-workflow-status/change-workflow-status.use-case';
 import { ListNotificationGroups } from './application/list-notification-groups/list-notification-groups.use-case';
 import { GetNotificationGroup } from './application/get-notification-group/get-notification-group.use-case';
+import { WorkflowPublication } from './application/publish-workflows/workflow-publication';
+import { DiffEnvironments } from './application/publish-workflows/diff-environments.use-case';
+import { PublishEnvironment } from './application/publish-workflows/publish-environment.use-case';
+import { SyncWorkflow } from './application/publish-workflows/sync-workflow.use-case';
+import { ListEnvironmentTags } from './application/list-environment-tags/list-environment-tags.use-case';
 
 const useCases = [
   CreateWorkflow,
@@ -17,8 +22,12 @@ const useCases = [
   DeleteWorkflow,
   ListNotificationGroups,
   GetNotificationGroup,
+  DiffEnvironments,
+  PublishEnvironment,
+  SyncWorkflow,
+  ListEnvironmentTags,
 ];
 
 /** Use cases of the workflows context; repository tokens come from the global store module. */
-@Module({ providers: useCases, exports: useCases })
+@Module({ providers: [...useCases, WorkflowPublication], exports: useCases })
 export class WorkflowsModule {}

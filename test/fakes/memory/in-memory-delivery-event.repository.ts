@@ -1,10 +1,19 @@
 import { DeliveryEventRecord, DeliveryEventRepository } from '@app/delivery';
-import { copy, oldestBefore, orderBy, stored } from './memory-records';
+import { EnvironmentRecords, copy, oldestBefore, orderBy, stored } from './memory-records';
 
 /** DeliveryEventRepository in memory: unique per (integration, event key). */
-export class InMemoryDeliveryEventRepository implements DeliveryEventRepository {
+export class InMemoryDeliveryEventRepository implements DeliveryEventRepository, EnvironmentRecords {
   private readonly records = new Map<string, DeliveryEventRecord>();
   private readonly keys = new Set<string>();
+
+  purgeEnvironment(environmentId: string): number {
+    const doomed = [...this.records.values()].filter((r) => r.environmentId === environmentId);
+    for (const r of doomed) {
+      this.records.delete(r.id);
+      this.keys.delete(JSON.stringify([r.integrationId, r.eventKey]));
+    }
+    return doomed.length;
+  }
 
   async insertIfAbsent(record: DeliveryEventRecord): Promise<boolean> {
     const key = JSON.stringify([record.integrationId, record.eventKey]);

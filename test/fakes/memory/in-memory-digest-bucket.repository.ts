@@ -1,6 +1,6 @@
 import { DigestBucketRepository, DigestEvent, OpenDigest } from '@app/delivery';
 import { EnvironmentScope } from '@app/kernel';
-import { copy, stored } from './memory-records';
+import { EnvironmentRecords, copy, stored } from './memory-records';
 
 interface Bucket {
   status: 'open' | 'closed';
@@ -21,8 +21,14 @@ const latest = (a: Date | undefined, b: Date) => (a && a.getTime() >= b.getTime(
  * collecting events) or closed. Each method is one step, so concurrent callers serialise as the
  * SQL adapter's conditional statements do on the bucket's row.
  */
-export class InMemoryDigestBucketRepository implements DigestBucketRepository {
+export class InMemoryDigestBucketRepository implements DigestBucketRepository, EnvironmentRecords {
   private readonly buckets = new Map<string, Bucket>();
+
+  purgeEnvironment(environmentId: string): number {
+    const doomed = [...this.buckets.keys()].filter((key) => (JSON.parse(key) as string[])[0] === environmentId);
+    for (const key of doomed) this.buckets.delete(key);
+    return doomed.length;
+  }
 
   async mergeIntoOpen(scope: EnvironmentScope, bucketKey: string, event: DigestEvent): Promise<OpenDigest | null> {
     const bucket = this.buckets.get(this.key(scope, bucketKey));

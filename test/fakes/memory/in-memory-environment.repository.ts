@@ -1,10 +1,10 @@
-import { ApiKey, Environment, EnvironmentRepository, Organization } from '@app/environments';
-import { copy, foreignKeyViolation, orderBy, stored, uniqueViolation } from './memory-records';
+import { ApiKey, Environment, EnvironmentChanges, EnvironmentRepository, Organization } from '@app/environments';
+import { EnvironmentRecords, copy, deleteEnvironmentRecords, foreignKeyViolation, orderBy, stored, uniqueViolation } from './memory-records';
 
 const byId = orderBy<{ id: string }>((row) => row.id);
 
 /** EnvironmentRepository in memory: organizations, environments (unique name per organization), API keys (unique hash). */
-export class InMemoryEnvironmentRepository implements EnvironmentRepository {
+export class InMemoryEnvironmentRepository implements EnvironmentRepository, EnvironmentRecords {
   private bootstrapClaimed = false;
   private readonly organizations = new Map<string, Organization>();
   private readonly environments = new Map<string, Environment>();
@@ -27,11 +27,11 @@ export class InMemoryEnvironmentRepository implements EnvironmentRepository {
   }
 
   async insertEnvironment(environment: Environment): Promise<boolean> {
-    const { id, organizationId, name, identifier, inboxHmac, createdAt } = stored(environment);
+    const { id, organizationId, name, identifier, inboxHmac, color, parentId, createdAt } = stored(environment);
     if ([...this.environments.values()].some((e) => e.organizationId === organizationId && e.name === name)) return false;
     if (this.environments.has(id) || [...this.environments.values()].some((e) => e.identifier === identifier)) throw uniqueViolation('environments');
     if (!this.organizations.has(organizationId)) throw foreignKeyViolation('environments');
-    this.environments.set(id, { id, organizationId, name, identifier, inboxHmac, createdAt });
+    this.environments.set(id, { id, organizationId, name, identifier, inboxHmac, ...(color ? { color } : {}), ...(parentId ? { parentId } : {}), createdAt });
     return true;
   }
 
@@ -64,6 +64,25 @@ export class InMemoryEnvironmentRepository implements EnvironmentRepository {
       .map(copy);
   }
 
+  async updateEnvironment(id: string, changes: EnvironmentChanges): Promise<'updated' | 'not_found' | 'name_taken'> {
+    const environment = this.environments.get(id);
+    if (!environment) return 'not_found';
+    const given = stored(changes);
+    const { name } = given;
+    if (name !== undefined && [...this.environments.values()].some((e) => e.id !== id && e.organizationId === environment.organizationId && e.name === name)) {
+      return 'name_taken';
+    }
+    if (name !== undefined) environment.name = name;
+    if (given.color !== undefined) environment.color = given.color;
+    if (given.parentId !== undefined) environment.parentId = given.parentId;
+    return 'updated';
+  }
+
+  async deleteEnvironment(id: string): Promise<boolean> {
+    if ([...this.apiKeys.values()].some((k) => k.environmentId === id)) throw foreignKeyViolation('api_keys');
+    return this.environments.delete(id);
+  }
+
   async insertApiKey(key: ApiKey): Promise<boolean> {
     const { id, organizationId, environmentId, hash, hint, sealedSecret, createdAt } = stored(key);
     if ([...this.apiKeys.values()].some((k) => k.hash === hash)) return false;
@@ -83,5 +102,13 @@ export class InMemoryEnvironmentRepository implements EnvironmentRepository {
       .filter((k) => k.environmentId === environmentId)
       .sort(byId)
       .map(copy);
+  }
+
+  async deleteApiKeys(environmentId: string): Promise<number> {
+    return deleteEnvironmentRecords(this.apiKeys, environmentId);
+  }
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.apiKeys, environmentId);
   }
 }

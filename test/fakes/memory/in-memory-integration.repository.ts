@@ -9,7 +9,7 @@ import {
   ReplaceIntegrationResult,
 } from '@app/integrations';
 import { Channel, EnvironmentScope, StoreRejectedError } from '@app/kernel';
-import { copy, orderBy, shaped, stored } from './memory-records';
+import { copy, orderBy, shaped, stored, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 const REQUIRED = [
   'id',
@@ -55,8 +55,12 @@ const oldestFirst = orderBy<Integration>(
  * environment, and one in-app `novu` per environment; a soft delete frees both. Credentials are
  * held as given (nothing here is at rest).
  */
-export class InMemoryIntegrationRepository implements IntegrationRepository {
+export class InMemoryIntegrationRepository implements IntegrationRepository, EnvironmentRecords {
   private readonly rows = new Map<string, Integration>();
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
+  }
 
   async findActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
     return this.inScope(scope)

@@ -1,9 +1,9 @@
 import { Channel, EnvironmentScope } from '@app/kernel';
 import { PreferenceChange, PreferenceRepository, SubscriberPreference } from '@app/subscribers';
-import { compareValues, copy, stored } from './memory-records';
+import { compareValues, copy, stored, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 /** PreferenceRepository in memory: one record per (environment, subscriber, workflow or global). */
-export class InMemoryPreferenceRepository implements PreferenceRepository {
+export class InMemoryPreferenceRepository implements PreferenceRepository, EnvironmentRecords {
   private readonly records = new Map<string, SubscriberPreference>();
 
   async upsert(scope: EnvironmentScope, change: PreferenceChange): Promise<SubscriberPreference> {
@@ -74,5 +74,9 @@ export class InMemoryPreferenceRepository implements PreferenceRepository {
     return [...this.records.values()].filter(
       (r) => r.environmentId === scope.environmentId && r.organizationId === scope.organizationId && r.subscriberId === subscriberId,
     );
+  }
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.records, environmentId);
   }
 }

@@ -9,7 +9,18 @@ import {
   SubscriberUpsert,
   clearedAfter,
 } from '@app/subscribers';
-import { containsIgnoringCase, copy, cursorPage, orderBy, sameJson, shaped, stored, uniqueViolation } from './memory-records';
+import {
+  containsIgnoringCase,
+  copy,
+  cursorPage,
+  orderBy,
+  sameJson,
+  shaped,
+  stored,
+  uniqueViolation,
+  EnvironmentRecords,
+  deleteEnvironmentRecords,
+} from './memory-records';
 
 /** The fields a change may set (what the SQL adapter has columns for). */
 const CHANGE_FIELDS = [...SUBSCRIBER_PROFILE_FIELDS, 'data'] as const;
@@ -41,7 +52,7 @@ function apply(subscriber: Subscriber, changes: SubscriberChanges, fields: reado
 }
 
 /** SubscriberRepository in memory: one subscriber per (environment, subscriberId). */
-export class InMemorySubscriberRepository implements SubscriberRepository {
+export class InMemorySubscriberRepository implements SubscriberRepository, EnvironmentRecords {
   private readonly rows = new Map<string, Subscriber>();
 
   /** The subscribers table write of InMemoryInboxRepository.setPresence (the SQL adapter updates the same table). */
@@ -175,5 +186,9 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
 
   private inEnvironment(environmentId: string): Subscriber[] {
     return [...this.rows.values()].filter((s) => s.environmentId === environmentId);
+  }
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
   }
 }

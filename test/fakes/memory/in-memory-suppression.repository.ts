@@ -1,6 +1,6 @@
 import { Suppression, SuppressionRepository } from '@app/delivery';
 import { EnvironmentScope, Page } from '@app/kernel';
-import { copy, orderBy, stored } from './memory-records';
+import { copy, orderBy, stored, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 const key = (environmentId: string, address: string) => JSON.stringify([environmentId, address]);
 const newestFirst = orderBy<Suppression>(
@@ -9,8 +9,12 @@ const newestFirst = orderBy<Suppression>(
 );
 
 /** SuppressionRepository in memory: unique per (environment, address). */
-export class InMemorySuppressionRepository implements SuppressionRepository {
+export class InMemorySuppressionRepository implements SuppressionRepository, EnvironmentRecords {
   private readonly rows = new Map<string, Suppression>();
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
+  }
 
   async insertIfAbsent(suppression: Suppression): Promise<boolean> {
     const k = key(suppression.environmentId, suppression.address);

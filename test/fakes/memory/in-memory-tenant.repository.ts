@@ -1,6 +1,6 @@
 import { EnvironmentScope, PageRequest } from '@app/kernel';
 import { Tenant, TenantChanges, TenantPage, TenantRepository, TenantUpdateResult } from '@app/tenants';
-import { copy, orderBy, pageOf, sameJson, shaped, stored, uniqueViolation } from './memory-records';
+import { copy, orderBy, pageOf, sameJson, shaped, stored, uniqueViolation, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 const toTenant = (t: Tenant): Tenant => shaped(t, ['id', 'organizationId', 'environmentId', 'identifier', 'createdAt', 'updatedAt'], ['name', 'data']);
 
@@ -12,7 +12,7 @@ function set(tenant: Tenant, field: 'name' | 'data', value: unknown): void {
 }
 
 /** TenantRepository in memory: one tenant per (environment, identifier). */
-export class InMemoryTenantRepository implements TenantRepository {
+export class InMemoryTenantRepository implements TenantRepository, EnvironmentRecords {
   private readonly rows = new Map<string, Tenant>();
 
   async insert(tenant: Tenant): Promise<boolean> {
@@ -94,5 +94,9 @@ export class InMemoryTenantRepository implements TenantRepository {
 
   private find(environmentId: string, identifier: string): Tenant | undefined {
     return [...this.rows.values()].find((t) => t.environmentId === environmentId && t.identifier === identifier);
+  }
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
   }
 }

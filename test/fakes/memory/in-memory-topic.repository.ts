@@ -10,7 +10,18 @@ import {
   TopicSubscriptionChanges,
   TopicSubscriptionSearch,
 } from '@app/subscribers';
-import { containsIgnoringCase, copy, cursorPage, orderBy, pageOf, shaped, stored, uniqueViolation } from './memory-records';
+import {
+  containsIgnoringCase,
+  copy,
+  cursorPage,
+  orderBy,
+  pageOf,
+  shaped,
+  stored,
+  uniqueViolation,
+  EnvironmentRecords,
+  deleteEnvironmentRecords,
+} from './memory-records';
 
 const ORDER_VALUES = {
   _id: (row: { id: string }) => row.id,
@@ -26,7 +37,7 @@ const toTopic = (t: Topic): Topic => shaped(t, ['id', 'organizationId', 'environ
  * subscriberId). Memberships are found through the topic's current id, so those of a deleted
  * topic never resurface under a new topic of the same key.
  */
-export class InMemoryTopicRepository implements TopicRepository {
+export class InMemoryTopicRepository implements TopicRepository, EnvironmentRecords {
   private readonly topics = new Map<string, Topic>();
   private readonly memberships = new Map<string, TopicSubscription>();
 
@@ -257,5 +268,9 @@ export class InMemoryTopicRepository implements TopicRepository {
 
   private membershipsOf(topicId: string): TopicSubscription[] {
     return [...this.memberships.values()].filter((s) => s.topicId === topicId);
+  }
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.topics, environmentId) + deleteEnvironmentRecords(this.memberships, environmentId);
   }
 }

@@ -1,6 +1,6 @@
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { Clock, EnvironmentScope, systemClock } from '@app/kernel';
-import { copy, oldestBefore, orderBy, shaped, stored } from './memory-records';
+import { copy, oldestBefore, orderBy, shaped, stored, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 /** Statuses a cancel may still move (a canceled trigger stays as it is). */
 const CANCELABLE: readonly TriggerStatus[] = ['accepted', 'processed'];
@@ -28,8 +28,12 @@ const toTriggerRecord = (t: TriggerRecord): TriggerRecord =>
   );
 
 /** TriggerRepository in memory: one trigger per (environment, transactionId) until retention deletes it. */
-export class InMemoryTriggerRepository implements TriggerRepository {
+export class InMemoryTriggerRepository implements TriggerRepository, EnvironmentRecords {
   private readonly rows = new Map<string, TriggerRecord>();
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
+  }
 
   constructor(private readonly clock: Clock = systemClock) {}
 

@@ -1,14 +1,18 @@
 import { EnvironmentScope, PageRequest } from '@app/kernel';
 import { ListPage, WebhookAttempt, WebhookDelivery, WebhookDeliveryRepository, WebhookDeliveryStatus } from '@app/webhooks';
-import { stored } from './memory-records';
+import { stored, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 /** created_at DESC, id DESC, as the SQL adapter orders. */
 const newestFirst = (a: WebhookAttempt, b: WebhookAttempt) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /** WebhookDeliveryRepository in memory: the outbox and the attempts log. */
-export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
+export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository, EnvironmentRecords {
   private readonly deliveries = new Map<string, WebhookDelivery>();
   private readonly attempts = new Map<string, WebhookAttempt>();
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.deliveries, environmentId) + deleteEnvironmentRecords(this.attempts, environmentId);
+  }
 
   async insertMany(deliveries: WebhookDelivery[]): Promise<string[]> {
     const inserted: string[] = [];

@@ -1,6 +1,6 @@
 import { EnvironmentScope, PageRequest } from '@app/kernel';
 import { ListPage, WebhookEndpoint, WebhookEndpointChanges, WebhookEndpointRepository } from '@app/webhooks';
-import { orderBy, stored, uniqueViolation } from './memory-records';
+import { orderBy, stored, uniqueViolation, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 const byCreation = orderBy<WebhookEndpoint>(
   (e) => e.createdAt,
@@ -8,8 +8,12 @@ const byCreation = orderBy<WebhookEndpoint>(
 );
 
 /** WebhookEndpointRepository in memory (secrets kept as given: there is no disk to encrypt for). */
-export class InMemoryWebhookEndpointRepository implements WebhookEndpointRepository {
+export class InMemoryWebhookEndpointRepository implements WebhookEndpointRepository, EnvironmentRecords {
   private readonly rows = new Map<string, WebhookEndpoint>();
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
+  }
 
   async insert(endpoint: WebhookEndpoint): Promise<void> {
     if (this.rows.has(endpoint.id)) throw uniqueViolation('webhook_endpoints');

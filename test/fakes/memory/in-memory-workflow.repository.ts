@@ -1,6 +1,6 @@
 import { EnvironmentScope, Page } from '@app/kernel';
 import { Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
-import { containsIgnoringCase, copy, orderBy, pageOf, shaped, stored, uniqueViolation } from './memory-records';
+import { containsIgnoringCase, copy, orderBy, pageOf, shaped, stored, uniqueViolation, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 /** The fields an insert or update writes: everything but the deletion. */
 const WRITTEN = [
@@ -26,7 +26,7 @@ const WRITTEN = [
 /** The workflow as stored: the written fields, and `data` whenever it is not undefined (it lives in a JSON document, where null stays null). */
 function toWritten(workflow: Workflow): Workflow {
   const kept = stored(workflow);
-  const row = shaped(kept, WRITTEN, []);
+  const row = shaped(kept, WRITTEN, ['lastPublishedAt', 'lastPublishedBy']);
   if (kept.data !== undefined) row.data = kept.data;
   return row;
 }
@@ -39,8 +39,12 @@ const oldestFirst = orderBy<Workflow>(
  * WorkflowRepository in memory. Deleted workflows are kept (findByIdIncludingDeleted) and free
  * their trigger identifier, which is unique among the live workflows of an environment.
  */
-export class InMemoryWorkflowRepository implements WorkflowRepository {
+export class InMemoryWorkflowRepository implements WorkflowRepository, EnvironmentRecords {
   private readonly rows = new Map<string, Workflow>();
+
+  purgeEnvironment(environmentId: string): number {
+    return deleteEnvironmentRecords(this.rows, environmentId);
+  }
 
   async insert(workflow: Workflow): Promise<boolean> {
     const given = toWritten(workflow);

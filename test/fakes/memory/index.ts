@@ -19,7 +19,7 @@ import {
   THROTTLE_WINDOW_REPOSITORY,
   ThrottleWindowRepository,
 } from '@app/delivery';
-import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '@app/environments';
+import { ENVIRONMENT_DATA_PURGER, ENVIRONMENT_REPOSITORY, EnvironmentDataPurger, EnvironmentRepository } from '@app/environments';
 import { INBOX_REPOSITORY, InboxRepository } from '@app/inbox';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
 import { Clock, IDEMPOTENCY_STORE, IdempotencyStore, QUEUE_JOB_STORE, QueueJobStore, systemClock } from '@app/kernel';
@@ -28,6 +28,7 @@ import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY, WebhookDeliveryRepository, WebhookEndpointRepository } from '@app/webhooks';
 import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
+import { InMemoryEnvironmentDataPurger } from './in-memory-environment-data.purger';
 import { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
 import { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
@@ -76,6 +77,8 @@ export interface Repositories {
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   inbox: InboxRepository;
+  /** Every record of an environment, in every table. */
+  environmentData: EnvironmentDataPurger;
 }
 
 export interface MemoryStore extends Repositories {
@@ -98,28 +101,56 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const clock = options.clock ?? systemClock;
   const delivery = new DeliveryTables();
   const subscribers = new InMemorySubscriberRepository();
+  const environments = new InMemoryEnvironmentRepository();
+  const preferences = new InMemoryPreferenceRepository();
+  const topics = new InMemoryTopicRepository();
+  const tenants = new InMemoryTenantRepository();
+  const integrations = new InMemoryIntegrationRepository();
+  const workflows = new InMemoryWorkflowRepository();
+  const triggers = new InMemoryTriggerRepository(clock);
+  const digestBuckets = new InMemoryDigestBucketRepository();
+  const deliveryEvents = new InMemoryDeliveryEventRepository();
+  const suppressions = new InMemorySuppressionRepository();
+  const webhookEndpoints = new InMemoryWebhookEndpointRepository();
+  const webhookDeliveries = new InMemoryWebhookDeliveryRepository();
   const repositories: Repositories = {
-    environments: new InMemoryEnvironmentRepository(),
+    environments,
     idempotency: new InMemoryIdempotencyStore(clock),
     subscribers,
-    preferences: new InMemoryPreferenceRepository(),
-    topics: new InMemoryTopicRepository(),
-    tenants: new InMemoryTenantRepository(),
-    integrations: new InMemoryIntegrationRepository(),
-    workflows: new InMemoryWorkflowRepository(),
-    triggers: new InMemoryTriggerRepository(clock),
+    preferences,
+    topics,
+    tenants,
+    integrations,
+    workflows,
+    triggers,
     notifications: new InMemoryNotificationRepository(delivery, clock),
     jobs: new InMemoryJobRepository(delivery, clock),
     messages: new InMemoryMessageRepository(delivery, clock),
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
-    digestBuckets: new InMemoryDigestBucketRepository(),
+    digestBuckets,
     throttleWindows: new InMemoryThrottleWindowRepository(),
-    deliveryEvents: new InMemoryDeliveryEventRepository(),
-    suppressions: new InMemorySuppressionRepository(),
+    deliveryEvents,
+    suppressions,
     queueJobs: new InMemoryQueueJobStore(clock),
-    webhookEndpoints: new InMemoryWebhookEndpointRepository(),
-    webhookDeliveries: new InMemoryWebhookDeliveryRepository(),
+    webhookEndpoints,
+    webhookDeliveries,
     inbox: new InMemoryInboxRepository(delivery, subscribers),
+    environmentData: new InMemoryEnvironmentDataPurger([
+      environments,
+      subscribers,
+      preferences,
+      topics,
+      tenants,
+      integrations,
+      workflows,
+      triggers,
+      delivery,
+      digestBuckets,
+      deliveryEvents,
+      suppressions,
+      webhookEndpoints,
+      webhookDeliveries,
+    ]),
   };
   const tokens: [symbol, unknown][] = [
     [ENVIRONMENT_REPOSITORY, repositories.environments],
@@ -143,6 +174,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [WEBHOOK_ENDPOINT_REPOSITORY, repositories.webhookEndpoints],
     [WEBHOOK_DELIVERY_REPOSITORY, repositories.webhookDeliveries],
     [INBOX_REPOSITORY, repositories.inbox],
+    [ENVIRONMENT_DATA_PURGER, repositories.environmentData],
   ];
   return { ...repositories, providers: tokens.map(([provide, useValue]) => ({ provide, useValue })) };
 }

@@ -1,16 +1,20 @@
 import { ExecutionDetail, Job, Message, Notification, isTerminalJobStatus } from '@app/delivery';
-import { shaped } from './memory-records';
+import { EnvironmentRecords, deleteEnvironmentRecords, shaped } from './memory-records';
 
 /**
  * The delivery records one memory store holds, shared by the notification, job, message and
  * execution-detail repositories: `insertWithRecords` writes all four, and retention keeps every row
  * of a notification that still has an unfinished job.
  */
-export class DeliveryTables {
+export class DeliveryTables implements EnvironmentRecords {
   readonly notifications = new Map<string, Notification>();
   readonly jobs = new Map<string, Job>();
   readonly messages = new Map<string, Message>();
   readonly details = new Map<string, ExecutionDetail>();
+
+  purgeEnvironment(environmentId: string): number {
+    return [this.notifications, this.jobs, this.messages, this.details].reduce((sum, table) => sum + deleteEnvironmentRecords<string>(table, environmentId), 0);
+  }
 
   /** No job of the notification is pending, queued, delayed or running (retention may take its rows). */
   notificationFinished(notificationId: string): boolean {

@@ -171,3 +171,18 @@ export function oldestBefore<T extends { id: string; createdAt: Date }>(rows: It
     )
     .slice(0, limit);
 }
+
+/** A fake that holds records of environments: what the memory EnvironmentDataPurger asks each to drop. */
+export interface EnvironmentRecords {
+  /** Deletes every record of the environment it holds; how many. */
+  purgeEnvironment(environmentId: string): number;
+}
+
+/** Deletes the map's entries whose record belongs to the environment; how many. */
+export function deleteEnvironmentRecords<K>(map: Map<K, { environmentId: string }>, environmentId: string): number {
+  let removed = 0;
+  for (const [key, record] of map) {
+    if (record.environmentId === environmentId && map.delete(key)) removed++;
+  }
+  return removed;
+}

@@ -10,7 +10,7 @@ const WHY = {
   'notification-groups': 'every environment has one group, General (GET /v1/notification-groups)',
   changes: 'there is no change promotion between environments: each environment is configured through its own key',
   organizations: 'organizations are managed with the CLI (npm run cli)',
-  environments: 'environments and keys are managed with the CLI (npm run cli); GET /v1/environments/me is served',
+  environments: 'API keys are managed with the CLI (npm run cli); the environments themselves are served under /v1/environments',
   'workflow-overrides': 'tenant workflow overrides are not implemented',
   'inbound-parse': 'inbound mail is received by the SMTP receiver of reply callbacks (INBOUND_MAIL_DOMAIN)',
   contexts: 'a trigger takes no context here, so no notification has one: leave contextKeys out (or send it empty)',
@@ -190,18 +190,6 @@ export class NotSupportedController {
     throw new NotSupportedError('organizations');
   }
 
-  @Post('environments')
-  @NotSupported('environments')
-  createEnvironment(): never {
-    throw new NotSupportedError('environments');
-  }
-
-  @Get('environments')
-  @NotSupported('environments')
-  listEnvironments(): never {
-    throw new NotSupportedError('environments');
-  }
-
   @Get('environments/api-keys')
   @NotSupported('environments')
   listApiKeys(): never {
@@ -211,12 +199,6 @@ export class NotSupportedController {
   @Post('environments/api-keys/regenerate')
   @NotSupported('environments')
   regenerateApiKeys(): never {
-    throw new NotSupportedError('environments');
-  }
-
-  @Put('environments/:environmentId')
-  @NotSupported('environments', 'environmentId')
-  updateEnvironment(): never {
     throw new NotSupportedError('environments');
   }
 

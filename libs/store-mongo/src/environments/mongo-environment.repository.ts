@@ -1,11 +1,14 @@
-import { ApiKey, Environment, EnvironmentRepository, Organization } from '@app/environments';
+import { ApiKey, Environment, EnvironmentChanges, EnvironmentRepository, Organization } from '@app/environments';
 import { StoreRejectedError } from '@app/kernel';
 import { DocumentMapper } from '../mongo-documents';
+import { isDuplicateKey } from '../mongo-errors';
 import { insertUnlessDuplicate } from '../mongo-writes';
 import { COLLECTIONS, CollectionName, MongoStore } from '../mongo-store';
 
 export const organizationDocuments = new DocumentMapper<Organization>({ fields: ['name', 'createdAt'] });
-export const environmentDocuments = new DocumentMapper<Environment>({ fields: ['organizationId', 'name', 'identifier', 'inboxHmac', 'createdAt'] });
+export const environmentDocuments = new DocumentMapper<Environment>({
+  fields: ['organizationId', 'name', 'identifier', 'inboxHmac', 'color', 'parentId', 'createdAt'],
+});
 export const apiKeyDocuments = new DocumentMapper<ApiKey>({ fields: ['organizationId', 'environmentId', 'hash', 'hint', 'sealedSecret', 'createdAt'] });
 
 /** Organizations, environments and API keys; the unique indexes hold environment names per organization, identifiers and key hashes. */
@@ -55,6 +58,20 @@ export class MongoEnvironmentRepository implements EnvironmentRepository {
     return docs.map((doc) => environmentDocuments.toDomain(doc));
   }
 
+  async updateEnvironment(id: string, changes: EnvironmentChanges): Promise<'updated' | 'not_found' | 'name_taken'> {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    try {
+      return (await this.environments.updateOne({ _id: id }, { $set: set })).matchedCount === 1 ? 'updated' : 'not_found';
+    } catch (error) {
+      if (isDuplicateKey(error)) return 'name_taken';
+      throw error;
+    }
+  }
+
+  async deleteEnvironment(id: string): Promise<boolean> {
+    return (await this.environments.deleteOne({ _id: id })).deletedCount === 1;
+  }
+
   async insertApiKey(key: ApiKey): Promise<boolean> {
     await this.requireParent(COLLECTIONS.environments, key.environmentId, 'api_keys');
     return insertUnlessDuplicate(() => this.apiKeys.insertOne(apiKeyDocuments.toDocument(key)), 'hash');
@@ -68,6 +85,10 @@ export class MongoEnvironmentRepository implements EnvironmentRepository {
   async listApiKeys(environmentId: string): Promise<ApiKey[]> {
     const docs = await this.apiKeys.find({ environmentId }, { sort: { _id: 1 } }).toArray();
     return docs.map((doc) => apiKeyDocuments.toDomain(doc));
+  }
+
+  async deleteApiKeys(environmentId: string): Promise<number> {
+    return (await this.apiKeys.deleteMany({ environmentId })).deletedCount;
   }
 
   private get environments() {

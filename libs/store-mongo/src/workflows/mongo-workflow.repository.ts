@@ -28,12 +28,14 @@ const documents = new DocumentMapper<Workflow>({
     'revision',
     'deletedAt',
     'deletedBy',
+    'lastPublishedAt',
+    'lastPublishedBy',
   ],
   json: ['preferenceSettings', 'steps', 'trigger', 'data'],
 });
 
 /** Fields an update may leave out, which it then removes (SQL rewrites the whole document column). */
-const OPTIONAL_ON_UPDATE = ['data'] as const;
+const OPTIONAL_ON_UPDATE = ['data', 'lastPublishedAt', 'lastPublishedBy'] as const;
 
 /**
  * Workflow ↔ document. The trigger identifier is also a top-level field and `deleted` a flag: the

@@ -1,7 +1,12 @@
 import { Provider } from '@nestjs/common';
-import { ENVIRONMENT_REPOSITORY } from '@app/environments';
+import { ENVIRONMENT_DATA_PURGER, ENVIRONMENT_REPOSITORY } from '@app/environments';
+import { SqlEnvironmentDataPurger } from './sql-environment-data.purger';
 import { SqlEnvironmentRepository } from './sql-environment.repository';
 
 export { SqlEnvironmentRepository } from './sql-environment.repository';
+export { SqlEnvironmentDataPurger, environmentTables } from './sql-environment-data.purger';
 export { SqlIdempotencyStore } from './sql-idempotency.store';
-export const sqlEnvironmentProviders: Provider[] = [{ provide: ENVIRONMENT_REPOSITORY, useClass: SqlEnvironmentRepository }];
+export const sqlEnvironmentProviders: Provider[] = [
+  { provide: ENVIRONMENT_REPOSITORY, useClass: SqlEnvironmentRepository },
+  { provide: ENVIRONMENT_DATA_PURGER, useClass: SqlEnvironmentDataPurger },
+];

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiKey, Environment, EnvironmentRepository, Organization } from '@app/environments';
+import { ApiKey, Environment, EnvironmentChanges, EnvironmentRepository, Organization } from '@app/environments';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 
 const toEnvironment = (r: any): Environment => ({
@@ -8,8 +8,11 @@ const toEnvironment = (r: any): Environment => ({
   name: r.name,
   identifier: r.identifier,
   inboxHmac: r.inbox_hmac,
+  ...(r.color ? { color: r.color } : {}),
+  ...(r.parent_id ? { parentId: r.parent_id } : {}),
   createdAt: r.created_at,
 });
+const UNIQUE_VIOLATION = '23505';
 const toApiKey = (r: any): ApiKey => ({
   id: r.id,
   organizationId: r.organization_id,
@@ -40,9 +43,9 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
 
   async insertEnvironment(e: Environment): Promise<boolean> {
     const rows = await this.sql.query(
-      `INSERT INTO environments (id, organization_id, name, identifier, inbox_hmac, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO environments (id, organization_id, name, identifier, inbox_hmac, color, parent_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
-      [e.id, e.organizationId, e.name, e.identifier, e.inboxHmac, e.createdAt],
+      [e.id, e.organizationId, e.name, e.identifier, e.inboxHmac, e.color ?? null, e.parentId ?? null, e.createdAt],
     );
     return rows.length === 1;
   }
@@ -73,6 +76,23 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
     return rows.map(toEnvironment);
   }
 
+  async updateEnvironment(id: string, changes: EnvironmentChanges): Promise<'updated' | 'not_found' | 'name_taken'> {
+    try {
+      const rows = await this.sql.query(
+        `UPDATE environments SET name = COALESCE($2, name), color = COALESCE($3, color), parent_id = COALESCE($4, parent_id) WHERE id = $1 RETURNING id`,
+        [id, changes.name ?? null, changes.color ?? null, changes.parentId ?? null],
+      );
+      return rows.length === 1 ? 'updated' : 'not_found';
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'name_taken';
+      throw error;
+    }
+  }
+
+  async deleteEnvironment(id: string): Promise<boolean> {
+    return (await this.sql.query('DELETE FROM environments WHERE id = $1 RETURNING id', [id])).length === 1;
+  }
+
   async insertApiKey(k: ApiKey): Promise<boolean> {
     const rows = await this.sql.query(
       `INSERT INTO api_keys (id, organization_id, environment_id, key_hash, key_hint, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -89,5 +109,9 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
 
   async listApiKeys(environmentId: string): Promise<ApiKey[]> {
     return (await this.sql.query('SELECT * FROM api_keys WHERE environment_id = $1 ORDER BY id', [environmentId])).map(toApiKey);
+  }
+
+  async deleteApiKeys(environmentId: string): Promise<number> {
+    return (await this.sql.query('DELETE FROM api_keys WHERE environment_id = $1 RETURNING id', [environmentId])).length;
   }
 }

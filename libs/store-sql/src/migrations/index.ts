@@ -29,6 +29,7 @@ import { firstJobOnNotificationMigration } from './0027_first_job_on_notificatio
 import { messageIndexEntriesMigration } from './0028_message_index_entries';
 import { triggerTimeOrderedIdsMigration } from './0029_trigger_time_ordered_ids';
 import { messageSubscriberIndexMigration } from './0030_message_subscriber_index';
+import { environmentColorParentMigration } from './0031_environment_color_parent';
 import { integrationUniquePriorityMigration } from './0032_integration_unique_priority';
 import { throttleWindowsMigration } from './0033_throttle_windows';
 import { jobOutputMigration } from './0034_job_output';
@@ -65,6 +66,7 @@ export const MIGRATIONS: Migration[] = [
   messageIndexEntriesMigration,
   triggerTimeOrderedIdsMigration,
   messageSubscriberIndexMigration,
+  environmentColorParentMigration,
   integrationUniquePriorityMigration,
   throttleWindowsMigration,
   jobOutputMigration,

@@ -6,8 +6,8 @@ import { SQL_CLIENT, SqlClient } from '../sql-client';
 // Columns hold what queries filter on; the document holds the rest of the aggregate.
 type WorkflowDocument = Pick<
   Workflow,
-  'creatorId' | 'description' | 'draft' | 'preferenceSettings' | 'tags' | 'steps' | 'trigger' | 'notificationGroupId' | 'data'
->;
+  'creatorId' | 'description' | 'draft' | 'preferenceSettings' | 'tags' | 'steps' | 'trigger' | 'notificationGroupId' | 'data' | 'lastPublishedBy'
+> & { lastPublishedAt?: string };
 
 const toDocument = (w: Workflow): WorkflowDocument => ({
   creatorId: w.creatorId,
@@ -19,6 +19,7 @@ const toDocument = (w: Workflow): WorkflowDocument => ({
   trigger: w.trigger,
   notificationGroupId: w.notificationGroupId,
   ...(w.data !== undefined ? { data: w.data } : {}),
+  ...(w.lastPublishedAt ? { lastPublishedAt: w.lastPublishedAt.toISOString(), lastPublishedBy: w.lastPublishedBy } : {}),
 });
 
 const toWorkflow = (r: any): Workflow => {
@@ -43,6 +44,7 @@ const toWorkflow = (r: any): Workflow => {
     updatedAt: r.updated_at,
     revision: r.revision,
     ...(r.deleted_at ? { deletedAt: r.deleted_at, deletedBy: r.deleted_by ?? undefined } : {}),
+    ...(d.lastPublishedAt ? { lastPublishedAt: new Date(d.lastPublishedAt), ...(d.lastPublishedBy ? { lastPublishedBy: d.lastPublishedBy } : {}) } : {}),
   };
 };
 

@@ -39,3 +39,23 @@ export class NotificationGroupNotFoundError extends NotFoundError {
     super('notification_group_not_found', `Notification group with id ${id} not found`);
   }
 }
+
+/** Publishing needs two different environments. */
+export class PublishSameEnvironmentError extends InvalidRequestError {
+  constructor() {
+    super('publish_same_environment', 'The source and the target environment are the same');
+  }
+}
+
+/** Only workflows are published here (Novu also publishes layouts, which this service does not have). */
+export class PublishResourceTypeUnsupportedError extends InvalidRequestError {
+  constructor(types: string[]) {
+    super('publish_resource_type_unsupported', `Only workflows are published; not supported: ${types.join(', ')}`, { resourceTypes: types });
+  }
+}
+
+export class PublishResourcesNotFoundError extends InvalidRequestError {
+  constructor(ids: string[]) {
+    super('publish_resources_not_found', `The following resources were not found in the source environment: ${ids.join(', ')}`, { resourceIds: ids });
+  }
+}

@@ -26,4 +26,9 @@ export class AuthenticateApiKey {
       return { organizationId: key.organizationId, environmentId: key.environmentId, apiKeyId: key.id };
     });
   }
+
+  /** Forgets these keys (by hash) at once in this process; other processes hold theirs up to CACHE_TTL_MS. */
+  forget(hashes: string[]): void {
+    for (const hash of hashes) this.cache.delete(hash);
+  }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock, newId } from '@app/kernel';
-import { hashApiKey } from '../../domain/environment';
+import { DEVELOPMENT_ENVIRONMENT, hashApiKey } from '../../domain/environment';
 import { ENVIRONMENT_REPOSITORY, EnvironmentRepository } from '../../ports/environment.repository.port';
 import { CreateApiKey } from '../create-api-key/create-api-key.use-case';
 import { CreateEnvironment } from '../create-environment/create-environment.use-case';
@@ -9,8 +9,6 @@ export interface BootstrapResult {
   /** Set when this call created the organization or the chosen key: the secret to print. */
   createdKey?: { environmentName: string; secret: string };
 }
-
-export const DEVELOPMENT_ENVIRONMENT = 'Development';
 
 /**
  * First start: one organization with a Development environment and a key. A chosen key

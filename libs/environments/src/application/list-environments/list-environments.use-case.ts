@@ -11,8 +11,9 @@ export interface EnvironmentListing {
 export class ListEnvironments {
   constructor(@Inject(ENVIRONMENT_REPOSITORY) private readonly environments: EnvironmentRepository) {}
 
-  async execute(): Promise<EnvironmentListing[]> {
-    const environments = await this.environments.listEnvironments();
+  /** Every environment (the CLI), or one organization's (the API). */
+  async execute(organizationId?: string): Promise<EnvironmentListing[]> {
+    const environments = await this.environments.listEnvironments(organizationId);
     return Promise.all(
       environments.map(async (environment) => ({
         environment,

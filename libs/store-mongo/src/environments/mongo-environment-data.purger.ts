@@ -1,0 +1,19 @@
+import { EnvironmentDataPurger } from '@app/environments';
+import { COLLECTIONS, MongoStore } from '../mongo-store';
+
+/** Collections whose documents carry no `environmentId` of their own (their records are the environment's parents, or the store's). */
+const UNSCOPED = new Set<string>([COLLECTIONS.storeLocks, COLLECTIONS.systemClaims, COLLECTIONS.organizations, COLLECTIONS.environments]);
+
+/** Every collection the adapter writes (COLLECTIONS) but the unscoped ones: the documents with the environment's `environmentId`. */
+export class MongoEnvironmentDataPurger implements EnvironmentDataPurger {
+  constructor(private readonly store: MongoStore) {}
+
+  async purge(environmentId: string): Promise<number> {
+    let removed = 0;
+    for (const name of Object.values(COLLECTIONS)) {
+      if (UNSCOPED.has(name)) continue;
+      removed += (await this.store.collection(name).deleteMany({ environmentId })).deletedCount;
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,107 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { DEVELOPMENT_ENVIRONMENT, ENVIRONMENT_REPOSITORY, EnvironmentNotFoundError, EnvironmentRepository } from '@app/environments';
+import { CLOCK, Clock, EnvironmentScope, OUTBOUND_EVENTS, OutboundEvents, newId, noOutboundEvents } from '@app/kernel';
+import { PublishSameEnvironmentError } from '../../domain/errors';
+import { Workflow, workflowEventObject } from '../../domain/workflow';
+import { WorkflowDiff, publishedCopy } from '../../domain/workflow-publication';
+import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+
+export interface PublicationRoute {
+  /** The caller's organization: any of its environments' keys publishes between all of them. */
+  organizationId: string;
+  /** Default: the organization's Development environment. */
+  sourceEnvironmentId?: string;
+  targetEnvironmentId: string;
+}
+
+/** What writing one diff did: a workflow created, updated or deleted in the target, or nothing (unchanged). */
+export type WriteOutcome = { action: 'created' | 'updated' | 'deleted'; workflow: Workflow } | { action: 'unchanged'; workflow: Workflow };
+
+const PAGE = 100;
+
+/** What publishing, its diff and the one-workflow sync share: the two environments, their workflows, and the write of one diff. */
+@Injectable()
+export class WorkflowPublication {
+  constructor(
+    @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
+    @Inject(ENVIRONMENT_REPOSITORY) private readonly environments: EnvironmentRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
+  ) {}
+
+  /** Both environments, each of the caller's organization (404 otherwise), and different (400). */
+  async route({ organizationId, sourceEnvironmentId, targetEnvironmentId }: PublicationRoute): Promise<{ source: EnvironmentScope; target: EnvironmentScope }> {
+    const target = await this.environment(organizationId, targetEnvironmentId);
+    const source = sourceEnvironmentId
+      ? await this.environment(organizationId, sourceEnvironmentId)
+      : await this.environments.findEnvironmentByName(organizationId, DEVELOPMENT_ENVIRONMENT);
+    if (!source) throw new EnvironmentNotFoundError(DEVELOPMENT_ENVIRONMENT);
+    if (source.id === target.id) throw new PublishSameEnvironmentError();
+    return { source: { organizationId, environmentId: source.id }, target: { organizationId, environmentId: target.id } };
+  }
+
+  /** An environment of the organization (404 otherwise) as a scope. */
+  async scope(organizationId: string, environmentId: string): Promise<EnvironmentScope> {
+    return { organizationId, environmentId: (await this.environment(organizationId, environmentId)).id };
+  }
+
+  /** Every live workflow of the environment, oldest first. */
+  async live(scope: EnvironmentScope): Promise<Workflow[]> {
+    const all: Workflow[] = [];
+    for (let page = 0; ; page++) {
+      const { items } = await this.workflows.search(scope, { page, limit: PAGE });
+      all.push(...items);
+      if (items.length < PAGE) return all.reverse();
+    }
+  }
+
+  /**
+   * Makes the target match the source for one workflow: creates, replaces (compare-and-set on the
+   * revision it was diffed at) or deletes its copy; an unchanged one is not written. The source
+   * records the publish too. Throws when the target changed under it (the caller reports it failed).
+   */
+  async write(diff: WorkflowDiff, target: EnvironmentScope, by: string): Promise<WriteOutcome> {
+    const now = this.clock.now();
+    if (diff.action === 'unchanged') return { action: 'unchanged', workflow: diff.target! };
+    if (diff.action === 'deleted') {
+      const doomed = diff.target!;
+      if (!(await this.workflows.softDelete(target, doomed.id, by, now))) throw new Error(`Workflow ${diff.workflowId} changed in the target meanwhile`);
+      const deleted = { ...doomed, deletedAt: now, deletedBy: by };
+      await this.events.publish(target, { type: 'workflow.deleted', key: doomed.id, object: workflowEventObject(deleted), occurredAt: now });
+      return { action: 'deleted', workflow: deleted };
+    }
+    const source = diff.source!;
+    const outcome = diff.target ? await this.replace(source, diff.target, now, by) : await this.create(source, target, now, by);
+    // The source keeps when it was last published; losing this to a concurrent edit of it loses nothing else.
+    await this.workflows.update({ ...source, lastPublishedAt: now, lastPublishedBy: by, revision: source.revision + 1 }, source.revision);
+    return outcome;
+  }
+
+  private async create(source: Workflow, target: EnvironmentScope, now: Date, by: string): Promise<WriteOutcome> {
+    const copy = publishedCopy(source, { id: newId(now.getTime()), ...target, creatorId: by, createdAt: now, revision: 1 }, now, by);
+    if (!(await this.workflows.insert(copy))) throw new Error(`Workflow ${source.trigger.identifier} was created in the target meanwhile`);
+    await this.events.publish(target, { type: 'workflow.created', key: copy.id, object: workflowEventObject(copy), occurredAt: now });
+    return { action: 'created', workflow: copy };
+  }
+
+  private async replace(source: Workflow, current: Workflow, now: Date, by: string): Promise<WriteOutcome> {
+    const { id, organizationId, environmentId, creatorId, createdAt } = current;
+    const copy = publishedCopy(source, { id, organizationId, environmentId, creatorId, createdAt, revision: current.revision + 1 }, now, by);
+    const result = await this.workflows.update(copy, current.revision);
+    if (result !== 'updated') throw new Error(`Workflow ${source.trigger.identifier} changed in the target meanwhile (${result})`);
+    await this.events.publish(current, {
+      type: 'workflow.updated',
+      key: `${copy.id}:${copy.revision}`,
+      object: workflowEventObject(copy),
+      previousObject: workflowEventObject(current),
+      occurredAt: now,
+    });
+    return { action: 'updated', workflow: copy };
+  }
+
+  private async environment(organizationId: string, id: string) {
+    const environment = await this.environments.findEnvironment(id);
+    if (!environment || environment.organizationId !== organizationId) throw new EnvironmentNotFoundError(id);
+    return environment;
+  }
+}
