@@ -1,5 +1,5 @@
 import { EnvironmentScope, newId } from '@app/kernel';
-import { Workflow, WorkflowRepository, applyWorkflowFields, blankWorkflow } from '@app/workflows';
+import { Workflow, WorkflowRepository, WorkflowSearch, applyWorkflowFields, blankWorkflow } from '@app/workflows';
 import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
 import { describeMongoContract } from '../support/mongo-store';
 
@@ -126,6 +126,42 @@ function workflowRepositoryContract(open: () => Promise<{ repository: WorkflowRe
     expect((await repository.search(searchScope, { page: 0, limit: 10, query: '_' })).items.map((w) => w.trigger.identifier)).toEqual(['sale']);
     const page1 = await repository.search(searchScope, { page: 1, limit: 3 });
     expect(page1).toEqual({ items: [expect.objectContaining({ trigger: expect.objectContaining({ identifier: 'alpha' }) })], totalCount: 4 });
+  });
+
+  it('filters by tags and status, orders by name or update time either way, and skips by offset', async () => {
+    const searchScope: EnvironmentScope = { organizationId, environmentId: newId() };
+    const at = (w: Workflow, minutes: number) => ({ ...w, updatedAt: new Date(Date.parse('2024-06-01T00:00:00Z') + minutes * 60_000) });
+    await repository.insert(at(workflow('delta', 'delta', searchScope, { tags: ['billing'] }), 3));
+    await repository.insert(at(workflow('alpha', 'alpha', searchScope, { tags: ['billing', 'growth'], active: false, draft: true }), 1));
+    await repository.insert(at(workflow('charlie', 'charlie', searchScope, { tags: ['growth'] }), 2));
+    await repository.insert(at(workflow('bravo', 'bravo', searchScope, { tags: [] }), 4));
+    const ids = async (search: Partial<WorkflowSearch>) =>
+      (await repository.search(searchScope, { page: 0, limit: 10, ...search })).items.map((w) => w.trigger.identifier);
+    expect(await ids({ orderBy: 'name', orderDirection: 'asc' })).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
+    expect(await ids({ orderBy: 'name' })).toEqual(['delta', 'charlie', 'bravo', 'alpha']);
+    expect(await ids({ orderBy: 'updatedAt', orderDirection: 'asc' })).toEqual(['alpha', 'charlie', 'delta', 'bravo']);
+    expect(await ids({ orderBy: 'createdAt', orderDirection: 'asc' })).toEqual(['delta', 'alpha', 'charlie', 'bravo']);
+    expect(await ids({ tags: ['growth'], orderBy: 'name', orderDirection: 'asc' })).toEqual(['alpha', 'charlie']);
+    expect(await ids({ tags: ['billing', 'growth'], active: true, orderBy: 'name', orderDirection: 'asc' })).toEqual(['charlie', 'delta']);
+    expect(await ids({ active: false })).toEqual(['alpha']);
+    const skipped = await repository.search(searchScope, { page: 0, limit: 2, offset: 1, orderBy: 'name', orderDirection: 'asc' });
+    expect({ ids: skipped.items.map((w) => w.trigger.identifier), totalCount: skipped.totalCount }).toEqual({ ids: ['bravo', 'charlie'], totalCount: 4 });
+  });
+
+  it('keeps the fields v2 adds (origin, payload schema, severity, preferences…), and an update without them removes them', async () => {
+    const v2 = workflow('Schema', 'schema-v2', scope, {
+      origin: 'novu-cloud',
+      payloadSchema: { type: 'object', properties: { $ref: { type: 'string', default: 'a.b' } }, required: ['$ref'] },
+      validatePayload: true,
+      severity: 'high',
+      isTranslationEnabled: false,
+      preferences: { user: { all: { enabled: true, readOnly: true }, channels: { email: { enabled: false } } }, workflow: null },
+    });
+    expect(await repository.insert(v2)).toBe(true);
+    expect(await repository.findById(scope, v2.id)).toEqual(v2);
+    const { origin: _o, payloadSchema: _p, validatePayload: _v, severity: _s, isTranslationEnabled: _t, preferences: _r, ...plain } = v2;
+    expect(await repository.update({ ...plain, revision: 2 }, 1)).toBe('updated');
+    expect(await repository.findById(scope, v2.id)).toEqual({ ...plain, revision: 2 });
   });
 
   it('lists active workflows oldest first, optionally by criticality', async () => {

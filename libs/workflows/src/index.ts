@@ -4,6 +4,7 @@ export * from './domain/errors';
 export * from './domain/step-rules';
 export * from './domain/template-variables';
 export * from './domain/workflow-fields';
+export * from './domain/workflow-controls';
 export * from './ports/workflow.repository.port';
 export * from './application/create-workflow/create-workflow.use-case';
 export * from './application/update-workflow/update-workflow.use-case';

@@ -1,6 +1,6 @@
 import { EnvironmentScope, Page } from '@app/kernel';
 import { Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
-import { containsIgnoringCase, copy, orderBy, pageOf, shaped, stored, uniqueViolation, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
+import { containsIgnoringCase, copy, orderBy, shaped, stored, uniqueViolation, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 /** The fields an insert or update writes: everything but the deletion. */
 const WRITTEN = [
@@ -26,7 +26,16 @@ const WRITTEN = [
 /** The workflow as stored: the written fields, and `data` whenever it is not undefined (it lives in a JSON document, where null stays null). */
 function toWritten(workflow: Workflow): Workflow {
   const kept = stored(workflow);
-  const row = shaped(kept, WRITTEN, ['lastPublishedAt', 'lastPublishedBy']);
+  const row = shaped(kept, WRITTEN, [
+    'lastPublishedAt',
+    'lastPublishedBy',
+    'origin',
+    'payloadSchema',
+    'validatePayload',
+    'severity',
+    'isTranslationEnabled',
+    'preferences',
+  ]);
   if (kept.data !== undefined) row.data = kept.data;
   return row;
 }
@@ -84,11 +93,18 @@ export class InMemoryWorkflowRepository implements WorkflowRepository, Environme
     return this.out(live.find((w) => w.id === idOrIdentifier) ?? live.find((w) => w.trigger.identifier === idOrIdentifier));
   }
 
-  async search(scope: EnvironmentScope, { page, limit, query }: WorkflowSearch): Promise<Page<Workflow>> {
+  async search(scope: EnvironmentScope, search: WorkflowSearch): Promise<Page<Workflow>> {
+    const { page, limit, query, tags, active } = search;
+    const field = search.orderBy ?? 'createdAt';
+    const key = (w: Workflow): string => (field === 'name' ? w.name : w[field].toISOString());
+    const ascending = (a: Workflow, b: Workflow) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     const matching = this.live(scope)
       .filter((w) => !query || containsIgnoringCase(w.name, query) || containsIgnoringCase(w.trigger.identifier, query))
-      .sort((a, b) => oldestFirst(b, a));
-    return { items: pageOf(matching, page, limit).map(copy), totalCount: matching.length };
+      .filter((w) => !tags?.length || w.tags.some((tag) => tags.includes(tag)))
+      .filter((w) => active === undefined || w.active === active)
+      .sort((a, b) => (search.orderDirection === 'asc' ? ascending(a, b) : ascending(b, a)));
+    const offset = search.offset ?? page * limit;
+    return { items: matching.slice(offset, offset + limit).map(copy), totalCount: matching.length };
   }
 
   async listActive(scope: EnvironmentScope, filter: { critical?: boolean } = {}): Promise<Workflow[]> {

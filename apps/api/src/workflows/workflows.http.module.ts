@@ -2,10 +2,14 @@ import { Module } from '@nestjs/common';
 import { WorkflowsModule } from '@app/workflows';
 import { NotificationGroupsController } from './notification-groups.controller';
 import { NotificationTemplatesController, WorkflowsController } from './workflows.controller';
+import { WorkflowsV2Controller } from './workflows-v2.controller';
 
 /**
  * HTTP adapter of the workflows context: /v1/workflows and its other name /v1/notification-templates,
- * and the notification groups they are filed under, with their DTOs.
+ * the notification groups they are filed under, and /v2/workflows, with their DTOs.
  */
-@Module({ imports: [WorkflowsModule], controllers: [WorkflowsController, NotificationTemplatesController, NotificationGroupsController] })
+@Module({
+  imports: [WorkflowsModule],
+  controllers: [WorkflowsController, NotificationTemplatesController, NotificationGroupsController, WorkflowsV2Controller],
+})
 export class WorkflowsHttpModule {}

@@ -30,12 +30,28 @@ const documents = new DocumentMapper<Workflow>({
     'deletedBy',
     'lastPublishedAt',
     'lastPublishedBy',
+    'origin',
+    'payloadSchema',
+    'validatePayload',
+    'severity',
+    'isTranslationEnabled',
+    'preferences',
   ],
-  json: ['preferenceSettings', 'steps', 'trigger', 'data'],
+  json: ['preferenceSettings', 'steps', 'trigger', 'data', 'payloadSchema', 'preferences'],
 });
 
 /** Fields an update may leave out, which it then removes (SQL rewrites the whole document column). */
-const OPTIONAL_ON_UPDATE = ['data', 'lastPublishedAt', 'lastPublishedBy'] as const;
+const OPTIONAL_ON_UPDATE = [
+  'data',
+  'lastPublishedAt',
+  'lastPublishedBy',
+  'origin',
+  'payloadSchema',
+  'validatePayload',
+  'severity',
+  'isTranslationEnabled',
+  'preferences',
+] as const;
 
 /**
  * Workflow ↔ document. The trigger identifier is also a top-level field and `deleted` a flag: the
@@ -119,10 +135,17 @@ export class MongoWorkflowRepository implements WorkflowRepository {
     return doc ? workflowDocuments.toDomain(doc) : null;
   }
 
-  async search(scope: EnvironmentScope, { page, limit, query }: WorkflowSearch): Promise<Page<Workflow>> {
-    const filter = workflowSearchFilter(scope, query);
+  async search(scope: EnvironmentScope, search: WorkflowSearch): Promise<Page<Workflow>> {
+    const { page, limit, query, tags, active } = search;
+    const filter: mongo.Filter<Doc> = {
+      ...workflowSearchFilter(scope, query),
+      ...(tags?.length ? { tags: { $in: tags } } : {}),
+      ...(active !== undefined ? { active } : {}),
+    };
+    const direction = search.orderDirection === 'asc' ? 1 : -1;
+    const sort: mongo.Sort = { [search.orderBy ?? 'createdAt']: direction, _id: direction };
     const [docs, totalCount] = await Promise.all([
-      this.workflows.find(filter, { sort: { createdAt: -1, _id: -1 }, skip: page * limit, limit }).toArray(),
+      this.workflows.find(filter, { sort, skip: search.offset ?? page * limit, limit }).toArray(),
       this.workflows.countDocuments(filter),
     ]);
     return { items: docs.map((doc) => workflowDocuments.toDomain(doc)), totalCount };

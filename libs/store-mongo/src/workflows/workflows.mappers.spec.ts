@@ -21,12 +21,39 @@ const workflow = {
   createdAt: at,
   updatedAt: at,
   revision: 1,
+  lastPublishedAt: at,
+  lastPublishedBy: 'u3',
+  origin: 'novu-cloud',
+  payloadSchema: { type: 'object', properties: { $ref: { type: 'string' } } },
+  validatePayload: true,
+  severity: 'low',
+  isTranslationEnabled: false,
+  preferences: { user: null, workflow: { all: { enabled: true }, channels: {} } },
 } as unknown as Workflow;
+
+/** Fields a workflow may lack, which an update without them removes. */
+const OPTIONAL = [
+  'data',
+  'lastPublishedAt',
+  'lastPublishedBy',
+  'origin',
+  'payloadSchema',
+  'validatePayload',
+  'severity',
+  'isTranslationEnabled',
+  'preferences',
+] as const;
 
 describe('workflow documents', () => {
   it('keep the trigger identifier top-level and a deleted flag for the partial unique index, and round-trip', () => {
     const doc = workflowDocuments.toDocument(workflow);
-    expect(doc).toMatchObject({ _id: 'w1', triggerIdentifier: 'welcome', deleted: false, data: { 'x%2Ey': 1 } });
+    expect(doc).toMatchObject({
+      _id: 'w1',
+      triggerIdentifier: 'welcome',
+      deleted: false,
+      data: { 'x%2Ey': 1 },
+      payloadSchema: { properties: { '%24ref': {} } },
+    });
     expect(workflowDocuments.toDomain(doc)).toEqual(workflow);
   });
 
@@ -40,7 +67,8 @@ describe('workflow documents', () => {
   });
 
   it('an update rewrites the workflow but not its identity, creation or deletion, and removes data it no longer has', () => {
-    const update = workflowDocuments.update({ ...workflow, revision: 2, data: undefined });
+    const bare = Object.fromEntries(Object.entries(workflow).filter(([key]) => !(OPTIONAL as readonly string[]).includes(key))) as unknown as Workflow;
+    const update = workflowDocuments.update({ ...bare, revision: 2 });
     expect(Object.keys(update.$set).sort()).toEqual(
       [
         'active',
@@ -59,7 +87,7 @@ describe('workflow documents', () => {
         'updatedAt',
       ].sort(),
     );
-    expect(update.$unset).toEqual({ data: '' });
+    expect(update.$unset).toEqual(Object.fromEntries(OPTIONAL.map((field) => [field, ''])));
     expect(workflowDocuments.update(workflow)).not.toHaveProperty('$unset');
   });
 

@@ -3,11 +3,20 @@ import { EnvironmentScope, Page } from '@app/kernel';
 import { Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 
+/** Fields of the document that are JSON as they are, and absent when unset. */
+const OPTIONAL_FIELDS = ['data', 'origin', 'payloadSchema', 'validatePayload', 'severity', 'isTranslationEnabled', 'preferences'] as const;
+type OptionalFields = Pick<Workflow, (typeof OPTIONAL_FIELDS)[number]>;
+
+function optionalFields(source: OptionalFields): OptionalFields {
+  return Object.fromEntries(OPTIONAL_FIELDS.filter((field) => source[field] !== undefined).map((field) => [field, source[field]]));
+}
+
 // Columns hold what queries filter on; the document holds the rest of the aggregate.
-type WorkflowDocument = Pick<
-  Workflow,
-  'creatorId' | 'description' | 'draft' | 'preferenceSettings' | 'tags' | 'steps' | 'trigger' | 'notificationGroupId' | 'data' | 'lastPublishedBy'
-> & { lastPublishedAt?: string };
+type WorkflowDocument = OptionalFields &
+  Pick<
+    Workflow,
+    'creatorId' | 'description' | 'draft' | 'preferenceSettings' | 'tags' | 'steps' | 'trigger' | 'notificationGroupId' | 'data' | 'lastPublishedBy'
+  > & { lastPublishedAt?: string };
 
 const toDocument = (w: Workflow): WorkflowDocument => ({
   creatorId: w.creatorId,
@@ -18,7 +27,7 @@ const toDocument = (w: Workflow): WorkflowDocument => ({
   steps: w.steps,
   trigger: w.trigger,
   notificationGroupId: w.notificationGroupId,
-  ...(w.data !== undefined ? { data: w.data } : {}),
+  ...optionalFields(w),
   ...(w.lastPublishedAt ? { lastPublishedAt: w.lastPublishedAt.toISOString(), lastPublishedBy: w.lastPublishedBy } : {}),
 });
 
@@ -39,7 +48,7 @@ const toWorkflow = (r: any): Workflow => {
     steps: d.steps,
     trigger: { ...d.trigger, identifier: r.trigger_identifier },
     notificationGroupId: d.notificationGroupId,
-    ...(d.data !== undefined ? { data: d.data } : {}),
+    ...optionalFields(d),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     revision: r.revision,
@@ -143,17 +152,30 @@ export class SqlWorkflowRepository implements WorkflowRepository {
     return rows[0] ? toWorkflow(rows[0]) : null;
   }
 
-  async search(scope: EnvironmentScope, { page, limit, query }: WorkflowSearch): Promise<Page<Workflow>> {
+  async search(scope: EnvironmentScope, search: WorkflowSearch): Promise<Page<Workflow>> {
+    const { page, limit, query, tags, active } = search;
     const params: unknown[] = [scope.environmentId, scope.organizationId];
     let where = 'environment_id = $1 AND organization_id = $2 AND deleted_at IS NULL';
     if (query) {
       params.push(`%${escapeLike(query)}%`);
-      where += ` AND (name ILIKE $3 OR trigger_identifier ILIKE $3)`;
+      where += ` AND (name ILIKE $${params.length} OR trigger_identifier ILIKE $${params.length})`;
     }
+    if (tags?.length) {
+      params.push(tags);
+      where += ` AND document->'tags' ?| $${params.length}::text[]`;
+    }
+    if (active !== undefined) {
+      params.push(active);
+      where += ` AND active = $${params.length}`;
+    }
+    const column = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' }[search.orderBy ?? 'createdAt'];
+    const direction = search.orderDirection === 'asc' ? 'ASC' : 'DESC';
+    // Names compare byte by byte, as MongoDB and the in-memory store compare them.
+    const sortKey = column === 'name' ? 'name COLLATE "C"' : column;
     const [{ count }] = await this.sql.query<{ count: number }>(`SELECT COUNT(*)::int AS count FROM workflows WHERE ${where}`, params);
     const rows = await this.sql.query(
-      `SELECT * FROM workflows WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, limit, page * limit],
+      `SELECT * FROM workflows WHERE ${where} ORDER BY ${sortKey} ${direction}, id ${direction} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, search.offset ?? page * limit],
     );
     return { items: rows.map(toWorkflow), totalCount: Number(count) };
   }

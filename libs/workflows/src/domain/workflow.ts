@@ -315,6 +315,11 @@ export function idFromWorkflowSlug(value: string): string | undefined {
   return /_wf_([0-9a-f]{24})$/.exec(value)?.[1];
 }
 
+/** What a caller may name a workflow by: its `_id`, its trigger identifier, or its slug (the id it ends with). */
+export function workflowReference(value: string): string {
+  return idFromWorkflowSlug(value) ?? value;
+}
+
 /** Lower-case ASCII words joined by dashes (Novu's `slugify(name, {lower, strict})`). */
 export function slugify(value: string): string {
   return value

@@ -4,8 +4,18 @@ import { Workflow } from '../domain/workflow';
 export interface WorkflowSearch {
   page: number;
   limit: number;
+  /** Workflows to skip; default `page × limit`. */
+  offset?: number;
   /** Case-insensitive substring of the name or the trigger identifier. */
   query?: string;
+  /** Workflows holding at least one of these tags. */
+  tags?: string[];
+  /** Active (true) or inactive (false) workflows only. */
+  active?: boolean;
+  /** Default: createdAt. Ties are ordered by id, the same way. */
+  orderBy?: 'createdAt' | 'updatedAt' | 'name';
+  /** Default: desc (newest first). */
+  orderDirection?: 'asc' | 'desc';
 }
 
 export type WorkflowUpdateResult = 'updated' | 'not_found' | 'stale' | 'identifier_taken';
@@ -30,7 +40,7 @@ export interface WorkflowRepository {
   findByTriggerIdentifier(scope: EnvironmentScope, identifier: string): Promise<Workflow | null>;
   /** An internal `_id` or a trigger identifier (the id wins when both match). */
   findByIdOrIdentifier(scope: EnvironmentScope, idOrIdentifier: string): Promise<Workflow | null>;
-  /** Newest first. */
+  /** Newest first unless `orderBy`/`orderDirection` say otherwise. */
   search(scope: EnvironmentScope, search: WorkflowSearch): Promise<Page<Workflow>>;
   /** Every live, active workflow, oldest first; `critical` narrows to (non-)critical ones. */
   listActive(scope: EnvironmentScope, filter?: { critical?: boolean }): Promise<Workflow[]>;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { WorkflowNotFoundError, WorkflowStatusUnchangedError } from '../../domain/errors';
-import { Workflow } from '../../domain/workflow';
+import { Workflow, workflowReference } from '../../domain/workflow';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
 import { UpdateWorkflow } from '../update-workflow/update-workflow.use-case';
 
@@ -25,7 +25,7 @@ export class ChangeWorkflowStatus {
   ) {}
 
   async execute({ scope, workflowId, active }: ChangeWorkflowStatusCommand): Promise<Workflow> {
-    const current = await this.workflows.findByIdOrIdentifier(scope, workflowId);
+    const current = await this.workflows.findByIdOrIdentifier(scope, workflowReference(workflowId));
     if (!current) throw new WorkflowNotFoundError(workflowId);
     if (current.active === active) throw new WorkflowStatusUnchangedError();
     return this.updateWorkflow.execute({ scope, workflowId: current.id, changes: { active } });

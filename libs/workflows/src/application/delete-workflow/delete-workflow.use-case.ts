@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents } from '@app/kernel';
 import { WorkflowNotFoundError } from '../../domain/errors';
-import { workflowEventObject } from '../../domain/workflow';
+import { workflowEventObject, workflowReference } from '../../domain/workflow';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
 
 export interface DeleteWorkflowCommand {
@@ -21,7 +21,7 @@ export class DeleteWorkflow {
   ) {}
 
   async execute({ scope, workflowId, deletedBy }: DeleteWorkflowCommand): Promise<void> {
-    const workflow = await this.workflows.findByIdOrIdentifier(scope, workflowId);
+    const workflow = await this.workflows.findByIdOrIdentifier(scope, workflowReference(workflowId));
     const now = this.clock.now();
     if (!workflow || !(await this.workflows.softDelete(scope, workflow.id, deletedBy, now))) {
       throw new WorkflowNotFoundError(workflowId);

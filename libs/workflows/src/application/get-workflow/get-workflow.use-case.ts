@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { WorkflowNotFoundError } from '../../domain/errors';
-import { Workflow } from '../../domain/workflow';
+import { Workflow, workflowReference } from '../../domain/workflow';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
 
 export interface GetWorkflowQuery {
@@ -15,7 +15,7 @@ export class GetWorkflow {
   constructor(@Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository) {}
 
   async execute({ scope, workflowId }: GetWorkflowQuery): Promise<Workflow> {
-    const workflow = await this.workflows.findByIdOrIdentifier(scope, workflowId);
+    const workflow = await this.workflows.findByIdOrIdentifier(scope, workflowReference(workflowId));
     if (!workflow) throw new WorkflowNotFoundError(workflowId);
     return workflow;
   }

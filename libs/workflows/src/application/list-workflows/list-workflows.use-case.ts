@@ -1,21 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope, Page } from '@app/kernel';
 import { Workflow } from '../../domain/workflow';
-import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+import { WORKFLOW_REPOSITORY, WorkflowRepository, WorkflowSearch } from '../../ports/workflow.repository.port';
 
-export interface ListWorkflowsQuery {
-  scope: EnvironmentScope;
-  page: number;
-  limit: number;
-  query?: string;
-}
+export type ListWorkflowsQuery = { scope: EnvironmentScope } & WorkflowSearch;
 
 @Injectable()
 export class ListWorkflows {
   constructor(@Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository) {}
 
-  execute({ scope, page, limit, query }: ListWorkflowsQuery): Promise<Page<Workflow>> {
-    const search = query?.trim();
-    return this.workflows.search(scope, { page, limit, ...(search ? { query: search } : {}) });
+  execute({ scope, query, ...search }: ListWorkflowsQuery): Promise<Page<Workflow>> {
+    const text = query?.trim();
+    return this.workflows.search(scope, { ...search, ...(text ? { query: text } : {}) });
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents } from '@app/kernel';
 import { WorkflowIdentifierTakenError, WorkflowNotFoundError, WorkflowUpdateConflictError } from '../../domain/errors';
-import { Workflow, workflowEventObject } from '../../domain/workflow';
+import { Workflow, workflowEventObject, workflowReference } from '../../domain/workflow';
 import { WorkflowFields, applyWorkflowFields } from '../../domain/workflow-fields';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
 
@@ -26,7 +26,7 @@ export class UpdateWorkflow {
   async execute({ scope, workflowId, changes }: UpdateWorkflowCommand): Promise<Workflow> {
     // Read, change, compare-and-set: a concurrent writer makes us re-read rather than overwrite it.
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const current = await this.workflows.findByIdOrIdentifier(scope, workflowId);
+      const current = await this.workflows.findByIdOrIdentifier(scope, workflowReference(workflowId));
       if (!current) throw new WorkflowNotFoundError(workflowId);
       const next: Workflow = { ...applyWorkflowFields(current, changes), updatedAt: this.clock.now(), revision: current.revision + 1 };
       const result = await this.workflows.update(next, current.revision);
