@@ -1,7 +1,7 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, systemClock } from '@app/kernel';
+import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, OutageLog, systemClock } from '@app/kernel';
 import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
 import { WEBHOOKS_QUEUE } from '@app/webhooks';
@@ -108,16 +108,22 @@ export class CoreModule {
     ];
     if (config.redisUrl) {
       providers.push(
-        // A request waits for idempotency keys, rate-limit counters and the health check this long at most. A
-        // worker's emitter publishes without awaiting: a timed-out publish there would be an unhandled rejection.
+        // A request waits for idempotency keys, rate-limit counters and the health check this long at most.
         {
           provide: REDIS_CONNECTION,
-          useFactory: () =>
-            new Redis(config.redisUrl!, {
+          useFactory: () => {
+            const redis = new Redis(config.redisUrl!, {
               maxRetriesPerRequest: 3,
               lazyConnect: false,
               commandTimeout: role.servesRequests ? config.redisCommandTimeoutMs : undefined,
-            }),
+            });
+            // Without a listener ioredis prints each failed reconnection; the health check tells the rest.
+            const outage = new OutageLog(new Logger('Redis'), {
+              down: (error) => `Redis connection lost (${error.message}); reconnecting, one line when it is back`,
+              up: 'Redis connection back',
+            });
+            return redis.on('error', (error: Error) => outage.failed(error)).on('ready', () => outage.succeeded());
+          },
         },
         {
           provide: IDEMPOTENCY_STORE,

@@ -1,17 +1,20 @@
 import { DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy, Optional } from '@nestjs/common';
-import Redis from 'ioredis';
 import { IN_APP_DELIVERY_LISTENER } from '@app/delivery';
 import { AnnounceInboxChanges, INBOX_SOCKET, InboxModule, InboxSocket, WakeSnoozedNotifications } from '@app/inbox';
 import { RedisEmitterInboxSocket, SocketIoHub } from '@app/realtime';
 import { ServiceOptions, queueKeyPrefix } from './core.module';
-import { REDIS_CONNECTION } from './redis.tokens';
 
 /** socket.io's Redis channels of a deployment (the API processes' adapter and the workers' emitter). */
 export const socketChannelPrefix = (options: ServiceOptions) => `${queueKeyPrefix(options)}:socket.io`;
 
-class HubCloser implements OnApplicationShutdown {
-  constructor(@Optional() private readonly hub?: SocketIoHub) {}
+/** The socket server and the Redis connections of the realtime adapters end with the process. */
+class RealtimeCloser implements OnApplicationShutdown {
+  constructor(
+    @Optional() private readonly hub?: SocketIoHub,
+    @Optional() private readonly emitter?: RedisEmitterInboxSocket,
+  ) {}
   async onApplicationShutdown() {
+    this.emitter?.close();
     await this.hub?.close();
   }
 }
@@ -28,21 +31,30 @@ const NO_SOCKETS: InboxSocket = { emit: async () => undefined, listening: async 
 @Module({})
 export class InboxSocketModule {
   static forApi(options: ServiceOptions): DynamicModule {
-    const hub = { provide: SocketIoHub, useFactory: () => new SocketIoHub({ redisUrl: options.config.redisUrl, channelPrefix: socketChannelPrefix(options) }) };
+    const { redisUrl, redisCommandTimeoutMs } = options.config;
+    const hub = {
+      provide: SocketIoHub,
+      useFactory: () => new SocketIoHub({ redisUrl, channelPrefix: socketChannelPrefix(options), commandTimeoutMs: redisCommandTimeoutMs }),
+    };
     return {
       module: InboxSocketModule,
-      providers: [hub, HubCloser, { provide: INBOX_SOCKET, useExisting: SocketIoHub }],
+      providers: [hub, RealtimeCloser, { provide: INBOX_SOCKET, useExisting: SocketIoHub }],
       exports: [SocketIoHub, INBOX_SOCKET],
     };
   }
 
   static forWorker(options: ServiceOptions): DynamicModule {
-    const socket = {
-      provide: INBOX_SOCKET,
-      inject: [{ token: REDIS_CONNECTION, optional: true }],
-      useFactory: (redis?: Redis) => (redis ? new RedisEmitterInboxSocket(redis, socketChannelPrefix(options)) : NO_SOCKETS),
+    const { redisUrl, redisCommandTimeoutMs } = options.config;
+    if (!redisUrl) return { module: InboxSocketModule, providers: [{ provide: INBOX_SOCKET, useValue: NO_SOCKETS }], exports: [INBOX_SOCKET] };
+    const emitter = {
+      provide: RedisEmitterInboxSocket,
+      useFactory: () => new RedisEmitterInboxSocket({ redisUrl, channelPrefix: socketChannelPrefix(options), commandTimeoutMs: redisCommandTimeoutMs }),
     };
-    return { module: InboxSocketModule, providers: [socket], exports: [INBOX_SOCKET] };
+    return {
+      module: InboxSocketModule,
+      providers: [emitter, RealtimeCloser, { provide: INBOX_SOCKET, useExisting: RedisEmitterInboxSocket }],
+      exports: [INBOX_SOCKET],
+    };
   }
 }
 

@@ -17,3 +17,4 @@ export * from './ports/metrics.port';
 export * from './ports/rate-limit-store.port';
 export * from './ports/health-probe.port';
 export * from './ports/outbound-events.port';
+export * from './domain/outage-log';

@@ -1,24 +1,30 @@
 import type { Server as HttpServer } from 'node:http';
-import Redis from 'ioredis';
+import { Logger } from '@nestjs/common';
 import { Server, ServerOptions } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
+import { OutageLog } from '@app/kernel';
 import { InboxSocket } from '@app/inbox';
 import { PRESENCE_HEARTBEAT_MS, RoomPresence, presenceKey } from './room-presence';
+import { WatchedRedis } from './watched-redis';
 
 export interface SocketIoHubOptions {
   /** Set: sockets of every API process meet through Redis (socket.io's Redis adapter), and workers reach them with the emitter. */
   redisUrl?: string;
   /** Redis channel prefix, shared with RedisEmitterInboxSocket. */
   channelPrefix: string;
+  /** How long a presence lookup or an announcement waits for Redis (REDIS_COMMAND_TIMEOUT_MS). */
+  commandTimeoutMs: number;
 }
 
 /**
  * The socket.io server of an API process, on the API's own HTTP server (path /socket.io, as Novu's
  * clients connect). Emitting before it is attached goes nowhere: no socket can be listening yet.
+ * While Redis fails, this process's sockets still hear what this process announces; announcements
+ * to other processes' sockets are lost, and no request waits for Redis past the command timeout.
  */
 export class SocketIoHub implements InboxSocket {
   private io?: Server;
-  private redis: Redis[] = [];
+  private redis: WatchedRedis[] = [];
   /** Across processes (REDIS_URL set); alone, this process's own rooms are the whole truth. */
   private presence?: RoomPresence;
   private heartbeat?: NodeJS.Timeout;
@@ -29,20 +35,26 @@ export class SocketIoHub implements InboxSocket {
     if (this.io) return this.io;
     // Any origin: the Inbox is embedded in customers' pages; the token, not a cookie, authenticates.
     this.io = new Server(httpServer, { path: '/socket.io', cors: { origin: true, credentials: false }, ...serverOptions });
-    if (this.options.redisUrl) {
-      const pub = new Redis(this.options.redisUrl, { maxRetriesPerRequest: 3 });
-      const sub = pub.duplicate();
+    const { redisUrl, channelPrefix, commandTimeoutMs } = this.options;
+    if (redisUrl) {
+      const outage = new OutageLog(new Logger('SocketIoHub'), {
+        down: (error) => `Inbox socket announcements reach only this process's sockets while Redis fails (${error.message}); one line when it answers again`,
+        up: 'Inbox socket announcements reach every process through Redis again',
+      });
+      const pub = new WatchedRedis(redisUrl, { maxRetriesPerRequest: 3, commandTimeout: commandTimeoutMs }, outage);
+      // Subscriptions wait for Redis however long it takes; ioredis subscribes again after a reconnection.
+      const sub = new WatchedRedis(redisUrl, { maxRetriesPerRequest: null }, outage);
       this.redis = [pub, sub];
-      this.io.adapter(createAdapter(pub, sub, { key: this.options.channelPrefix }));
-      const presence = new RoomPresence(pub, presenceKey(this.options.channelPrefix));
+      this.io.adapter(createAdapter(pub, sub, { key: channelPrefix }));
+      const presence = new RoomPresence(pub, presenceKey(channelPrefix));
       this.presence = presence;
       const renew = (rooms: Iterable<string>) => presence.renew(rooms).catch(() => undefined); // a miss is renewed on the next beat
       // A socket's own room carries its id; subscriber rooms are the others.
+      const subscriberRooms = () => [...(this.io?.of('/').adapter.rooms.entries() ?? [])].filter(([room, ids]) => !ids.has(room)).map(([room]) => room);
       this.io.of('/').adapter.on('join-room', (room: string, socketId: string) => room !== socketId && void renew([room]));
-      this.heartbeat = setInterval(() => {
-        const rooms = [...(this.io?.of('/').adapter.rooms.entries() ?? [])].filter(([room, ids]) => !ids.has(room)).map(([room]) => room);
-        void renew(rooms).then(() => presence.sweep().catch(() => undefined));
-      }, PRESENCE_HEARTBEAT_MS);
+      // A Redis that restarted empty knows no room until this process renews its own.
+      pub.on('ready', () => void renew(subscriberRooms()));
+      this.heartbeat = setInterval(() => void renew(subscriberRooms()).then(() => presence.sweep().catch(() => undefined)), PRESENCE_HEARTBEAT_MS);
       this.heartbeat.unref();
     }
     return this.io;
@@ -56,10 +68,14 @@ export class SocketIoHub implements InboxSocket {
     this.io?.to(room).emit(event, payload);
   }
 
+  /** This process's rooms, and those Redis knows of (none while it fails: its failure is logged once). */
   async listening(rooms: string[]): Promise<Set<string>> {
-    if (this.presence) return this.presence.listening(rooms);
     const local = this.io?.of('/').adapter.rooms;
-    return new Set(rooms.filter((room) => local?.has(room)));
+    const here = rooms.filter((room) => local?.has(room));
+    const elsewhere = rooms.filter((room) => !local?.has(room));
+    if (!this.presence || elsewhere.length === 0) return new Set(here);
+    const there = await this.presence.listening(elsewhere).catch(() => new Set<string>());
+    return new Set([...here, ...there]);
   }
 
   /** Sockets in a room across every process (through the adapter). */
@@ -72,7 +88,7 @@ export class SocketIoHub implements InboxSocket {
     const io = this.io;
     this.io = undefined;
     if (io) await new Promise<void>((resolve) => io.close(() => resolve())).catch(() => undefined);
-    await Promise.all(this.redis.map((client) => client.quit().catch(() => undefined)));
+    this.redis.forEach((client) => client.close());
     this.redis = [];
   }
 }
