@@ -6,6 +6,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsMongoId,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -426,9 +427,8 @@ export class CreateWorkflowV2Dto extends UpdateWorkflowV2Dto {
 }
 
 export class SyncWorkflowV2Dto {
-  @ApiProperty({ description: 'The environment to copy the workflow to', example: '66a1f0c2e4b0a1b2c3d4e5f8' })
-  @IsString()
-  @IsNotEmpty()
+  @ApiProperty({ description: 'The environment to copy the workflow to (another of your organization)', example: '66a1f0c2e4b0a1b2c3d4e5f8' })
+  @IsMongoId()
   targetEnvironmentId: string;
 }
 

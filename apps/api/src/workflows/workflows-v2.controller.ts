@@ -1,8 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
 import { NotFoundError } from '@app/kernel';
-import { CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, UpdateWorkflow, Workflow, stepIdentifiers } from '@app/workflows';
+import { CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, SyncWorkflow, UpdateWorkflow, Workflow, stepIdentifiers } from '@app/workflows';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import {
@@ -11,6 +20,7 @@ import {
   ListWorkflowsV2QueryDto,
   PatchWorkflowV2Dto,
   StepV2ResponseDto,
+  SyncWorkflowV2Dto,
   UpdateWorkflowV2Dto,
   WorkflowListV2ResponseDto,
   WorkflowV2ResponseDto,
@@ -61,6 +71,7 @@ export class WorkflowsV2Controller {
     private readonly getWorkflow: GetWorkflow,
     private readonly listWorkflows: ListWorkflows,
     private readonly deleteWorkflow: DeleteWorkflow,
+    private readonly syncWorkflow: SyncWorkflow,
   ) {}
 
   @Post()
@@ -157,6 +168,24 @@ export class WorkflowsV2Controller {
   @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow in this environment' })
   async delete(@CurrentScope() scope: AuthenticatedScope, @Param('workflowId') workflowId: string): Promise<void> {
     await this.deleteWorkflow.execute({ scope, workflowId, deletedBy: scope.apiKeyId });
+  }
+
+  @Put(':workflowId/sync')
+  @ApiOperation({
+    summary: 'Copy a workflow to another environment',
+    description:
+      'Publishes one workflow of the key’s environment to the target, matched by workflowId: created there, replaced when it differs, or left as it is. Answers the copy in the target.',
+  })
+  @WorkflowIdParam()
+  @ApiDataResponse(WorkflowV2ResponseDto, { description: 'The workflow as the target environment now has it' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow, or the target is not an environment of your organization' })
+  @ApiBadRequestResponse({ type: ErrorResponseDto, description: 'The target is the key’s own environment (`publish_same_environment`)' })
+  async sync(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('workflowId') workflowId: string,
+    @Body() body: SyncWorkflowV2Dto,
+  ): Promise<WorkflowV2ResponseDto> {
+    return toV2Response(await this.syncWorkflow.execute({ scope, workflowId, targetEnvironmentId: body.targetEnvironmentId, by: scope.apiKeyId }));
   }
 
   @Get(':workflowId/steps/:stepId')
