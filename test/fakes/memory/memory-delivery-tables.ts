@@ -122,6 +122,7 @@ export const toMessage = (m: Message): Message =>
       'avatar',
       'actorSubscriberId',
       'actor',
+      'data',
       'lastSeenDate',
       'lastReadDate',
       'snoozedUntil',

@@ -83,10 +83,16 @@ export class InboxSessionResponseDto {
   maxSnoozeDurationHours: number;
 }
 
+export class InboxRedirectDto {
+  @ApiProperty({ description: 'Where a click leads', example: 'https://example.com/orders/A-1' }) url: string;
+  @ApiPropertyOptional({ description: 'How the link opens (a v2 workflow’s step)', enum: ['_self', '_blank', '_parent', '_top', '_unfencedTop'] })
+  target?: string;
+}
+
 export class InboxActionDto {
   @ApiProperty({ description: 'Button text' }) label: string;
   @ApiProperty({ description: 'Whether this action was completed' }) isCompleted: boolean;
-  @ApiPropertyOptional({ description: 'Where the button leads', type: Object }) redirect?: { url: string };
+  @ApiPropertyOptional({ description: 'Where the button leads', type: InboxRedirectDto }) redirect?: InboxRedirectDto;
 }
 
 export class InboxWorkflowDto {
@@ -114,13 +120,14 @@ export class InboxNotificationDto {
   @ApiPropertyOptional({ description: 'Last read at' }) readAt?: string;
   @ApiPropertyOptional({ description: 'First seen at' }) firstSeenAt?: string;
   @ApiPropertyOptional({ description: 'Archived at' }) archivedAt?: string;
-  @ApiPropertyOptional({ description: "Avatar (the actor's)" }) avatar?: string;
+  @ApiPropertyOptional({ description: "Avatar: a v2 step's own, else the actor's" }) avatar?: string;
   @ApiPropertyOptional({ description: 'Primary button', type: InboxActionDto }) primaryAction?: InboxActionDto;
   @ApiPropertyOptional({ description: 'Secondary button', type: InboxActionDto }) secondaryAction?: InboxActionDto;
   @ApiProperty({ description: 'Always in_app' }) channelType: string;
   @ApiProperty({ description: 'Workflow tags', type: [String] }) tags: string[];
-  @ApiProperty({ description: 'Custom data: the trigger payload', type: Object }) data: Record<string, unknown>;
-  @ApiPropertyOptional({ description: 'Where a click leads (cta.data.url)', type: Object }) redirect?: { url: string };
+  @ApiProperty({ description: 'Custom data: a v2 step’s `data` (string values rendered); for a v1 workflow, the trigger payload', type: Object })
+  data: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'Where a click on the notification leads', type: InboxRedirectDto }) redirect?: InboxRedirectDto;
   @ApiProperty({ description: 'The workflow', type: InboxWorkflowDto }) workflow: InboxWorkflowDto;
   @ApiProperty({ description: 'Severity: high, medium, low or none' }) severity: string;
 }

@@ -65,6 +65,8 @@ export class DeleteMessagesQueryDto {
 export class MessageCtaDataResponseDto {
   @ApiPropertyOptional({ description: 'Where a click leads', example: '/orders/A-1001' })
   url?: string;
+  @ApiPropertyOptional({ description: 'How the link opens (a v2 workflow’s step)', enum: ['_self', '_blank', '_parent', '_top', '_unfencedTop'] })
+  target?: string;
 }
 
 export class MessageButtonResponseDto {
@@ -74,6 +76,10 @@ export class MessageButtonResponseDto {
   content: string;
   @ApiPropertyOptional({ description: 'Label shown once the button was clicked' })
   resultContent?: string;
+  @ApiPropertyOptional({ description: 'Where the button leads (a v2 workflow’s step)', example: 'https://example.com/orders/A-1001' })
+  url?: string;
+  @ApiPropertyOptional({ description: 'How the button’s link opens', enum: ['_self', '_blank', '_parent', '_top', '_unfencedTop'] })
+  target?: string;
 }
 
 export class MessageActionResultResponseDto {
@@ -201,6 +207,12 @@ export class MessageResponseDto {
   errorText?: string;
   @ApiProperty({ description: 'Payload of the trigger', type: 'object', additionalProperties: true })
   payload: Record<string, unknown>;
+  @ApiPropertyOptional({
+    description: 'A v2 in-app step’s data, its string values rendered (what the Inbox shows as data)',
+    type: 'object',
+    additionalProperties: true,
+  })
+  data?: Record<string, unknown>;
   @ApiProperty({ description: 'Overrides of the trigger', type: 'object', additionalProperties: true })
   overrides: Record<string, unknown>;
   @ApiPropertyOptional({ description: "Internal id of the trigger's actor (a subscriber)" })

@@ -11,12 +11,14 @@ function toCtaResponse(cta: MessageCta | undefined): MessageCtaResponseDto {
   const action = cta.action;
   return {
     type: cta.type ?? 'redirect',
-    data: defined({ url: cta.data?.url }),
+    data: defined({ url: cta.data?.url, target: cta.data?.target }),
     ...(action
       ? {
           action: defined({
             status: action.status,
-            buttons: action.buttons?.map((button) => defined({ type: button.type, content: button.content, resultContent: button.resultContent })),
+            buttons: action.buttons?.map((button) =>
+              defined({ type: button.type, content: button.content, resultContent: button.resultContent, url: button.url, target: button.target }),
+            ),
             result: action.result ? defined({ payload: action.result.payload, type: action.result.type }) : undefined,
           }),
         }
@@ -65,6 +67,7 @@ export function toMessageResponse(message: Message, subscriber?: Subscriber): Me
     status: message.status,
     ...defined({ errorId: message.errorId, errorText: message.errorText }),
     payload: message.payload,
+    ...defined({ data: message.data }),
     overrides: message.overrides,
     ...(message.actorSubscriberId !== undefined ? { _actorId: message.actorSubscriberId } : {}),
     // Novu shows a user actor's avatar as its data.

@@ -14,6 +14,7 @@ import {
   effectivePreferences,
   isSecretHeader,
   maskHeaderValue,
+  parseBlockDocument,
   preferencesOfSettings,
   stepDraftFromControls,
   stepIdentifiers,
@@ -69,10 +70,7 @@ function stepDrafts(steps: StepUpsertV2Dto[], current: readonly WorkflowStep[]):
     const type = step.type as StepType;
     const validate = validatorFor(type);
     if (step.controlValues && !validate(step.controlValues)) Object.assign(errors, controlErrors(index, validate.errors ?? []));
-    const layoutId = step.controlValues?.layoutId;
-    if (type === 'email' && typeof layoutId === 'string') {
-      errors[`steps.${index}.controlValues.layoutId`] = { messages: ['layouts are not served yet: use null (no layout) or leave it out'], value: layoutId };
-    }
+    if (type === 'email') Object.assign(errors, emailControlErrors(index, step.controlValues ?? {}));
     const existing =
       current.find((candidate) => candidate.id === step._id && candidate.template.type === type) ??
       (step.stepId ? current.find((candidate) => currentIds.get(candidate.id) === step.stepId && candidate.template.type === type) : undefined);
@@ -86,6 +84,25 @@ function stepDrafts(steps: StepUpsertV2Dto[], current: readonly WorkflowStep[]):
   });
   if (Object.keys(errors).length) throw new WorkflowInvalidError(errors);
   return drafts;
+}
+
+/** What the email schema cannot say: a layout (not served yet), and a block body that is not a block editor document. */
+function emailControlErrors(index: number, controls: Record<string, unknown>): FieldErrors {
+  const errors: FieldErrors = {};
+  if (typeof controls.layoutId === 'string') {
+    errors[`steps.${index}.controlValues.layoutId`] = {
+      messages: ['layouts are not served yet: use null (no layout) or leave it out'],
+      value: controls.layoutId,
+    };
+  }
+  const { body } = controls;
+  if (controls.editorType !== 'html' && typeof body === 'string' && body.trim() !== '' && !parseBlockDocument(body)) {
+    errors[`steps.${index}.controlValues.body`] = {
+      messages: ['with editorType block (the default) the body is a block editor document: JSON of type "doc"; send HTML with editorType html'],
+      value: body.length > 200 ? `${body.slice(0, 200)}…` : body,
+    };
+  }
+  return errors;
 }
 
 type Header = { key: string; value: string };

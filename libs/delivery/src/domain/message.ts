@@ -13,7 +13,14 @@ export const MESSAGE_ERROR_IDS = {
   contentError: 'message_content_error',
 } as const;
 
-export interface MessageCtaButton {
+/** Where a click leads: a URL and, for a v2 workflow's step, how the link opens (an HTML link's `target`). */
+export interface MessageRedirect {
+  url?: string;
+  target?: string;
+}
+
+/** A button as Novu keeps it on a message; a v2 step's button has its own link (`url`, `target`). */
+export interface MessageCtaButton extends MessageRedirect {
   type: string;
   content: string;
   resultContent?: string;
@@ -21,7 +28,7 @@ export interface MessageCtaButton {
 
 export interface MessageCta {
   type: string;
-  data?: { url?: string };
+  data?: MessageRedirect;
   action?: {
     status?: string;
     buttons?: MessageCtaButton[];
@@ -53,6 +60,8 @@ export interface Message {
   title?: string;
   cta?: MessageCta;
   avatar?: string;
+  /** A v2 in-app step's `data` (its string values rendered): what the Inbox shows as the notification's data. */
+  data?: Record<string, unknown>;
   actorSubscriberId?: string;
   /** Novu's in-app `actor`: whose avatar the message shows (`user`: the trigger's actor) or a system icon / URL. */
   actor?: MessageActor;

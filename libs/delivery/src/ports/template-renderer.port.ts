@@ -10,7 +10,18 @@ export interface TemplateVariables {
   [name: string]: unknown;
 }
 
-export interface RenderOptions {
+/**
+ * How a workflow's templates are rendered: `liquid` for one written through Novu's v2 API (Liquid
+ * only, the payload under `payload` alone); absent (v1), Handlebars with Novu's helpers unless the
+ * source uses Liquid syntax, and payload keys also at the root.
+ */
+export interface RenderEngineOptions {
+  engine?: 'liquid';
+  /** HTML output goes through the HTML sanitiser (scripts, event handlers and unsafe URLs removed): v2 output unless `disableOutputSanitization`. */
+  sanitize?: boolean;
+}
+
+export interface RenderOptions extends RenderEngineOptions {
   /** The output is HTML: values are HTML-escaped (Handlebars `{{x}}`; `{{{x}}}` stays raw). */
   html?: boolean;
 }
@@ -30,6 +41,13 @@ export interface EmailTemplateSource {
   content?: string | EmailBlockSource[];
   /** `customHtml`: `content` is the whole HTML body; `editor` (default): blocks laid out by the service. */
   contentType?: 'editor' | 'customHtml';
+  /**
+   * v2: `block` — `content` is Novu's block editor document (Maily's TipTap JSON, as a string),
+   * rendered to HTML by Maily's renderer; `html` — `content` is HTML. Absent: v1 (`contentType`).
+   */
+  editorType?: 'block' | 'html';
+  /** v2: false — the body alone, in no layout (`layoutId: null`); absent or true — in the service's layout. */
+  layout?: boolean;
 }
 
 export interface RenderedEmail {
@@ -44,7 +62,7 @@ export interface RenderedEmail {
 /** Renders step content; throws TemplateRenderError (domain) on any parse, render or limit failure. */
 export interface TemplateRenderer {
   render(source: string, variables: TemplateVariables, options?: RenderOptions): string;
-  /** Subject, HTML body (layout, preheader, blocks or custom HTML) and text part of an email step. */
-  renderEmail(template: EmailTemplateSource, variables: TemplateVariables): RenderedEmail;
+  /** Subject, HTML body (layout, preheader, blocks, a block editor document or custom HTML) and text part of an email step. */
+  renderEmail(template: EmailTemplateSource, variables: TemplateVariables, options?: RenderEngineOptions): Promise<RenderedEmail>;
 }
 export const TEMPLATE_RENDERER = Symbol('TemplateRenderer');

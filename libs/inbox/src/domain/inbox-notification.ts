@@ -1,4 +1,4 @@
-import { Message, MessageCta } from '@app/delivery';
+import { Message, MessageCta, MessageRedirect } from '@app/delivery';
 
 /** The workflow fields an Inbox notification carries. */
 export interface InboxWorkflowInfo {
@@ -30,10 +30,16 @@ export interface InboxItem {
   severity: string;
 }
 
+/** Where a click leads, and (a v2 workflow's step) how the link opens. */
+export interface InboxRedirectView {
+  url: string;
+  target?: string;
+}
+
 export interface InboxActionView {
   label: string;
   isCompleted: boolean;
-  redirect?: { url: string };
+  redirect?: InboxRedirectView;
 }
 
 /** Novu's Inbox notification (the REST shape of /v1/inbox/notifications). */
@@ -59,7 +65,7 @@ export interface InboxNotificationView {
   channelType: 'in_app';
   tags: string[];
   data: Record<string, unknown>;
-  redirect?: { url: string };
+  redirect?: InboxRedirectView;
   workflow: InboxWorkflowInfo;
   severity: string;
 }
@@ -70,15 +76,24 @@ function bodyOf(message: Message): string {
   return typeof message.content === 'string' ? message.content : message.content.map((block) => String(block.content ?? '')).join('\n');
 }
 
+function redirectOf(link: MessageRedirect | undefined): InboxRedirectView | undefined {
+  return link?.url ? { url: link.url, ...(link.target ? { target: link.target } : {}) } : undefined;
+}
+
 function actionOf(cta: MessageCta | undefined, type: 'primary' | 'secondary'): InboxActionView | undefined {
   const button = cta?.action?.buttons?.find((candidate) => candidate.type === type);
   if (!button) return undefined;
-  const url = (button as { url?: string }).url;
+  const redirect = redirectOf(button);
   return {
     label: button.content,
     isCompleted: cta?.action?.status === 'done' && cta.action.result?.type === type,
-    ...(url ? { redirect: { url } } : {}),
+    ...(redirect ? { redirect } : {}),
   };
+}
+
+/** A v2 step's data when it has some (Novu v2), else the trigger payload (v1). */
+function dataOf(message: Message): Record<string, unknown> {
+  return message.data ?? message.payload ?? {};
 }
 
 function definedOnly<T extends object>(value: T): T {
@@ -87,7 +102,6 @@ function definedOnly<T extends object>(value: T): T {
 
 export function toInboxNotification(item: InboxItem, workflow: InboxWorkflowInfo, subscriber: InboxSubscriberInfo): InboxNotificationView {
   const { message } = item;
-  const url = message.cta?.data?.url;
   return definedOnly({
     id: message.id,
     transactionId: message.transactionId,
@@ -109,8 +123,8 @@ export function toInboxNotification(item: InboxItem, workflow: InboxWorkflowInfo
     secondaryAction: actionOf(message.cta, 'secondary'),
     channelType: 'in_app' as const,
     tags: message.tags ?? [],
-    data: message.payload ?? {},
-    redirect: url ? { url } : undefined,
+    data: dataOf(message),
+    redirect: redirectOf(message.cta?.data),
     workflow,
     severity: item.severity,
   });
@@ -143,7 +157,7 @@ export function toSocketMessage(item: InboxItem, workflow: InboxWorkflowInfo, su
     avatar: message.avatar,
     cta: { type: 'redirect', data: {}, ...(message.cta ?? {}), action: { ...(message.cta?.action ?? {}) } },
     tags: message.tags ?? [],
-    data: message.payload ?? {},
+    data: dataOf(message),
     workflow,
     severity: item.severity,
   });

@@ -26,7 +26,8 @@ const RESERVED_ROOT_NAMES = new Set(['payload', 'subscriber', 'actor', 'tenant',
 /**
  * LiquidJS with limits: source size, parse length, render time and memory, strict filters, no
  * file access (include/render see an empty template set). Compiled templates are cached by
- * source. Payload keys are also at the root (`{{firstName}}`), as in Novu v1.
+ * source. Payload keys are also at the root (`{{firstName}}`), as in Novu v1, unless
+ * `payloadAtRoot` is false (a v2 workflow's templates, as Novu v2 renders them).
  */
 export class LiquidTemplateRenderer {
   private readonly options: Required<LiquidRendererOptions>;
@@ -48,7 +49,7 @@ export class LiquidTemplateRenderer {
     for (const [name, filter] of Object.entries(TEMPLATE_FILTERS)) this.liquid.registerFilter(name, filter);
   }
 
-  render(source: string, variables: TemplateVariables): string {
+  render(source: string, variables: TemplateVariables, payloadAtRoot = true): string {
     if (source === undefined || source === null || source === '') return '';
     if (typeof source !== 'string') source = String(source);
     const bytes = Buffer.byteLength(source, 'utf8');
@@ -60,7 +61,7 @@ export class LiquidTemplateRenderer {
     }
     const templates = this.compile(source);
     try {
-      return this.liquid.renderSync(templates, buildScope(variables));
+      return this.liquid.renderSync(templates, buildScope(variables, payloadAtRoot));
     } catch (error) {
       throw toRenderError(error, 'render');
     }
@@ -91,10 +92,10 @@ export class LiquidTemplateRenderer {
   }
 }
 
-function buildScope(variables: TemplateVariables): Record<string, unknown> {
+function buildScope(variables: TemplateVariables, payloadAtRoot: boolean): Record<string, unknown> {
   const scope: Record<string, unknown> = {};
   const payload = variables.payload ?? {};
-  for (const [key, value] of Object.entries(payload)) if (!RESERVED_ROOT_NAMES.has(key)) scope[key] = value;
+  if (payloadAtRoot) for (const [key, value] of Object.entries(payload)) if (!RESERVED_ROOT_NAMES.has(key)) scope[key] = value;
   for (const [key, value] of Object.entries(variables)) if (value !== undefined) scope[key] = value;
   scope.payload = payload;
   return scope;

@@ -148,8 +148,8 @@ describe('StepTemplateRenderer: Novu v1 (Handlebars) templates', () => {
 describe('StepTemplateRenderer.renderEmail', () => {
   const renderer = new StepTemplateRenderer();
 
-  it('lays out editor blocks with a hidden preheader, escaping values, and derives the text part', () => {
-    const email = renderer.renderEmail(
+  it('lays out editor blocks with a hidden preheader, escaping values, and derives the text part', async () => {
+    const email = await renderer.renderEmail(
       {
         subject: 'Welcome {{payload.firstName}}',
         preheader: 'Your account at {{payload.company}}',
@@ -168,12 +168,97 @@ describe('StepTemplateRenderer.renderEmail', () => {
     expect(email.text).toBe('HELLO GRACE\n\nTom & Jerry <Ltd> invited you.\n\nOpen Acme [https://example.com/?a=1&b=3]');
   });
 
-  it('sends custom HTML as written (rendered), with a text part', () => {
-    const email = renderer.renderEmail(
+  it('sends custom HTML as written (rendered), with a text part', async () => {
+    const email = await renderer.renderEmail(
       { subject: 'Hi', contentType: 'customHtml', content: '<html><body><p>Hi {{payload.firstName}} &amp; co</p></body></html>' },
       variables,
     );
     expect(email.html).toBe('<html><body><p>Hi Ada &amp; co</p></body></html>');
     expect(email.text).toBe('Hi Ada & co');
+  });
+});
+
+describe('StepTemplateRenderer: v2 workflows', () => {
+  const renderer = new StepTemplateRenderer();
+  const liquid = { engine: 'liquid' as const };
+
+  it('renders with Liquid only, the payload under `payload` alone, whatever the syntax', () => {
+    expect(renderer.render('{{payload.firstName}} {{firstName}}|', variables, liquid)).toBe('Ada |');
+    // Handlebars would run the helper; Liquid reads a variable named `uppercase`.
+    expect(renderer.render('{{uppercase payload.firstName}}', variables, liquid)).toBe('');
+    expect(renderer.render('{{ steps.digest.eventCount }}', { ...variables, steps: { digest: { eventCount: 2 } } }, liquid)).toBe('2');
+  });
+
+  it('sanitises HTML output when asked: scripts, event handlers and javascript: links go, markup stays', () => {
+    const source = '<p onclick="steal()">Hi {{payload.note}}</p><script>alert(1)</script><a href="javascript:alert(1)">x</a>';
+    expect(renderer.render(source, variables, { ...liquid, sanitize: true })).toBe("<p>Hi it's <b>bold</b></p><a>x</a>");
+    expect(renderer.render(source, variables, liquid)).toBe(
+      '<p onclick="steal()">Hi it\'s <b>bold</b></p><script>alert(1)</script><a href="javascript:alert(1)">x</a>',
+    );
+  });
+
+  it('html editor: the HTML in the layout, or (layoutId null) as written with the preheader hidden first; sanitised when asked', async () => {
+    const template = {
+      subject: 'Hi {{ payload.firstName }}',
+      preheader: 'Soon',
+      content: '<p>Hi {{ payload.firstName }}</p><script>x()</script>',
+      editorType: 'html' as const,
+    };
+    const laidOut = await renderer.renderEmail(template, variables, liquid);
+    expect(laidOut.subject).toBe('Hi Ada');
+    expect(laidOut.html).toContain('<title>Hi Ada</title>');
+    expect(laidOut.html).toContain('<p>Hi Ada</p><script>x()</script>');
+    const alone = await renderer.renderEmail({ ...template, layout: false }, variables, { ...liquid, sanitize: true });
+    expect(alone.html).toBe('<div class="preheader" style="display:none;max-height:0;overflow:hidden;mso-hide:all">Soon</div><p>Hi Ada</p>');
+    expect(alone.text).toBe('Hi Ada');
+  });
+
+  it('block editor: the document rendered by Maily with its variables, fallbacks, conditions, lists and buttons rendered', async () => {
+    const document = {
+      type: 'doc',
+      content: [
+        {
+          type: 'paragraph',
+          content: [
+            { type: 'text', text: 'Hello ' },
+            { type: 'variable', attrs: { id: 'subscriber.firstName' } },
+            { type: 'text', text: ' from {{ payload.company }}, ' },
+            { type: 'variable', attrs: { id: 'payload.missing', fallback: 'friend' } },
+          ],
+        },
+        { type: 'paragraph', attrs: { showIfKey: 'payload.nope' }, content: [{ type: 'text', text: 'HIDDEN' }] },
+        {
+          type: 'repeat',
+          attrs: { each: 'payload.items', iterations: 2 },
+          content: [{ type: 'paragraph', content: [{ type: 'variable', attrs: { id: 'payload.items.name' } }] }],
+        },
+        { type: 'button', attrs: { text: 'Open', url: 'https://example.com/{{ payload.count }}', alignment: 'left', variant: 'filled' } },
+      ],
+    };
+    const email = await renderer.renderEmail(
+      { subject: 'S', content: JSON.stringify(document), editorType: 'block', layout: false, preheader: 'Peek' },
+      variables,
+      { ...liquid, sanitize: true },
+    );
+    expect(email.html).toMatch(/^<!DOCTYPE html/);
+    expect(email.html).toContain('Hello Grace from Tom &amp; Jerry &lt;Ltd&gt;, friend');
+    expect(email.html).not.toContain('HIDDEN');
+    expect(email.html).toContain('Widget');
+    expect(email.html).toContain('Apple');
+    expect(email.html).not.toContain('Saw');
+    expect(email.html).toContain('href="https://example.com/3"');
+    expect(email.html).toContain('Peek');
+    expect(email.text).toContain('Hello Grace from Tom & Jerry <Ltd>, friend');
+
+    const laidOut = await renderer.renderEmail({ subject: 'S', content: JSON.stringify(document), editorType: 'block' }, variables, liquid);
+    expect(laidOut.html).toContain('<title>S</title>');
+    expect(laidOut.html.match(/<body/g)).toHaveLength(1);
+    expect(laidOut.html).toContain('Grace');
+  });
+
+  it('refuses a block body that is not a block editor document', async () => {
+    await expect(renderer.renderEmail({ subject: 'S', content: '<p>x</p>', editorType: 'block' }, variables, liquid)).rejects.toBeInstanceOf(
+      TemplateRenderError,
+    );
   });
 });

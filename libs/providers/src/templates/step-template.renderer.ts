@@ -1,5 +1,15 @@
-import { EmailTemplateSource, RenderedEmail, RenderOptions, TemplateRenderError, TemplateRenderer, TemplateVariables } from '@app/delivery';
+import {
+  EmailTemplateSource,
+  RenderEngineOptions,
+  RenderedEmail,
+  RenderOptions,
+  TemplateRenderError,
+  TemplateRenderer,
+  TemplateVariables,
+} from '@app/delivery';
+import { documentBody, renderBlockEmail } from './block-email';
 import { emailText, layoutEmail } from './email-layout';
+import { sanitizeHtml } from './html-sanitizer';
 import { HandlebarsEngine, RenderLimitError } from './handlebars.engine';
 import { LiquidTemplateRenderer, LiquidRendererOptions, DEFAULT_LIQUID_RENDERER_OPTIONS } from './liquid.renderer';
 
@@ -19,11 +29,12 @@ export function usesLiquidSyntax(source: string): boolean {
 }
 
 /**
- * Step templates as Novu renders them: Handlebars (v1 workflows, with Novu's helpers) unless the
- * template uses Liquid syntax, then LiquidJS (v2 style). Both see the same variables, payload keys
- * also at the root (v1). In HTML output (email bodies) values are escaped, `{{{x}}}` excepted
- * (Handlebars); text channels get values as they are. Limits apply to both engines: source size,
- * render time, output/memory.
+ * Step templates as Novu renders them: a v2 workflow's (`engine: 'liquid'`) with LiquidJS, the
+ * payload under `payload` only; a v1 workflow's with Handlebars (Novu's helpers) unless the template
+ * uses Liquid syntax, then LiquidJS, payload keys also at the root. In HTML output (email bodies)
+ * Handlebars escapes values, `{{{x}}}` excepted; Liquid, as Novu v2, escapes nothing, and v2 output is
+ * sanitised instead (`sanitize`). Text channels get values as they are. Limits apply to both
+ * engines: source size, render time, output/memory.
  */
 export class StepTemplateRenderer implements TemplateRenderer {
   private readonly options: Required<LiquidRendererOptions>;
@@ -41,6 +52,12 @@ export class StepTemplateRenderer implements TemplateRenderer {
   render(source: string, variables: TemplateVariables, options: RenderOptions = {}): string {
     if (source === undefined || source === null || source === '') return '';
     if (typeof source !== 'string') source = String(source);
+    const output = this.renderWith(source, variables, options);
+    return options.sanitize ? sanitizeHtml(output) : output;
+  }
+
+  private renderWith(source: string, variables: TemplateVariables, options: RenderOptions): string {
+    if (options.engine === 'liquid') return this.liquid.render(source, variables, false);
     const kind = this.sourceKind(source);
     if (kind === LIQUID) return this.liquid.render(source, variables);
     const bytes = kind;
@@ -60,20 +77,22 @@ export class StepTemplateRenderer implements TemplateRenderer {
     }
   }
 
-  renderEmail(template: EmailTemplateSource, variables: TemplateVariables): RenderedEmail {
-    const subject = this.render(template.subject ?? '', variables);
+  async renderEmail(template: EmailTemplateSource, variables: TemplateVariables, options: RenderEngineOptions = {}): Promise<RenderedEmail> {
+    if (template.editorType) return this.renderV2Email(template, variables, options);
+    const engine = { engine: options.engine };
+    const subject = this.render(template.subject ?? '', variables, engine);
     let html: string;
     if (template.contentType === 'customHtml' || typeof template.content === 'string') {
       const source = typeof template.content === 'string' ? template.content : '';
-      html = this.render(source, variables, { html: true });
+      html = this.render(source, variables, { ...engine, html: true });
       // Editor text saved as a plain string still gets the layout.
       if (template.contentType !== 'customHtml')
-        html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), [{ type: 'text', content: html }]);
+        html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables, engine), [{ type: 'text', content: html }]);
     } else {
       const rendered = (template.content ?? []).map((block) => ({
         ...block,
-        content: this.render(block.content ?? '', variables, { html: true }),
-        ...(block.url ? { url: this.render(block.url, variables, { html: true }) } : {}),
+        content: this.render(block.content ?? '', variables, { ...engine, html: true }),
+        ...(block.url ? { url: this.render(block.url, variables, { ...engine, html: true }) } : {}),
       }));
       const blocks = rendered.map((block) => ({
         type: block.type,
@@ -81,9 +100,36 @@ export class StepTemplateRenderer implements TemplateRenderer {
         ...(block.url ? { url: block.url } : {}),
         ...(block.styles?.textAlign ? { textAlign: block.styles.textAlign } : {}),
       }));
-      html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables), blocks);
+      html = layoutEmail(escapeHtml(subject), this.renderPreheader(template, variables, engine), blocks);
       return { subject, html, text: emailText(html), blocks: rendered };
     }
+    return { subject, html, text: emailText(html) };
+  }
+
+  /**
+   * A v2 email step: the body is HTML as written or a block editor document rendered by Maily; in the
+   * service's layout unless `layout` is false (`layoutId: null`), then alone (HTML as is, Maily's whole
+   * document); sanitised when asked. The preheader is text: hidden at the top of the body.
+   */
+  private async renderV2Email(template: EmailTemplateSource, variables: TemplateVariables, options: RenderEngineOptions): Promise<RenderedEmail> {
+    const engine = { engine: options.engine };
+    const subject = this.render(template.subject ?? '', variables, engine);
+    const preheaderText = template.preheader ? this.render(template.preheader, variables, engine) : '';
+    const preheader = preheaderText ? escapeHtml(preheaderText) : undefined;
+    const source = typeof template.content === 'string' ? template.content : '';
+    const laidOut = template.layout !== false;
+    let body: string;
+    if (template.editorType === 'block') {
+      body = source.trim()
+        ? await renderBlockEmail(source, (text) => this.render(text, variables, engine), laidOut || !preheaderText ? undefined : preheaderText)
+        : '';
+      if (laidOut) body = documentBody(body);
+    } else {
+      body = this.render(source, variables, { ...engine, html: true });
+      if (!laidOut && preheader) body = withHiddenPreheader(body, preheader);
+    }
+    let html = laidOut ? layoutEmail(escapeHtml(subject), preheader, [{ type: 'text', content: body }]) : body;
+    if (options.sanitize) html = sanitizeHtml(html);
     return { subject, html, text: emailText(html) };
   }
 
@@ -104,8 +150,8 @@ export class StepTemplateRenderer implements TemplateRenderer {
     return this.liquid.cachedTemplates + this.handlebars.cachedTemplates;
   }
 
-  private renderPreheader(template: EmailTemplateSource, variables: TemplateVariables): string | undefined {
-    return template.preheader ? this.render(template.preheader, variables, { html: true }) : undefined;
+  private renderPreheader(template: EmailTemplateSource, variables: TemplateVariables, engine: RenderEngineOptions): string | undefined {
+    return template.preheader ? this.render(template.preheader, variables, { engine: engine.engine, html: true }) : undefined;
   }
 }
 
@@ -120,6 +166,13 @@ function handlebarsData(variables: TemplateVariables): Record<string, unknown> {
   }
   data.payload = payload;
   return data;
+}
+
+/** The preheader as hidden preview text, first in the body (after `<body>` when there is one). */
+function withHiddenPreheader(html: string, preheader: string): string {
+  const hidden = `<div class="preheader" style="display:none;max-height:0;overflow:hidden;mso-hide:all">${preheader}</div>`;
+  const body = /<body[^>]*>/i.exec(html);
+  return body ? `${html.slice(0, body.index + body[0].length)}${hidden}${html.slice(body.index + body[0].length)}` : `${hidden}${html}`;
 }
 
 function escapeHtml(text: string): string {

@@ -122,6 +122,7 @@ export const messageDocuments = new DocumentMapper<Message>({
     'avatar',
     'actorSubscriberId',
     'actor',
+    'data',
     'read',
     'seen',
     'archived',
@@ -144,7 +145,7 @@ export const messageDocuments = new DocumentMapper<Message>({
     'createdAt',
     'updatedAt',
   ],
-  json: ['content', 'cta', 'actor', 'payload', 'overrides'],
+  json: ['content', 'cta', 'actor', 'data', 'payload', 'overrides'],
   defaults: { deliveredAt: () => [], read: () => false, seen: () => false, archived: () => false },
 });
 

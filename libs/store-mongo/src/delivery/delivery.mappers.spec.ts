@@ -177,6 +177,7 @@ describe('message documents', () => {
       avatar: 'https://a',
       actorSubscriberId: 'carl',
       actor: { type: 'user', data: null },
+      data: { orderId: 'A-1', 'a.b': { $c: 1 } },
       lastSeenDate: later,
       lastReadDate: later,
       snoozedUntil: later,

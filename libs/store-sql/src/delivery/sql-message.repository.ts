@@ -53,6 +53,7 @@ export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
   ['first_seen_date', 'timestamptz'],
   ['delivery_state', 'text'],
   ['delivery_state_at', 'timestamptz'],
+  ['data', 'jsonb'],
 ];
 
 export const toMessageRow = (m: Message): Record<string, unknown> => ({
@@ -78,6 +79,7 @@ export const toMessageRow = (m: Message): Record<string, unknown> => ({
   avatar: m.avatar,
   actor_subscriber_id: m.actorSubscriberId,
   actor: m.actor,
+  data: m.data,
   read: m.read,
   seen: m.seen,
   archived: m.archived,
@@ -137,6 +139,7 @@ export function toMessage(row: any): Message {
       avatar: row.avatar,
       actorSubscriberId: row.actor_subscriber_id,
       actor: row.actor,
+      data: row.data,
       lastSeenDate: row.last_seen_date,
       lastReadDate: row.last_read_date,
       snoozedUntil: row.snoozed_until,

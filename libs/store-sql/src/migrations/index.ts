@@ -33,6 +33,7 @@ import { environmentColorParentMigration } from './0031_environment_color_parent
 import { integrationUniquePriorityMigration } from './0032_integration_unique_priority';
 import { throttleWindowsMigration } from './0033_throttle_windows';
 import { jobOutputMigration } from './0034_job_output';
+import { messageDataMigration } from './0035_message_data';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -70,4 +71,5 @@ export const MIGRATIONS: Migration[] = [
   integrationUniquePriorityMigration,
   throttleWindowsMigration,
   jobOutputMigration,
+  messageDataMigration,
 ];

@@ -24,6 +24,20 @@ import {
  */
 export type ControlValues = Record<string, unknown>;
 
+/**
+ * Novu's block editor document (Maily's TipTap JSON, an email step's body when `editorType` is
+ * `block`): the parsed object when the string is JSON of an object of type `doc` with a `content` list.
+ */
+export function parseBlockDocument(source: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(source);
+    const document = record(parsed);
+    return document?.type === 'doc' && Array.isArray(document.content) ? document : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A step as the v2 API describes it. */
 export interface ControlledStep {
   /** The step's database id, when it names a step the workflow has. */

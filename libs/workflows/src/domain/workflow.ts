@@ -238,6 +238,14 @@ export interface WorkflowTrigger {
 export const WORKFLOW_ORIGINS = ['novu-cloud', 'novu-cloud-v1', 'external'] as const;
 export type WorkflowOrigin = (typeof WORKFLOW_ORIGINS)[number];
 
+/**
+ * A workflow written through Novu's v2 API (or code-first): its templates are Liquid and its steps
+ * behave as Novu v2's (in-app `data`, sanitised output); one written through v1 keeps Handlebars.
+ */
+export function isV2Workflow(workflow: Pick<Workflow, 'origin'>): boolean {
+  return workflow.origin !== undefined && workflow.origin !== 'novu-cloud-v1';
+}
+
 export const SEVERITY_LEVELS = ['high', 'medium', 'low', 'none'] as const;
 export type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
 

@@ -1,6 +1,6 @@
 import { EnvironmentScope } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
-import { Workflow, WorkflowStep, payloadWithDefaults } from '@app/workflows';
+import { Workflow, WorkflowStep, payloadWithDefaults, stepIdentifiers } from '@app/workflows';
 import { Attempt } from '../../domain/attempt';
 import { Job } from '../../domain/job';
 import { TemplateVariables } from '../../ports/template-renderer.port';
@@ -32,7 +32,11 @@ export function subscriberVariables(subscriber: Subscriber): Record<string, unkn
   return { ...Object.fromEntries((cleared ?? []).map((field) => [field, null])), ...fields, _id: id };
 }
 
-/** The variables a step's templates, filter values and conditions are rendered and evaluated with (Novu's names). */
+/**
+ * The variables a step's templates, filter values and conditions are rendered and evaluated with
+ * (Novu's names): v1's `step.events` / `step.total_count` and, as Novu v2 names them, the digest's
+ * events under `steps.<digest stepId>` (`events`, each `{payload}`, and `eventCount`).
+ */
 export function stepVariables({
   job,
   subscriber,
@@ -41,12 +45,28 @@ export function stepVariables({
   steps,
 }: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps'>): TemplateVariables {
   const events = job.digest?.events ?? [];
+  const digestStepId = lastDigestBefore(workflow, job.stepId);
   return {
     payload: payloadWithDefaults(job.payload, workflow),
     subscriber: subscriberVariables(subscriber),
     actor: actor ? subscriberVariables(actor) : undefined,
     tenant: job.tenant,
     step: { digest: events.length > 0, events, total_count: events.length },
-    steps: steps ?? {},
+    steps: digestStepId ? { ...steps, [digestStepId]: digestOutput(events) } : (steps ?? {}),
   };
+}
+
+/** What a digest hands the steps after it, as Novu v2 shows it (`steps.<stepId>`). */
+export function digestOutput(events: Record<string, unknown>[]): { events: { payload: Record<string, unknown> }[]; eventCount: number } {
+  return { events: events.map((payload) => ({ payload })), eventCount: events.length };
+}
+
+/** The stepId of the last digest step before `stepId`: the one whose events a job carries. */
+function lastDigestBefore(workflow: Pick<Workflow, 'steps'>, stepId: string): string | undefined {
+  let digest: WorkflowStep | undefined;
+  for (const step of workflow.steps) {
+    if (step.id === stepId) break;
+    if (step.template.type === 'digest') digest = step;
+  }
+  return digest ? stepIdentifiers(workflow.steps).get(digest.id) : undefined;
 }

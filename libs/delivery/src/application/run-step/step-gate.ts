@@ -15,6 +15,7 @@ import { StepRecorder } from './channels/step-recorder';
 import { PreviousSteps } from './previous-steps';
 import { StepChain } from './step-chain';
 import { StepContext, stepVariables } from './step-context';
+import { StepTemplates } from './step-templates';
 import { RunAheadWrites } from './step-writes';
 import type { WorkflowStep } from '@app/workflows';
 
@@ -54,14 +55,12 @@ export class StepGate {
   private async passesV1Filters(context: StepContext<RunAheadWrites>): Promise<boolean> {
     // Most steps have none: no variables to build, no previous steps to read, nothing recorded.
     if (!context.step.filters?.length) return true;
-    const variables = stepVariables(context);
+    const templates = StepTemplates.of(this.renderer, context);
     const previousSteps = await this.previousSteps.states(context, context.step.filters);
     const filters = evaluateConditions(
       context.step.filters,
-      { ...variables, previousSteps },
-      {
-        resolveValue: (value) => (value.includes('{{') ? this.renderer.render(value, variables) : value),
-      },
+      { ...templates.variables, previousSteps },
+      { resolveValue: (value) => resolveFilterValue(templates, value) },
     );
     if (!filters.passed) await this.skip(context, DETAIL.FILTER_STEPS, filters.details);
     return filters.passed;
@@ -95,15 +94,15 @@ export class StepGate {
   async selectVariant(context: StepContext<RunAheadWrites>): Promise<WorkflowStep> {
     const { step } = context;
     if (!step.variants?.length) return step;
-    const variables = stepVariables(context);
+    const templates = StepTemplates.of(this.renderer, context);
     const previousSteps = await this.previousSteps.states(
       context,
       step.variants.flatMap((variant) => variant.filters),
     );
-    const resolveValue = (value: string) => (value.includes('{{') ? this.renderer.render(value, variables) : value);
+    const resolveValue = (value: string) => resolveFilterValue(templates, value);
     for (const variant of step.variants) {
       if (variant.active === false) continue;
-      const result = evaluateConditions(variant.filters, { ...variables, previousSteps }, { resolveValue });
+      const result = evaluateConditions(variant.filters, { ...templates.variables, previousSteps }, { resolveValue });
       if (!result.passed) continue;
       await this.recorder.detail(context, 'Success', DETAIL.STEP_VARIANT_SELECTED, {
         raw: { variantId: variant.id, variantUuid: variant.uuid, name: variant.name, conditions: result.details },
@@ -163,4 +162,9 @@ export class StepGate {
     await context.writes.transition(context.job.id, 'canceled');
     await this.chain.handOn(context.writes, context.job);
   }
+}
+
+/** A filter value holding a template, rendered with the step's variables and its workflow's engine. */
+function resolveFilterValue(templates: StepTemplates, value: string): string {
+  return value.includes('{{') || value.includes('{%') ? (templates.render(value) ?? '') : value;
 }

@@ -3,8 +3,9 @@ import { INTEGRATION_REPOSITORY, Integration, IntegrationRepository } from '@app
 import { Channel } from '@app/kernel';
 import { DETAIL } from '../../../domain/execution-detail';
 import { SelectionContext } from '../../../domain/select-integration';
-import { RenderOptions, TEMPLATE_RENDERER, TemplateRenderer } from '../../../ports/template-renderer.port';
-import { StepContext, stepVariables, subscriberVariables } from '../step-context';
+import { TEMPLATE_RENDERER, TemplateRenderer } from '../../../ports/template-renderer.port';
+import { StepContext, subscriberVariables } from '../step-context';
+import { StepTemplates } from '../step-templates';
 import { RunAheadWrites } from '../step-writes';
 import { StepOutcome } from '../step-outcome';
 import { StepRecorder } from './step-recorder';
@@ -28,9 +29,14 @@ export class ChannelSupport {
     return { tenant: context.job.tenant, subscriber: subscriberVariables(context.subscriber), payload: context.job.payload };
   }
 
+  /** The step's templates, rendered with its variables and its workflow's engine. */
+  templates(context: StepContext<RunAheadWrites>): StepTemplates {
+    return StepTemplates.of(this.renderer, context);
+  }
+
   /** Renders one template string of the step (undefined stays undefined). */
-  render(context: StepContext<RunAheadWrites>, source: string | undefined, options?: RenderOptions): string | undefined {
-    return source ? this.renderer.render(source, stepVariables(context), options) : undefined;
+  render(context: StepContext<RunAheadWrites>, source: string | undefined): string | undefined {
+    return source ? this.templates(context).render(source) : undefined;
   }
 
   async noIntegration(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {

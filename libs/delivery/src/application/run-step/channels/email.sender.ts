@@ -5,7 +5,7 @@ import { DETAIL } from '../../../domain/execution-detail';
 import { MESSAGE_ERROR_IDS } from '../../../domain/message';
 import { failoverChain, selectIntegration } from '../../../domain/select-integration';
 import { EmailAttachment, EmailMessage } from '../../../ports/channel-provider.port';
-import { stepVariables, StepContext } from '../step-context';
+import { StepContext } from '../step-context';
 import { StepOutcome } from '../step-outcome';
 import { ChannelSupport, objectOf, stringOf, stringsOf } from './channel-support';
 import { ProviderDelivery } from './provider-delivery';
@@ -13,11 +13,12 @@ import { ReplyAddresses } from './reply-addresses';
 
 /**
  * Email: one integration (override identifier, conditions, else the primary) and its fallbacks;
- * the subscriber's address or `overrides.email.toRecipient`; subject, preheader and blocks (or
- * custom HTML) rendered into an HTML body and a text part. Sender, reply-to, cc/bcc, extra `to`,
- * headers and attachments come from the overrides (Novu's `overrides.email` and the provider
- * layers) and from `payload.attachments`, as Novu takes them. A step with an active replyCallback
- * gets a signed Reply-To at INBOUND_MAIL_DOMAIN (ReplyAddresses).
+ * the subscriber's address or `overrides.email.toRecipient`; subject, preheader and blocks (custom
+ * HTML, or a v2 step's HTML or block editor document) rendered into an HTML body and a text part.
+ * Sender, reply-to, cc/bcc, extra `to`, headers and attachments come from the overrides (Novu's
+ * `overrides.email` and the provider layers) and from `payload.attachments`, as Novu takes them; a
+ * v2 step's `from` and `replyTo` apply where the overrides set none (else the integration's sender).
+ * A step with an active replyCallback gets a signed Reply-To at INBOUND_MAIL_DOMAIN (ReplyAddresses).
  */
 @Injectable()
 export class EmailSender {
@@ -31,11 +32,18 @@ export class EmailSender {
   async execute(context: StepContext): Promise<StepOutcome> {
     const { job, step, subscriber } = context;
     const template = step.template;
-    const rendered = this.support.renderer.renderEmail(
-      { subject: template.subject, preheader: template.preheader, content: template.content, contentType: template.contentType },
-      stepVariables(context),
-    );
-    const templateSenderName = this.support.render(context, template.senderName);
+    const templates = this.support.templates(context);
+    const rendered = await templates.renderEmail({
+      subject: template.subject,
+      preheader: template.preheader,
+      content: template.content,
+      contentType: template.contentType,
+      editorType: template.editorType,
+      ...(template.layoutId === null ? { layout: false } : {}),
+    });
+    const templateSenderName = stringOf(templates.render(template.senderName));
+    const templateFrom = stringOf(templates.render(template.senderEmail));
+    const templateReplyTo = stringOf(templates.render(template.replyTo));
     // As Novu: an email written in editor blocks keeps them (rendered) as its content; HTML is what is sent.
     const recorded = { content: rendered.blocks ? rendered.blocks.map((block) => ({ ...block })) : rendered.html, subject: rendered.subject };
 
@@ -74,9 +82,9 @@ export class EmailSender {
         to: [...new Set([address, ...stringsOf(data.to)])],
         ...listField('cc', stringsOf(data.cc)),
         ...listField('bcc', stringsOf(data.bcc)),
-        ...optional('from', stringOf(data.from)),
+        ...optional('from', stringOf(data.from) ?? templateFrom),
         ...optional('senderName', stringOf(data.senderName) ?? templateSenderName),
-        ...optional('replyTo', stringOf(data.replyTo) ?? replyCallbackAddress),
+        ...optional('replyTo', stringOf(data.replyTo) ?? templateReplyTo ?? replyCallbackAddress),
         subject: stringOf(data.subject) ?? rendered.subject,
         html,
         text: stringOf(data.text) ?? rendered.text,

@@ -1,16 +1,21 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { METRICS, Metrics, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents, noopMetrics } from '@app/kernel';
 import { DETAIL } from '../../../domain/execution-detail';
-import { MessageCta, messageEventObject } from '../../../domain/message';
+import { MessageCta, MessageRedirect, messageEventObject } from '../../../domain/message';
 import { selectIntegration } from '../../../domain/select-integration';
+import { CtaButton, Redirect, StepTemplate, isV2Workflow } from '@app/workflows';
 import { StepContext } from '../step-context';
+import { StepTemplates } from '../step-templates';
 import { RunAheadWrites } from '../step-writes';
 import { StepOutcome } from '../step-outcome';
 import { ChannelSupport } from './channel-support';
 
 /**
  * In-app: the message is the delivery (stored for the subscriber's feed); no provider call, so it
- * needs only RunAheadWrites and may run against a chain not written yet.
+ * needs only RunAheadWrites and may run against a chain not written yet. Subject and body, the
+ * redirect and each button's label and link are rendered; a v2 step's `avatar` and `data` (its
+ * string values rendered) go on the message, and its subject and body are sanitised unless it
+ * says `disableOutputSanitization`.
  */
 @Injectable()
 export class InAppSender {
@@ -23,13 +28,20 @@ export class InAppSender {
   async execute(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
     const { job, step } = context;
     const template = step.template;
+    const templates = this.support.templates(context);
     const content = Array.isArray(template.content)
-      ? template.content.map((block) => this.support.render(context, block.content) ?? '').join('\n')
-      : (this.support.render(context, template.content) ?? '');
-    const cta = template.cta
-      ? ({ ...template.cta, data: template.cta.data?.url ? { url: this.support.render(context, template.cta.data.url) } : template.cta.data } as MessageCta)
-      : undefined;
-    const rendered = { content, subject: this.support.render(context, template.subject), title: this.support.render(context, template.title), cta };
+      ? template.content.map((block) => templates.render(block.content, { sanitize: true }) ?? '').join('\n')
+      : (templates.render(template.content, { sanitize: true }) ?? '');
+    // A v2 step's notification data is its own (never the payload, as v1's is).
+    const data = isV2Workflow(context.workflow) ? (templates.renderValues(template.data ?? {}) as Record<string, unknown>) : undefined;
+    const rendered = {
+      content,
+      subject: templates.render(template.subject, { sanitize: true }),
+      title: templates.render(template.title),
+      cta: renderedCta(template.cta, templates),
+      avatar: templates.render(template.avatar),
+      data,
+    };
 
     const active = await this.support.activeIntegrations(context, 'in_app');
     const integration = selectIntegration(active, 'in_app', job.overrides, this.support.selection(context));
@@ -49,4 +61,24 @@ export class InAppSender {
     });
     return { kind: 'completed', providerId: integration.providerId };
   }
+}
+
+/** The step's call to action as the message keeps it (Novu's shape): the redirect and each button's link rendered, with their targets. */
+function renderedCta(cta: StepTemplate['cta'], templates: StepTemplates): MessageCta | undefined {
+  if (!cta) return undefined;
+  const redirect = (value: Redirect | undefined): MessageRedirect => {
+    const url = templates.render(value?.url);
+    return { ...(url ? { url } : {}), ...(value?.target ? { target: value.target } : {}) };
+  };
+  const button = (item: CtaButton) => ({
+    type: item.type,
+    content: templates.render(item.content) ?? '',
+    ...(item.resultContent !== undefined ? { resultContent: item.resultContent } : {}),
+    ...redirect(item.redirect),
+  });
+  return {
+    type: cta.type,
+    ...(cta.data ? { data: { ...cta.data, ...redirect(cta.data) } } : {}),
+    ...(cta.action ? { action: { ...cta.action, buttons: cta.action.buttons?.map(button) } } : {}),
+  };
 }

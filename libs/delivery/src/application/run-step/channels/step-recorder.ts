@@ -13,6 +13,10 @@ export interface RenderedMessage {
   subject?: string;
   title?: string;
   cta?: MessageCta;
+  /** A v2 in-app step's own avatar (else the actor's). */
+  avatar?: string;
+  /** A v2 in-app step's data. */
+  data?: Record<string, unknown>;
 }
 
 export interface MessageDraft {
@@ -54,7 +58,8 @@ export class StepRecorder {
       subject: draft.rendered.subject,
       title: draft.rendered.title,
       cta: draft.rendered.cta,
-      avatar: actor?.avatar,
+      avatar: draft.rendered.avatar ?? actor?.avatar,
+      ...(draft.rendered.data ? { data: draft.rendered.data } : {}),
       actorSubscriberId: actor?.id,
       ...messageActor(job.type, step.template.actor, actor !== undefined),
       read: false,

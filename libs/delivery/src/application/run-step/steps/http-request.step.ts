@@ -8,10 +8,11 @@ import { ProviderError, isProviderError } from '../../../ports/channel-provider.
 import { HTTP_REQUEST_SENDER, HttpRequestSender, HttpStepRequest } from '../../../ports/http-request-sender.port';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../../ports/template-renderer.port';
 import { StepRecorder } from '../channels/step-recorder';
-import { StepContext, stepVariables } from '../step-context';
+import { StepContext } from '../step-context';
+import { StepTemplates } from '../step-templates';
 import { StepHandler } from '../step-handler';
 import { StepOutcome } from '../step-outcome';
-import { ResponseSchemas } from './response-schemas';
+import { JsonSchemas } from '../../json-schemas';
 
 /** How long the endpoint has to answer (Novu's default for the step). */
 export const HTTP_STEP_TIMEOUT_MS = 5_000;
@@ -45,7 +46,7 @@ export class HttpRequestStep implements StepHandler {
     @Inject(HTTP_REQUEST_SENDER) private readonly sender: HttpRequestSender,
     @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
     private readonly recorder: StepRecorder,
-    private readonly schemas: ResponseSchemas,
+    private readonly schemas: JsonSchemas,
   ) {}
 
   async run(context: StepContext): Promise<StepOutcome> {
@@ -88,8 +89,8 @@ export class HttpRequestStep implements StepHandler {
   }
 
   private build(metadata: HttpRequestMetadata, context: StepContext): BuiltRequest {
-    const variables = stepVariables(context);
-    const render = (source: string) => this.renderer.render(source, variables);
+    const templates = StepTemplates.of(this.renderer, context);
+    const render = (source: string) => templates.render(source) ?? '';
     const url = render(metadata.url).trim();
     const headers: Record<string, string> = {};
     for (const { key, value } of metadata.headers ?? []) {
