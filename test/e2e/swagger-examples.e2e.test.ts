@@ -93,6 +93,13 @@ async function workflow(env: Env, identifier: string, options: { active?: boolea
   return res.body.data._id;
 }
 
+/** A workflow written through v2 (Liquid) with an in-app step `in-app`; its workflowId. */
+async function v2Workflow(env: Env): Promise<string> {
+  const steps = [{ name: 'In-app', type: 'in_app', controlValues: { subject: 'Order shipped', body: 'Order {{ payload.orderId }} is on its way' } }];
+  await env.api.post('/v2/workflows').send({ name: 'Order shipped', workflowId: 'order-shipped', steps }).expect(201);
+  return 'order-shipped';
+}
+
 /** An in-app message delivered to the subscriber (created by the trigger); its id. */
 async function inAppMessage(env: Env, subscriberId: string): Promise<string> {
   const identifier = uniqueName('wf').toLowerCase();
@@ -313,6 +320,10 @@ const FIXTURES: Record<string, Fixture> = {
     for (const resource of body.resources ?? []) await workflow(env, resource.resourceId);
     return { params: { targetEnvironmentId: await newEnvironment(env, 'Production') }, fill: { sourceEnvironmentId: await developmentId(env) } };
   },
+  'POST /v2/workflows': async () => ({}),
+  'PUT /v2/workflows/{workflowId}': async (env) => ({ params: { workflowId: await v2Workflow(env) } }),
+  'PATCH /v2/workflows/{workflowId}': async (env) => ({ params: { workflowId: await v2Workflow(env) } }),
+  'POST /v2/workflows/{workflowId}/step/{stepId}/preview': async (env) => ({ params: { workflowId: await v2Workflow(env), stepId: 'in-app' } }),
   'PUT /v2/workflows/{workflowId}/sync': async (env) => ({
     params: { workflowId: await workflow(env, 'welcome') },
     fill: { targetEnvironmentId: await newEnvironment(env, 'Production') },

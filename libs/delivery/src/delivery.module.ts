@@ -36,6 +36,7 @@ import { ListSuppressions } from './application/list-suppressions/list-suppressi
 import { LiftSuppression } from './application/lift-suppression/lift-suppression.use-case';
 import { GetWebhookSupportStatus } from './application/get-webhook-support-status/get-webhook-support-status.use-case';
 import { GetExecutionDetails } from './application/get-execution-details/get-execution-details.use-case';
+import { PreviewStep } from './application/preview-step/preview-step.use-case';
 
 const useCases = [
   TriggerEvent,
@@ -54,6 +55,7 @@ const useCases = [
   LiftSuppression,
   GetWebhookSupportStatus,
   GetExecutionDetails,
+  PreviewStep,
 ];
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */

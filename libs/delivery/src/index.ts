@@ -48,4 +48,5 @@ export * from './application/list-suppressions/list-suppressions.use-case';
 export * from './application/lift-suppression/lift-suppression.use-case';
 export * from './application/get-webhook-support-status/get-webhook-support-status.use-case';
 export * from './application/get-execution-details/get-execution-details.use-case';
+export * from './application/preview-step/preview-step.use-case';
 export * from './application/message-events';

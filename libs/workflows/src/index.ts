@@ -5,6 +5,7 @@ export * from './domain/step-rules';
 export * from './domain/template-variables';
 export * from './domain/workflow-fields';
 export * from './domain/workflow-controls';
+export * from './domain/payload-example';
 export * from './ports/workflow.repository.port';
 export * from './application/create-workflow/create-workflow.use-case';
 export * from './application/update-workflow/update-workflow.use-case';

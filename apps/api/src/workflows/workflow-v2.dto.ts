@@ -524,6 +524,45 @@ export class GeneratePreviewV2Dto {
 
 // ---- responses ----
 
+export class PreviewErrorV2Dto {
+  @ApiProperty({ description: 'Short error title', example: 'The step could not be rendered' })
+  title: string;
+  @ApiProperty({ description: 'What went wrong', example: 'Template could not be parsed: output "{{ payload.x" not closed' })
+  message: string;
+  @ApiProperty({ description: 'What to check', example: 'Check the template syntax and the variables it reads (payload, subscriber, steps).' })
+  hint: string;
+}
+
+export class PreviewResultV2Dto {
+  @ApiProperty({ description: 'The step type', enum: STEP_TYPES, example: 'in_app' })
+  type: string;
+  @ApiPropertyOptional({
+    description:
+      'What the step renders: in_app {subject, body, avatar, primaryAction, secondaryAction, data, redirect}; email {subject, body (HTML)}; ' +
+      'sms and chat {body}; push {subject, body}; http_request {method, url, headers, body} (secret headers masked); delay, digest and throttle their controls',
+    type: 'object',
+    additionalProperties: true,
+    example: { subject: 'Order shipped', body: 'Order A-42 is on its way' },
+  })
+  preview?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'Why the step could not be rendered (then there is no preview)', type: PreviewErrorV2Dto })
+  error?: PreviewErrorV2Dto;
+}
+
+export class GeneratePreviewResponseV2Dto {
+  @ApiProperty({ description: 'What the step was rendered with: the parts given and sample values for the rest', type: PreviewPayloadV2Dto })
+  previewPayloadExample: PreviewPayloadV2Dto;
+  @ApiPropertyOptional({
+    description: 'The workflow’s payload schema the sample payload was built from',
+    nullable: true,
+    type: 'object',
+    additionalProperties: true,
+  })
+  schema?: Record<string, unknown> | null;
+  @ApiProperty({ description: 'The rendered step, or the error that kept it from rendering', type: PreviewResultV2Dto })
+  result: PreviewResultV2Dto;
+}
+
 export class ControlsMetadataV2Dto {
   @ApiProperty({ description: 'JSON Schema of the step type’s controls', type: 'object', additionalProperties: true })
   dataSchema: Record<string, unknown>;

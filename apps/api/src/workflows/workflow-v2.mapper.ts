@@ -1,5 +1,4 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { sample } from 'openapi-sampler';
 import { UnprocessableError } from '@app/kernel';
 import {
   FieldErrors,
@@ -16,6 +15,7 @@ import {
   maskHeaderValue,
   parseBlockDocument,
   preferencesOfSettings,
+  schemaExample,
   stepDraftFromControls,
   stepIdentifiers,
   workflowSlug,
@@ -199,17 +199,6 @@ export function toV2Step(workflow: Workflow, step: WorkflowStep, index: number, 
   };
 }
 
-/** A payload built from the schema: its defaults and examples, else sample values of each type. */
-export function payloadExample(schema: Record<string, unknown> | undefined): Record<string, unknown> | null {
-  if (!schema) return null;
-  try {
-    const example = sample(schema, { skipReadOnly: true, quiet: true });
-    return example && typeof example === 'object' && !Array.isArray(example) ? (example as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 export function toV2Response(workflow: Workflow): WorkflowV2ResponseDto {
   const identifiers = stepIdentifiers(workflow.steps);
   return {
@@ -230,7 +219,7 @@ export function toV2Response(workflow: Workflow): WorkflowV2ResponseDto {
     origin: workflow.origin ?? 'novu-cloud-v1',
     preferences: preferencesOf(workflow),
     status: workflowStatus(workflow),
-    payloadExample: payloadExample(workflow.payloadSchema),
+    payloadExample: schemaExample(workflow.payloadSchema),
     severity: workflow.severity ?? 'none',
   };
 }

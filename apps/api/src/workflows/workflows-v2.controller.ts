@@ -9,6 +9,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import { PreviewStep } from '@app/delivery';
 import { AuthenticatedScope } from '@app/environments';
 import { NotFoundError } from '@app/kernel';
 import { CreateWorkflow, DeleteWorkflow, GetWorkflow, ListWorkflows, SyncWorkflow, UpdateWorkflow, Workflow, stepIdentifiers } from '@app/workflows';
@@ -16,6 +17,8 @@ import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-
 import { CurrentScope } from '../http/api-key.guard';
 import {
   CreateWorkflowV2Dto,
+  GeneratePreviewResponseV2Dto,
+  GeneratePreviewV2Dto,
   GetWorkflowV2QueryDto,
   ListWorkflowsV2QueryDto,
   PatchWorkflowV2Dto,
@@ -72,6 +75,7 @@ export class WorkflowsV2Controller {
     private readonly listWorkflows: ListWorkflows,
     private readonly deleteWorkflow: DeleteWorkflow,
     private readonly syncWorkflow: SyncWorkflow,
+    private readonly previewStep: PreviewStep,
   ) {}
 
   @Post()
@@ -199,5 +203,45 @@ export class WorkflowsV2Controller {
     const found = findStep(workflow, stepId);
     if (!found) throw new StepNotFoundError(workflowId, stepId);
     return toV2Step(workflow, workflow.steps[found.index], found.index);
+  }
+
+  @Post(':workflowId/step/:stepId/preview')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Preview a step',
+    description:
+      'Renders the step as it would be sent, with the given `controlValues` (else its own) and `previewPayload` (payload, subscriber, actor and earlier ' +
+      'steps’ results; what is left out is filled with sample values, the payload from the workflow’s `payloadSchema`). Nothing is sent or stored. A ' +
+      'template that cannot render answers `result.error`; an HTTP request step’s secret headers are shown masked.',
+  })
+  @WorkflowIdParam()
+  @ApiParam({ name: 'stepId', description: 'The step’s `stepId`, database `id` or `slug`', example: 'in-app' })
+  @ApiBody({
+    type: GeneratePreviewV2Dto,
+    examples: {
+      given: {
+        summary: 'Render the in-app step of the example workflow for one payload',
+        value: { previewPayload: { payload: { orderId: 'A-42' }, subscriber: { firstName: 'Ada' } } },
+      },
+      controls: { summary: 'Try other controls', value: { controlValues: { subject: 'Shipped', body: 'Hi {{ subscriber.firstName }}' } } },
+    },
+  })
+  @ApiDataResponse(GeneratePreviewResponseV2Dto, { status: 201, description: 'The rendered step (or its error) and what it was rendered with' })
+  @ApiNotFoundResponse({ type: ErrorResponseDto, description: 'No such workflow, or no such step in it' })
+  async preview(
+    @CurrentScope() scope: AuthenticatedScope,
+    @Param('workflowId') workflowId: string,
+    @Param('stepId') stepId: string,
+    @Body() body: GeneratePreviewV2Dto,
+  ): Promise<GeneratePreviewResponseV2Dto> {
+    const workflow = await this.getWorkflow.execute({ scope, workflowId });
+    const found = findStep(workflow, stepId);
+    if (!found) throw new StepNotFoundError(workflowId, stepId);
+    return this.previewStep.execute({
+      workflow,
+      step: workflow.steps[found.index],
+      controlValues: body.controlValues,
+      previewPayload: body.previewPayload,
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DeliveryModule } from '@app/delivery';
 import { WorkflowsModule } from '@app/workflows';
 import { NotificationGroupsController } from './notification-groups.controller';
 import { NotificationTemplatesController, WorkflowsController } from './workflows.controller';
@@ -6,10 +7,11 @@ import { WorkflowsV2Controller } from './workflows-v2.controller';
 
 /**
  * HTTP adapter of the workflows context: /v1/workflows and its other name /v1/notification-templates,
- * the notification groups they are filed under, and /v2/workflows, with their DTOs.
+ * the notification groups they are filed under, and /v2/workflows (with its step preview, delivery's
+ * rendering), with their DTOs.
  */
 @Module({
-  imports: [WorkflowsModule],
+  imports: [WorkflowsModule, DeliveryModule],
   controllers: [WorkflowsController, NotificationTemplatesController, NotificationGroupsController, WorkflowsV2Controller],
 })
 export class WorkflowsHttpModule {}

@@ -16,6 +16,8 @@ import type { RunAheadWrites } from './step-writes';
  * workflow, HTML output sanitised unless the step says `disableOutputSanitization`.
  */
 export class StepTemplates {
+  /** The step's workflow was written through v2: Liquid, and v2's semantics. */
+  readonly v2: boolean;
   private readonly engine: RenderEngineOptions['engine'];
   private readonly sanitizes: boolean;
 
@@ -25,7 +27,8 @@ export class StepTemplates {
     workflow: Pick<Workflow, 'origin'>,
     template: Pick<StepTemplate, 'disableOutputSanitization'>,
   ) {
-    this.engine = isV2Workflow(workflow) ? 'liquid' : undefined;
+    this.v2 = isV2Workflow(workflow);
+    this.engine = this.v2 ? 'liquid' : undefined;
     this.sanitizes = this.engine === 'liquid' && template.disableOutputSanitization !== true;
   }
 

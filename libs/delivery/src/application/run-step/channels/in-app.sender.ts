@@ -3,12 +3,13 @@ import { METRICS, Metrics, OUTBOUND_EVENTS, OutboundEvents, noOutboundEvents, no
 import { DETAIL } from '../../../domain/execution-detail';
 import { MessageCta, MessageRedirect, messageEventObject } from '../../../domain/message';
 import { selectIntegration } from '../../../domain/select-integration';
-import { CtaButton, Redirect, StepTemplate, isV2Workflow } from '@app/workflows';
+import type { CtaButton, Redirect, StepTemplate } from '@app/workflows';
 import { StepContext } from '../step-context';
 import { StepTemplates } from '../step-templates';
 import { RunAheadWrites } from '../step-writes';
 import { StepOutcome } from '../step-outcome';
 import { ChannelSupport } from './channel-support';
+import { RenderedMessage } from './step-recorder';
 
 /**
  * In-app: the message is the delivery (stored for the subscriber's feed); no provider call, so it
@@ -28,20 +29,7 @@ export class InAppSender {
   async execute(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
     const { job, step } = context;
     const template = step.template;
-    const templates = this.support.templates(context);
-    const content = Array.isArray(template.content)
-      ? template.content.map((block) => templates.render(block.content, { sanitize: true }) ?? '').join('\n')
-      : (templates.render(template.content, { sanitize: true }) ?? '');
-    // A v2 step's notification data is its own (never the payload, as v1's is).
-    const data = isV2Workflow(context.workflow) ? (templates.renderValues(template.data ?? {}) as Record<string, unknown>) : undefined;
-    const rendered = {
-      content,
-      subject: templates.render(template.subject, { sanitize: true }),
-      title: templates.render(template.title),
-      cta: renderedCta(template.cta, templates),
-      avatar: templates.render(template.avatar),
-      data,
-    };
+    const rendered = renderInApp(template, this.support.templates(context));
 
     const active = await this.support.activeIntegrations(context, 'in_app');
     const integration = selectIntegration(active, 'in_app', job.overrides, this.support.selection(context));
@@ -61,6 +49,22 @@ export class InAppSender {
     });
     return { kind: 'completed', providerId: integration.providerId };
   }
+}
+
+/** What an in-app step shows, rendered: subject, body, call to action, and a v2 step's avatar and data. */
+export function renderInApp(template: StepTemplate, templates: StepTemplates): RenderedMessage {
+  const content = Array.isArray(template.content)
+    ? template.content.map((block) => templates.render(block.content, { sanitize: true }) ?? '').join('\n')
+    : (templates.render(template.content, { sanitize: true }) ?? '');
+  return {
+    content,
+    subject: templates.render(template.subject, { sanitize: true }),
+    title: templates.render(template.title),
+    cta: renderedCta(template.cta, templates),
+    avatar: templates.render(template.avatar),
+    // A v2 step's notification data is its own (never the payload, as v1's is).
+    ...(templates.v2 ? { data: templates.renderValues(template.data ?? {}) as Record<string, unknown> } : {}),
+  };
 }
 
 /** The step's call to action as the message keeps it (Novu's shape): the redirect and each button's link rendered, with their targets. */
