@@ -129,6 +129,8 @@ describe('configuration of the built service', () => {
     ['STORE_ENCRYPTION_KEY', { DATABASE_URL: TEST_DATABASE_URL }, []],
     ['REDIS_URL', { DATABASE_URL: TEST_DATABASE_URL, STORE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }, ['--mode=api']],
     ['DATABASE_URL', { REDIS_URL: 'redis://127.0.0.1:6379' }, ['--mode=api']],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'short' }, []],
+    ['METRICS_PORT', { PORT: '3999', METRICS_PORT: '3999' }, []],
   ] as [string, Record<string, string>, string[]][])('refuses a bad or missing %s (%j %j), naming it', async (variable, vars, args) => {
     const { code, output } = await runToExit(vars, args);
     expect(code).not.toBe(0);

@@ -1,8 +1,13 @@
+import { Test } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { loadConfig } from '@app/config';
 import { STEPS_QUEUE } from '@app/delivery';
 import { JOB_QUEUE, JobQueue } from '@app/kernel';
+import { MetricsServer } from '@app/metrics';
 import { WEBHOOKS_QUEUE, webhookJob } from '@app/webhooks';
-import { TestApp, TestAppOptions, startTestApp, uniqueName } from '../support/test-app';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_REDIS_URL, TestApp, TestAppOptions, startTestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 /** The value of one sample of the exposition (`name{labels} value`), undefined when absent. */
@@ -132,5 +137,102 @@ describe.each(MODES)('GET /metrics (%s)', (_mode, options) => {
   it('is documented in the OpenAPI document as needing no key', async () => {
     const doc = (await request(t.app.getHttpServer()).get('/api-json').expect(200)).body;
     expect(doc.paths['/metrics'].get).toMatchObject({ summary: expect.any(String), security: [] });
+  });
+});
+
+/** METRICS_TOKEN and METRICS_PORT: an operator keeps the metrics to Prometheus. */
+describe('GET /metrics, protected', () => {
+  const token = `metrics-${randomBytes(12).toString('hex')}`;
+  const bearer = `Bearer ${token}`;
+
+  /** The refusal a scrape without the token gets, on either port. */
+  function expectRefused(res: { status: number; headers: Record<string, string>; body: unknown }) {
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({
+      statusCode: 401,
+      error: 'Unauthorized',
+      code: 'metrics_token_required',
+      message: expect.stringContaining('METRICS_TOKEN'),
+    });
+  }
+
+  describe('METRICS_TOKEN on the public port (embedded)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ store: 'pglite', env: { METRICS_TOKEN: token } });
+    });
+    afterAll(() => t.close());
+
+    it('answers 401 without the bearer token, with a wrong one, or with an API key; 200 with it', async () => {
+      const server = t.app.getHttpServer();
+      expectRefused(await request(server).get('/metrics'));
+      expectRefused(await request(server).get('/metrics').set('Authorization', `Bearer ${token}x`));
+      expectRefused(await t.api().get('/metrics'));
+      const res = await request(server).get('/metrics').set('Authorization', bearer).expect(200);
+      expect(res.text).toContain('# TYPE notify_triggers_accepted_total counter');
+    });
+
+    it('leaves the API key routes and the health check as they are', async () => {
+      await request(t.app.getHttpServer()).get('/v1/health-check').expect(200);
+      await t.api().get('/v1/integrations').expect(200);
+    });
+  });
+
+  describe('METRICS_PORT and METRICS_TOKEN on an api process (PostgreSQL, Redis)', () => {
+    let t: TestApp;
+    let metricsUrl: string;
+    beforeAll(async () => {
+      t = await startTestApp({ store: 'postgres', redis: true, worker: false, env: { METRICS_PORT: '0', METRICS_TOKEN: token, HOST: '127.0.0.1' } });
+      metricsUrl = `http://127.0.0.1:${t.app.get(MetricsServer).boundPort}/metrics`;
+    });
+    afterAll(() => t.close());
+
+    it('serves the metrics, queue gauges included, on that port only: 404 on the public port, out of the OpenAPI document', async () => {
+      await request(t.app.getHttpServer()).get('/metrics').set('Authorization', bearer).expect(404);
+      const doc = (await request(t.app.getHttpServer()).get('/api-json').expect(200)).body;
+      expect(doc.paths['/metrics']).toBeUndefined();
+      await t.api().get('/v1/integrations').expect(200); // counted by the HTTP histogram read below
+      const scrape = await fetch(metricsUrl, { headers: { Authorization: bearer } });
+      expect(scrape.status).toBe(200);
+      const text = await scrape.text();
+      expect(text).toContain('notify_queue_jobs{queue="steps",state="waiting"}');
+      expect(text).toContain('notify_http_request_duration_seconds_count{method="GET",route="/v1/integrations",status_code="200"}');
+    });
+
+    it('asks for the token there', async () => {
+      for (const headers of [{}, { Authorization: `ApiKey ${t.apiKey}` }] as Record<string, string>[]) {
+        const res = await fetch(metricsUrl, { headers });
+        expectRefused({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.json() });
+      }
+    });
+  });
+
+  it('a worker asks for the token on its METRICS_PORT', async () => {
+    const schema = uniqueName('t');
+    const config = loadConfig({
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: TEST_REDIS_URL,
+      STORE_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      METRICS_PORT: '0',
+      METRICS_TOKEN: token,
+    });
+    const moduleRef = await Test.createTestingModule({
+      imports: [WorkerModule.forRoot({ config, sqlSchema: schema, redisKeyPrefix: `${schema}:` })],
+    }).compile();
+    await moduleRef.init();
+    try {
+      const url = `http://127.0.0.1:${moduleRef.get(MetricsServer).boundPort}/metrics`;
+      const refused = await fetch(url);
+      expectRefused({ status: refused.status, headers: Object.fromEntries(refused.headers), body: await refused.json() });
+      const scrape = await fetch(url, { headers: { Authorization: bearer } });
+      expect(scrape.status).toBe(200);
+      expect(await scrape.text()).toContain('# TYPE notify_deliveries_total counter');
+    } finally {
+      await moduleRef.close();
+    }
   });
 });

@@ -84,11 +84,17 @@ export class AppModule {
         NotSupportedHttpModule,
         queueModule(options, role),
         // The api serves queue depth: the queues are shared, so one reading is enough (workers need not).
-        MetricsModule.forRoot({ queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE] }),
+        MetricsModule.forRoot({
+          queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE],
+          port: options.config.metricsPort,
+          host: options.config.host,
+          token: options.config.metricsToken,
+        }),
         DeliveryProvidersModule,
         ...(options.runWorker ? [DeliveryWorkerModule] : []),
       ],
-      controllers: [HealthController, MetricsController],
+      // With METRICS_PORT the metrics leave the public port for a server of their own.
+      controllers: [HealthController, ...(options.config.metricsPort === undefined ? [MetricsController] : [])],
       providers: [
         ApiKeyStrategy,
         BootstrapService,

@@ -17,6 +17,8 @@ async function main() {
   const apiOnly = process.argv.includes('--mode=api');
   if (apiOnly && !config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:api (production mode)');
   if (apiOnly && !config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:api (production mode)');
+  if (config.metricsPort && config.metricsPort === config.port)
+    throw new ConfigError('METRICS_PORT', 'must differ from PORT (it moves the metrics off the API port)');
   // A failure while starting (DATA_DIR in use, database unreachable) reaches the catch below and is printed once there.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, runWorker: !apiOnly }), createHttpAdapter(config), {
     bodyParser: false,

@@ -33,7 +33,9 @@ export class WorkerModule {
         DeliveryProvidersModule,
         IntegrationsModule,
         // Deliveries and reconciler counts of this process; queue depth is the api's to report.
-        ...(options.config.metricsPort !== undefined ? [MetricsModule.forRoot({ port: options.config.metricsPort, host: options.config.host })] : []),
+        ...(options.config.metricsPort !== undefined
+          ? [MetricsModule.forRoot({ port: options.config.metricsPort, host: options.config.host, token: options.config.metricsToken })]
+          : []),
         InboxSocketModule.forWorker(options),
         InboxListenerModule,
         DeliveryWorkerModule,

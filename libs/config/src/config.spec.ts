@@ -70,3 +70,16 @@ describe('loadConfig: Redis command timeout', () => {
     expect(() => loadConfig({ ...base, REDIS_COMMAND_TIMEOUT_MS: value })).toThrow(/^Invalid configuration: REDIS_COMMAND_TIMEOUT_MS/);
   });
 });
+
+describe('loadConfig: METRICS_TOKEN', () => {
+  const base = { DATA_DIR: '/tmp/notify-config-spec', STORE_ENCRYPTION_KEY: 'a'.repeat(64) };
+
+  it('is unset by default; takes a bearer token', () => {
+    expect(loadConfig(base).metricsToken).toBeUndefined();
+    expect(loadConfig({ ...base, METRICS_TOKEN: 'mF3k+9/Qz_x.~-Lp0aB==' }).metricsToken).toBe('mF3k+9/Qz_x.~-Lp0aB==');
+  });
+
+  it.each(['short-token', 'has a space in it!!', 'x'.repeat(257), '=leading-equals-sign-0123'])('refuses METRICS_TOKEN=%j, naming the variable', (value) => {
+    expect(() => loadConfig({ ...base, METRICS_TOKEN: value })).toThrow(/^Invalid configuration: METRICS_TOKEN/);
+  });
+});

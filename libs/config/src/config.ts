@@ -55,8 +55,10 @@ export interface AppConfig {
   inboxTokenSecret: Buffer;
   /** How long an Inbox subscriber token lasts. */
   inboxTokenTtlSeconds: number;
-  /** A worker serves GET /metrics (Prometheus) on this port; unset: no metrics server in the worker. */
+  /** GET /metrics (Prometheus) is served on this port, and an api process no longer serves it on `port`; unset: a worker serves none. */
   metricsPort?: number;
+  /** GET /metrics answers only a request sending `Authorization: Bearer <token>` (METRICS_TOKEN). */
+  metricsToken?: string;
   /** Outbound webhooks: the waits before each retry of a failed attempt (after the first); their count is the retries. */
   webhookRetryDelaysMs: number[];
   /** Outbound webhooks: how long one attempt may take. */
@@ -233,11 +235,21 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     apiPublicUrl: parseUrl(env, 'API_PUBLIC_URL', ['http', 'https'])?.replace(/\/+$/, ''),
     inboundWebhookBodyLimitBytes: parseInteger(env, 'INBOUND_WEBHOOK_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
     metricsPort: env.METRICS_PORT ? parseInteger(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsToken: parseMetricsToken(env),
     webhookRetryDelaysMs: parseDurations(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_WEBHOOK_RETRY_DELAYS),
     webhookTimeoutMs: parseInteger(env, 'WEBHOOK_TIMEOUT_SECONDS', 15, 1, 300) * 1000,
     inboundMailDomain: parseDomain(env, 'INBOUND_MAIL_DOMAIN'),
     inboundMailPort: env.INBOUND_MAIL_PORT ? parseInteger(env, 'INBOUND_MAIL_PORT', 0, 0, 65535) : undefined,
   };
+}
+
+/** A bearer token (RFC 6750's characters), long enough not to be guessed. */
+function parseMetricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\w.~+/-]{16,256}=*$/.test(raw))
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 characters of letters, digits, "_", "-", ".", "~", "+" or "/" (may end in "=")');
+  return raw;
 }
 
 function parseDomain(env: Env, name: string): string | undefined {

@@ -1,11 +1,12 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { METRICS_CHALLENGE, MetricsAccess, MetricsTokenRequiredError } from './metrics-access';
 import { METRICS_CONTENT_TYPE, PromMetrics } from './prom-metrics';
 
 /**
- * `GET /metrics` on a port of its own, for a process with no API (the worker): a bare node:http
- * server, so scraping a worker costs no framework.
+ * `GET /metrics` on a port of its own (METRICS_PORT): a bare node:http server, so a scrape costs no
+ * framework, and the metrics can stay off the API's public port.
  */
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(MetricsServer.name);
@@ -13,6 +14,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     private readonly metrics: PromMetrics,
+    access: MetricsAccess,
     private readonly port: number,
     private readonly host?: string,
   ) {
@@ -20,6 +22,13 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
       const path = (request.url ?? '/').split('?')[0];
       if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
         response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at GET /metrics\n');
+        return;
+      }
+      if (!access.allows(request.headers.authorization)) {
+        // The API's error body, so a scraper reads the same refusal on either port.
+        const error = new MetricsTokenRequiredError();
+        const body = { statusCode: 401, timestamp: new Date().toISOString(), path, message: error.message, error: 'Unauthorized', code: error.code };
+        response.writeHead(401, { 'Content-Type': 'application/json; charset=utf-8', 'WWW-Authenticate': METRICS_CHALLENGE }).end(JSON.stringify(body));
         return;
       }
       this.metrics.metrics().then(
