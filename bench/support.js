@@ -130,9 +130,18 @@ class Child {
 
   /** Peak resident set size (VmHWM), in MB; undefined once the process is gone. */
   peakRssMb() {
+    return this.statusMb('VmHWM');
+  }
+
+  /** Resident set size now (VmRSS), in MB; undefined once the process is gone. */
+  rssMb() {
+    return this.statusMb('VmRSS');
+  }
+
+  statusMb(field) {
     try {
       const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-      const kb = Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+      const kb = Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1]);
       return Number.isFinite(kb) ? kb / 1024 : undefined;
     } catch {
       return undefined;
@@ -263,6 +272,15 @@ function startApi(sandbox, port, extra = {}) {
   return new Child('api', path.join(DIST, 'apps/api/src/main.js'), ['--mode=api'], sandbox.env({ ...extra, PORT: String(port) }), SERVICE_NODE_ARGS);
 }
 
+/**
+ * The embedded mode as `npm start` runs it (one process, PGlite in `dataDir`, no PostgreSQL or Redis);
+ * `SERVICE_ENV` and `SERVICE_NODE_ARGS` apply as to the api.
+ */
+function startEmbedded(dataDir, port) {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...SERVICE_ENV };
+  return new Child('embedded', path.join(DIST, 'apps/api/src/main.js'), [], env, SERVICE_NODE_ARGS);
+}
+
 /** The Node options `npm run start:worker` gives the worker: the bench starts it as a user does. */
 const WORKER_NODE_ARGS = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
   .scripts['start:worker'].split(/\s+/)
@@ -365,6 +383,7 @@ module.exports = {
   round,
   sleep,
   startApi,
+  startEmbedded,
   startWorker,
   waitForHealthy,
   waitUntil,

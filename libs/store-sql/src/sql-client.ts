@@ -178,8 +178,14 @@ class PgliteClient implements SqlClient {
   }
 }
 
-/** Trigram indexes serve the subscriber searches (substring matches); see migration 20. */
-const PGLITE_EXTENSIONS = { pg_trgm };
+/**
+ * Trigram indexes serve the subscriber searches (substring matches); see migration 20. PGlite's
+ * PostgreSQL keeps its shared memory inside this process, all of it resident: PostgreSQL's default of
+ * 128 MB of shared buffers would be held by the embedded process whatever its store's size. With 16 MB,
+ * the pages that do not fit are read from the file system's cache, at no measurable cost to deliveries
+ * (docs/performance-log.md).
+ */
+const PGLITE_OPTIONS = { extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
 
 /** How long a statement waits for a connection (a new one, or a free one of the pool) before it fails. */
 const CONNECTION_TIMEOUT_MS = 5_000;
@@ -219,14 +225,14 @@ export async function createSqlClient(options: SqlClientOptions): Promise<SqlCli
     return new PostgresClient(pool);
   }
   if (!options.dataDir) {
-    const db = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    const db = new PGlite(PGLITE_OPTIONS);
     await db.waitReady;
     return new PgliteClient(db);
   }
   // Two processes on one PGlite directory lose each other's writes: the second is refused before it reads anything.
   const lock = DataDirLock.acquire(options.dataDir);
   try {
-    const db = new PGlite(options.dataDir, { extensions: PGLITE_EXTENSIONS });
+    const db = new PGlite(options.dataDir, PGLITE_OPTIONS);
     await db.waitReady;
     return new PgliteClient(db, lock);
   } catch (error) {
