@@ -185,6 +185,43 @@ describeEachStore(`@novu/api ${NOVU_API_VERSION}: /v2/workflows (%s)`, (store) =
     expect(stepMetadata(stored!.steps[0], 'http_request')?.headers).toEqual(headers);
   });
 
+  it('payloadSchema: its defaults fill the payload; with validatePayload a payload it refuses gets 400 and the schema’s errors, nothing stored', async () => {
+    const subscriberId = uniqueName('sub');
+    const workflowId = uniqueName('v2-schema').toLowerCase();
+    const payloadSchema = {
+      type: 'object',
+      properties: { orderId: { type: 'string' }, status: { type: 'string', default: 'shipped' }, items: { type: 'integer', minimum: 1 } },
+      required: ['orderId'],
+    };
+    await sdk('workflows.create schema', () =>
+      novu.workflows.create({
+        name: 'Schema',
+        workflowId,
+        active: true,
+        payloadSchema,
+        validatePayload: true,
+        steps: [{ name: 'In-app', type: 'in_app', controlValues: { body: '{{payload.orderId}} {{payload.status}}' } }],
+      }),
+    );
+    const refusedTransaction = uniqueName('txn');
+    const refused = await http('POST', '/v1/events/trigger', { name: workflowId, to: subscriberId, payload: { items: 0 }, transactionId: refusedTransaction });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'invalid_payload' });
+    expect(Object.keys(refused.body.errors).sort()).toEqual(['payload', 'payload.items']);
+    expect(refused.body.errors['payload.items']).toMatchObject({ value: 0, messages: [expect.stringContaining('>= 1')] });
+    // Refused before anything is stored: the transactionId stays free.
+    expect(
+      (await http('POST', '/v1/events/trigger', { name: workflowId, to: subscriberId, payload: { orderId: 'A-6' }, transactionId: refusedTransaction })).status,
+    ).toBe(201);
+
+    expect((await inApp(subscriberId, 1))[0].content).toBe('A-6 shipped');
+
+    // Without validatePayload the defaults still fill in, and nothing is refused.
+    await sdk('workflows.patch validatePayload off', () => novu.workflows.patch({ validatePayload: false }, workflowId));
+    expect((await http('POST', '/v1/events/trigger', { name: workflowId, to: subscriberId, payload: { items: 0 } })).status).toBe(201);
+    expect((await inApp(subscriberId, 2)).map((m: { content: string }) => m.content)).toEqual([' shipped', 'A-6 shipped']);
+  });
+
   it('one workflow behind v1 and v2: a v2 workflow triggers and renders with Liquid, a v1 workflow reads and edits through v2', async () => {
     const subscriberId = uniqueName('sub');
     const v2Id = uniqueName('v2-liquid').toLowerCase();

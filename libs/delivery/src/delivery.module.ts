@@ -28,7 +28,7 @@ import { StoreStepWrites } from './application/run-step/step-writes';
 import { DelayStep } from './application/run-step/steps/delay.step';
 import { DigestStep } from './application/run-step/steps/digest.step';
 import { HttpRequestStep } from './application/run-step/steps/http-request.step';
-import { ResponseSchemas } from './application/run-step/steps/response-schemas';
+import { JsonSchemas } from './application/json-schemas';
 import { ThrottleStep } from './application/run-step/steps/throttle.step';
 import { TriggerEvent } from './application/trigger-event/trigger-event.use-case';
 import { ReceiveVendorEvents } from './application/receive-vendor-events/receive-vendor-events.use-case';
@@ -71,7 +71,7 @@ const stepParts = [
   DigestStep,
   ThrottleStep,
   HttpRequestStep,
-  ResponseSchemas,
+  JsonSchemas,
 ];
 const channelSenders = [ChannelSupport, ProviderDelivery, ReplyAddresses, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
 

@@ -1,3 +1,4 @@
+import { JsonSchemas } from '../json-schemas';
 import { Clock, EnvironmentScope, JobQueue, JobState, NewJob } from '@app/kernel';
 import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
@@ -69,7 +70,7 @@ describe('durable acceptance: TriggerEvent + ReconcileTriggers with a queue that
     queue = new FlakyQueue();
     const workflows = { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository;
     const tenants = { findByIdentifier: async () => null } as unknown as TenantRepository;
-    accept = new TriggerEvent(workflows, tenants, triggers as unknown as TriggerRepository, queue as unknown as JobQueue, clock);
+    accept = new TriggerEvent(workflows, tenants, triggers as unknown as TriggerRepository, queue as unknown as JobQueue, clock, new JsonSchemas());
     reconcile = new ReconcileTriggers(triggers as unknown as TriggerRepository, queue as unknown as JobQueue, clock);
   });
 

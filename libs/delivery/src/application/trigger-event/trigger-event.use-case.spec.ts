@@ -1,3 +1,5 @@
+import { JsonSchemas } from '../json-schemas';
+import { Logger } from '@nestjs/common';
 import { JobQueue, NewJob, StoreRejectedError, systemClock } from '@app/kernel';
 import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
@@ -24,6 +26,7 @@ describe('TriggerEvent', () => {
       } as unknown as TriggerRepository,
       { add: async (queue: string, job: NewJob) => void added.push({ queue, job }) } as unknown as JobQueue,
       systemClock,
+      new JsonSchemas(),
     );
     const scope = { organizationId: 'org', environmentId: 'env' };
     const results = await Promise.allSettled(
@@ -53,6 +56,7 @@ describe('TriggerEvent', () => {
       { insertIfAbsent: async (record: TriggerRecord) => (stored.push(record), true) } as unknown as TriggerRepository,
       { add: async (queue: string, job: NewJob) => void added.push({ queue, job }) } as unknown as JobQueue,
       systemClock,
+      new JsonSchemas(),
     );
     const scope = { organizationId: 'org', environmentId: 'env' };
     const results = await useCase.executeMany([
@@ -77,6 +81,7 @@ describe('TriggerEvent', () => {
       { insertIfAbsent: async () => committed.then(() => true) } as unknown as TriggerRepository,
       { add: async () => undefined } as unknown as JobQueue,
       systemClock,
+      new JsonSchemas(),
     );
     const events: string[] = [];
     const scope = { organizationId: 'org', environmentId: 'env' };
@@ -91,6 +96,40 @@ describe('TriggerEvent', () => {
     commit();
     await Promise.all([answered, many]);
     expect(events.slice(2).sort()).toEqual(['answered', 'many answered']);
+  });
+
+  it('answers while the queue fails, with one warning for the outage and one line when enqueues succeed again', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    let queueUp = false;
+    const useCase = new TriggerEvent(
+      { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
+      {} as TenantRepository,
+      { insertIfAbsent: async () => true } as unknown as TriggerRepository,
+      { add: async () => (queueUp ? undefined : Promise.reject(new Error('Command timed out'))) } as unknown as JobQueue,
+      systemClock,
+      new JsonSchemas(),
+    );
+    const scope = { organizationId: 'org', environmentId: 'env' };
+    const send = async (count: number) => {
+      // one at a time: each trigger is a fan-out job of its own
+      for (let i = 0; i < count; i++) await useCase.execute({ scope, name: 'welcome', to: `s${i}` });
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    try {
+      await send(5);
+      queueUp = true;
+      await send(3);
+      expect(warn.mock.calls.map(([message]) => message)).toEqual([
+        expect.stringMatching(
+          /^Fan-out jobs not confirmed by the queue \(Command timed out\): their triggers are stored, and the workers' recovery sweep enqueues any/,
+        ),
+      ]);
+      expect(log.mock.calls).toEqual([['Fan-out jobs are enqueued again']]);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
   });
 
   describe('fan-out jobs shared by acceptance batches whose inserts overlap', () => {
@@ -118,6 +157,7 @@ describe('TriggerEvent', () => {
           addBulk: async (_queue: string, jobs: NewJob[]) => void added.push(...jobs),
         } as unknown as JobQueue,
         { now: () => new Date(now) },
+        new JsonSchemas(),
       );
     });
 

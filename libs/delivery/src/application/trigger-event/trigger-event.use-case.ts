@@ -1,10 +1,25 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { CLOCK, CallBatcher, Clock, DomainError, EnvironmentScope, JOB_QUEUE, METRICS, Metrics, UnprocessableError, newId, noopMetrics } from '@app/kernel';
+import {
+  CLOCK,
+  CallBatcher,
+  Clock,
+  DomainError,
+  EnvironmentScope,
+  InvalidRequestError,
+  JOB_QUEUE,
+  METRICS,
+  Metrics,
+  OutageLog,
+  UnprocessableError,
+  newId,
+  noopMetrics,
+} from '@app/kernel';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
-import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
+import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { TriggerRecord } from '../../domain/trigger';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
+import { JsonSchemas } from '../json-schemas';
 import { FANOUT_QUEUE, PIPELINE_JOB_OPTIONS, PipelineQueue } from '../queues';
 import { FanOutJobGathering } from './fan-out-job-gathering';
 
@@ -77,6 +92,19 @@ export class InvalidTriggerError extends UnprocessableError {
   }
 }
 
+/** A payload the workflow's `payloadSchema` refuses, with `validatePayload` on (Novu: 400). */
+export class PayloadValidationError extends InvalidRequestError {
+  constructor(errors: { path: string; message: string }[], payload: Record<string, unknown>) {
+    const fields: Record<string, { messages: string[]; value: unknown }> = {};
+    for (const { path, message } of errors) {
+      const keys = path.split('/').filter(Boolean);
+      const value = keys.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], payload);
+      (fields[['payload', ...keys].join('.')] ??= { messages: [], value: value ?? 'No Value Recorded' }).messages.push(message);
+    }
+    super('invalid_payload', 'The payload does not match the workflow’s payloadSchema', { errors: fields });
+  }
+}
+
 /**
  * POST /v1/events/trigger, the API side: validate, persist the trigger (claiming its transactionId),
  * enqueue the fan-out, answer. Persisting before enqueueing means an accepted trigger is never
@@ -85,6 +113,12 @@ export class InvalidTriggerError extends UnprocessableError {
 @Injectable()
 export class TriggerEvent {
   private readonly logger = new Logger(TriggerEvent.name);
+  /** An enqueue that fails or times out may still land; either way the triggers are stored. */
+  private readonly enqueues = new OutageLog(this.logger, {
+    down: (error) =>
+      `Fan-out jobs not confirmed by the queue (${error.message}): their triggers are stored, and the workers' recovery sweep enqueues any the queue did not get after RECOVERY_AFTER_SECONDS; one line when enqueues succeed again`,
+    up: 'Fan-out jobs are enqueued again',
+  });
   /** The triggers accepted in one turn of the event loop are persisted together, and join one fan-out job. */
   private readonly accepts = new CallBatcher<TriggerRecord, boolean | { error: unknown }>((_, records) => this.accept(records), MAX_TRIGGERS_PER_FANOUT_JOB);
   /** The fan-out job that acceptance batches starting now join. */
@@ -98,6 +132,7 @@ export class TriggerEvent {
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
     @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly schemas: JsonSchemas,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
   ) {}
 
@@ -153,6 +188,7 @@ export class TriggerEvent {
     if (!workflow.active) return { answer: answer('trigger_not_active') };
     if (!workflow.steps.length) return { answer: answer('no_workflow_steps_defined') };
     if (!workflow.steps.some((step) => step.active)) return { answer: answer('no_workflow_active_steps_defined') };
+    const checkedPayload = this.withSchemaDefaults(workflow, payload);
 
     const now = this.clock.now();
     const record: TriggerRecord = {
@@ -164,7 +200,7 @@ export class TriggerEvent {
       workflowIdentifier: workflow.trigger.identifier,
       to: command.broadcast ? [] : ((Array.isArray(command.to) ? command.to : [command.to]) as TriggerRecord['to']),
       ...(command.broadcast ? { broadcast: true as const } : {}),
-      payload,
+      payload: checkedPayload,
       overrides: command.overrides ?? {},
       actor: command.actor as TriggerRecord['actor'],
       tenant: command.tenant as TriggerRecord['tenant'],
@@ -174,6 +210,18 @@ export class TriggerEvent {
       updatedAt: now,
     };
     return { record, processed: () => answer('processed') };
+  }
+
+  /**
+   * The payload with the defaults of the workflow's payloadSchema filled in; with validatePayload, one
+   * the schema refuses is refused (400, each field's problems). The schema compiles once per workflow version.
+   */
+  private withSchemaDefaults(workflow: Workflow, payload: Record<string, unknown>): Record<string, unknown> {
+    if (!workflow.payloadSchema) return payload;
+    const filled = structuredClone(payload);
+    const check = this.schemas.check(`payload:${workflow.id}:${workflow.revision}`, workflow.payloadSchema, filled, { fillDefaults: true });
+    if (!check.valid && workflow.validatePayload) throw new PayloadValidationError(check.errors, payload);
+    return filled;
   }
 
   /** Joins the acceptance batch at once (no await before it), then answers. */
@@ -234,14 +282,13 @@ export class TriggerEvent {
   private add(jobs: { id: string; triggerIds: string[] }[]): void {
     const filled = jobs.filter(({ triggerIds }) => triggerIds.length);
     if (!filled.length) return;
-    const count = filled.reduce((sum, { triggerIds }) => sum + triggerIds.length, 0);
-    const adding =
+    this.enqueues.watch(
       filled.length === 1
         ? this.queue.add(FANOUT_QUEUE, { id: filled[0].id, data: { triggerIds: filled[0].triggerIds }, ...PIPELINE_JOB_OPTIONS })
         : this.queue.addBulk(
             FANOUT_QUEUE,
             filled.map(({ id, triggerIds }) => ({ id, data: { triggerIds }, ...PIPELINE_JOB_OPTIONS })),
-          );
-    adding.catch((error: unknown) => this.logger.warn(`${count} trigger(s) persisted but not enqueued (the reconciler will): ${(error as Error).message}`));
+          ),
+    );
   }
 }

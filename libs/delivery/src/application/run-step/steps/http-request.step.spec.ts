@@ -12,7 +12,7 @@ import { StepRecorder } from '../channels/step-recorder';
 import { StepContext } from '../step-context';
 import { StepWrites } from '../step-writes';
 import { HTTP_STEP_TIMEOUT_MS, HttpRequestStep } from './http-request.step';
-import { ResponseSchemas } from './response-schemas';
+import { JsonSchemas } from '../../json-schemas';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', firstName: 'Ada', channels: [] } as unknown as Subscriber;
@@ -83,7 +83,7 @@ function running(metadata: Partial<HttpRequestMetadata>, sender: HttpRequestSend
     now: new Date(),
     steps: { earlier: { plan: 'pro' } },
   };
-  const handler = new HttpRequestStep(sender, renderer, new StepRecorder(systemClock), new ResponseSchemas());
+  const handler = new HttpRequestStep(sender, renderer, new StepRecorder(systemClock), new JsonSchemas());
   const details = () => chain.details.map((detail) => ({ status: detail.status, detail: detail.detail, raw: detail.raw ? JSON.parse(detail.raw) : null }));
   return { handler, context, chain, details };
 }
@@ -269,7 +269,7 @@ describe('HttpRequestStep', () => {
     it('a schema that is not valid JSON Schema fails the step', async () => {
       const { handler, context } = running({ responseBodySchema: { type: 'no-such-type' }, enforceSchemaValidation: true }, senderAnswering(ok({})).sender);
       const outcome = await handler.run(context);
-      expect(outcome.kind === 'failed' && outcome.reason).toMatch(/responseBodySchema is not a valid JSON Schema/);
+      expect(outcome.kind === 'failed' && outcome.reason).toMatch(/not a valid JSON Schema/);
     });
   });
 

@@ -12,7 +12,7 @@ import { StepContext } from '../step-context';
 import { StepTemplates } from '../step-templates';
 import { StepHandler } from '../step-handler';
 import { StepOutcome } from '../step-outcome';
-import { ResponseSchemas } from './response-schemas';
+import { JsonSchemas } from '../../json-schemas';
 
 /** How long the endpoint has to answer (Novu's default for the step). */
 export const HTTP_STEP_TIMEOUT_MS = 5_000;
@@ -46,7 +46,7 @@ export class HttpRequestStep implements StepHandler {
     @Inject(HTTP_REQUEST_SENDER) private readonly sender: HttpRequestSender,
     @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
     private readonly recorder: StepRecorder,
-    private readonly schemas: ResponseSchemas,
+    private readonly schemas: JsonSchemas,
   ) {}
 
   async run(context: StepContext): Promise<StepOutcome> {
