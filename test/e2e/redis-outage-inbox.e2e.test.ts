@@ -185,6 +185,9 @@ describe('the Inbox while Redis fails', () => {
         .filter((line) => pattern.test(line)).length;
     expect(lines(api, /reach only this process's sockets while Redis fails/)).toBeGreaterThanOrEqual(1);
     expect(lines(api, /reach only this process's sockets while Redis fails/)).toBeLessThanOrEqual(2);
+    expect(lines(api, /Fan-out jobs not confirmed by the queue/)).toBeGreaterThanOrEqual(1);
+    expect(lines(api, /Fan-out jobs not confirmed by the queue/)).toBeLessThanOrEqual(2);
+    expect(lines(api, /Fan-out jobs are enqueued again/)).toBeGreaterThanOrEqual(1);
     expect(lines(worker, /Inbox socket announcements are lost while Redis fails/)).toBeLessThanOrEqual(2);
     for (const service of [api, worker]) {
       expect(service.output()).not.toMatch(/\[ioredis\] Unhandled error event|missing 'error' handler/);
