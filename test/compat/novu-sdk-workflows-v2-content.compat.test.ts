@@ -325,6 +325,32 @@ describeEachStore(`@novu/api ${NOVU_API_VERSION}: what v2 workflows deliver (%s)
     }
   });
 
+  it('steps after a digest read its events as steps.<stepId>.events and eventCount (and v1’s step.events)', async () => {
+    const marker = uniqueName('digest');
+    const workflowId = uniqueName('v2-digest').toLowerCase();
+    await sdk('workflows.create digest', () =>
+      novu.workflows.create({
+        name: 'v2 digest',
+        workflowId,
+        active: true,
+        steps: [
+          { name: 'Digest', type: 'digest', controlValues: { amount: 2, unit: 'seconds' } },
+          {
+            name: 'Bell',
+            type: 'in_app',
+            controlValues: {
+              body: '{{ payload.marker }}: {{ steps.digest.eventCount }} events, {{ steps.digest.events | map: "payload" | map: "n" | sort | join: ";" }}; v1 {{ step.total_count }}',
+            },
+          },
+        ],
+      }),
+    );
+    for (const n of [1, 2, 3]) await sdk(`trigger digest ${n}`, () => novu.trigger({ workflowId, to: subscriberId, payload: { marker, n } }));
+    const [message] = await inAppMessages(marker, 1);
+    // The events' order is the order the triggers were merged in, so sorted here.
+    expect(message.content).toBe(`${marker}: 3 events, 1;2;3; v1 3`);
+  });
+
   it('previews every step type through the SDK: sample values for what is not given, errors as the error shape, nothing sent', async () => {
     const workflowId = uniqueName('v2-preview').toLowerCase();
     await sdk('workflows.create preview', () =>
