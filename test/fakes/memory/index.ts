@@ -109,6 +109,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const workflows = new InMemoryWorkflowRepository();
   const triggers = new InMemoryTriggerRepository(clock);
   const digestBuckets = new InMemoryDigestBucketRepository();
+  const throttleWindows = new InMemoryThrottleWindowRepository();
   const deliveryEvents = new InMemoryDeliveryEventRepository();
   const suppressions = new InMemorySuppressionRepository();
   const webhookEndpoints = new InMemoryWebhookEndpointRepository();
@@ -128,7 +129,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     messages: new InMemoryMessageRepository(delivery, clock),
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
     digestBuckets,
-    throttleWindows: new InMemoryThrottleWindowRepository(),
+    throttleWindows,
     deliveryEvents,
     suppressions,
     queueJobs: new InMemoryQueueJobStore(clock),
@@ -146,6 +147,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       triggers,
       delivery,
       digestBuckets,
+      throttleWindows,
       deliveryEvents,
       suppressions,
       webhookEndpoints,
