@@ -81,7 +81,7 @@ describe.each([
     for (const r of [oldProcessed, oldAccepted, recentProcessed]) expect(await triggers.insertIfAbsent(r)).toBe(true);
 
     const counts = await t.app.get(RetentionScheduler).run();
-    expect(counts).toEqual({ executionDetails: 1, messages: 1, jobs: 2, notifications: 1, triggers: 1, deliveryEvents: 0 });
+    expect(counts).toEqual({ executionDetails: 1, messages: 1, jobs: 2, notifications: 1, triggers: 1, deliveryEvents: 0, throttleWindows: 0 });
 
     const left = async (r: NotificationRecords) => ({
       notification: (await notifications.findById(scope, r.notification.id)) !== null,
@@ -102,7 +102,15 @@ describe.each([
     expect(kept.body.data.jobs).toHaveLength(2);
 
     // a second purge finds nothing more
-    expect(await t.app.get(RetentionScheduler).run()).toEqual({ executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0, deliveryEvents: 0 });
+    expect(await t.app.get(RetentionScheduler).run()).toEqual({
+      executionDetails: 0,
+      messages: 0,
+      jobs: 0,
+      notifications: 0,
+      triggers: 0,
+      deliveryEvents: 0,
+      throttleWindows: 0,
+    });
   });
 });
 
@@ -120,7 +128,15 @@ describe('retention off (RETENTION_DAYS=0)', () => {
     const ancient = triggerRecord(scope, { status: 'processed', createdAt: daysAgo(3650), updatedAt: daysAgo(3650) });
     const triggers = t.app.get<TriggerRepository>(TRIGGER_REPOSITORY);
     await triggers.insertIfAbsent(ancient);
-    expect(await t.app.get(RetentionScheduler).run()).toEqual({ executionDetails: 0, messages: 0, jobs: 0, notifications: 0, triggers: 0, deliveryEvents: 0 });
+    expect(await t.app.get(RetentionScheduler).run()).toEqual({
+      executionDetails: 0,
+      messages: 0,
+      jobs: 0,
+      notifications: 0,
+      triggers: 0,
+      deliveryEvents: 0,
+      throttleWindows: 0,
+    });
     expect(await triggers.findById(ancient.id)).not.toBeNull();
   });
 });

@@ -56,6 +56,7 @@ describe('message mapping', () => {
       _environmentId: 'env1',
       _organizationId: 'org1',
       _notificationId: '65a000000000000000000002',
+      _jobId: '65a000000000000000000003',
       _subscriberId: '65a000000000000000000004',
       templateIdentifier: 'welcome',
       createdAt: '2025-01-02T03:04:05.000Z',
