@@ -1,5 +1,5 @@
 import { EnvironmentScope, Page } from '@app/kernel';
-import { Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
+import { OPTIONAL_WORKFLOW_FIELDS, Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
 import { containsIgnoringCase, copy, orderBy, shaped, stored, uniqueViolation, EnvironmentRecords, deleteEnvironmentRecords } from './memory-records';
 
 /** The fields an insert or update writes: everything but the deletion. */
@@ -26,16 +26,11 @@ const WRITTEN = [
 /** The workflow as stored: the written fields, and `data` whenever it is not undefined (it lives in a JSON document, where null stays null). */
 function toWritten(workflow: Workflow): Workflow {
   const kept = stored(workflow);
-  const row = shaped(kept, WRITTEN, [
-    'lastPublishedAt',
-    'lastPublishedBy',
-    'origin',
-    'payloadSchema',
-    'validatePayload',
-    'severity',
-    'isTranslationEnabled',
-    'preferences',
-  ]);
+  const row = shaped(
+    kept,
+    WRITTEN,
+    OPTIONAL_WORKFLOW_FIELDS.filter((field) => field !== 'data'),
+  );
   if (kept.data !== undefined) row.data = kept.data;
   return row;
 }

@@ -1,5 +1,5 @@
 import { EnvironmentScope, Page } from '@app/kernel';
-import { Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
+import { OPTIONAL_WORKFLOW_FIELDS, Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
 import { mongo } from 'mongoose';
 import { containsIgnoringCase } from '../mongo-cursor-page';
 import { Doc, DocumentMapper, updateOf } from '../mongo-documents';
@@ -22,36 +22,15 @@ const documents = new DocumentMapper<Workflow>({
     'steps',
     'trigger',
     'notificationGroupId',
-    'data',
     'createdAt',
     'updatedAt',
     'revision',
     'deletedAt',
     'deletedBy',
-    'lastPublishedAt',
-    'lastPublishedBy',
-    'origin',
-    'payloadSchema',
-    'validatePayload',
-    'severity',
-    'isTranslationEnabled',
-    'preferences',
+    ...OPTIONAL_WORKFLOW_FIELDS,
   ],
   json: ['preferenceSettings', 'steps', 'trigger', 'data', 'payloadSchema', 'preferences'],
 });
-
-/** Fields an update may leave out, which it then removes (SQL rewrites the whole document column). */
-const OPTIONAL_ON_UPDATE = [
-  'data',
-  'lastPublishedAt',
-  'lastPublishedBy',
-  'origin',
-  'payloadSchema',
-  'validatePayload',
-  'severity',
-  'isTranslationEnabled',
-  'preferences',
-] as const;
 
 /**
  * Workflow ↔ document. The trigger identifier is also a top-level field and `deleted` a flag: the
@@ -70,7 +49,7 @@ export const workflowDocuments = {
   /** What an update writes: every field of the workflow but its identity, creation and deletion. */
   update(workflow: Workflow): Doc {
     const { _id, organizationId, environmentId, createdAt, deletedAt, deletedBy, deleted, ...fields } = workflowDocuments.toDocument(workflow);
-    const $unset = Object.fromEntries(OPTIONAL_ON_UPDATE.filter((field) => fields[field] === undefined).map((field) => [field, '']));
+    const $unset = Object.fromEntries(OPTIONAL_WORKFLOW_FIELDS.filter((field) => fields[field] === undefined).map((field) => [field, '']));
     return updateOf({ $set: fields, $unset });
   },
 };

@@ -1,4 +1,4 @@
-import { Workflow } from '@app/workflows';
+import { OPTIONAL_WORKFLOW_FIELDS, Workflow } from '@app/workflows';
 import { workflowDocuments, workflowSearchFilter } from './mongo-workflow.repository';
 
 const at = new Date('2025-01-01T00:00:00.000Z');
@@ -31,19 +31,6 @@ const workflow = {
   preferences: { user: null, workflow: { all: { enabled: true }, channels: {} } },
 } as unknown as Workflow;
 
-/** Fields a workflow may lack, which an update without them removes. */
-const OPTIONAL = [
-  'data',
-  'lastPublishedAt',
-  'lastPublishedBy',
-  'origin',
-  'payloadSchema',
-  'validatePayload',
-  'severity',
-  'isTranslationEnabled',
-  'preferences',
-] as const;
-
 describe('workflow documents', () => {
   it('keep the trigger identifier top-level and a deleted flag for the partial unique index, and round-trip', () => {
     const doc = workflowDocuments.toDocument(workflow);
@@ -67,7 +54,9 @@ describe('workflow documents', () => {
   });
 
   it('an update rewrites the workflow but not its identity, creation or deletion, and removes data it no longer has', () => {
-    const bare = Object.fromEntries(Object.entries(workflow).filter(([key]) => !(OPTIONAL as readonly string[]).includes(key))) as unknown as Workflow;
+    const bare = Object.fromEntries(
+      Object.entries(workflow).filter(([key]) => !(OPTIONAL_WORKFLOW_FIELDS as readonly string[]).includes(key)),
+    ) as unknown as Workflow;
     const update = workflowDocuments.update({ ...bare, revision: 2 });
     expect(Object.keys(update.$set).sort()).toEqual(
       [
@@ -87,7 +76,7 @@ describe('workflow documents', () => {
         'updatedAt',
       ].sort(),
     );
-    expect(update.$unset).toEqual(Object.fromEntries(OPTIONAL.map((field) => [field, ''])));
+    expect(update.$unset).toEqual(Object.fromEntries(OPTIONAL_WORKFLOW_FIELDS.map((field) => [field, ''])));
     expect(workflowDocuments.update(workflow)).not.toHaveProperty('$unset');
   });
 

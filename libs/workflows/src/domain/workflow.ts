@@ -305,6 +305,19 @@ export interface Workflow {
   lastPublishedBy?: string;
 }
 
+/** The fields a workflow may lack: stores leave them out when unset, and an update without one removes it. */
+export const OPTIONAL_WORKFLOW_FIELDS = [
+  'data',
+  'lastPublishedAt',
+  'lastPublishedBy',
+  'origin',
+  'payloadSchema',
+  'validatePayload',
+  'severity',
+  'isTranslationEnabled',
+  'preferences',
+] as const satisfies readonly (keyof Workflow)[];
+
 /** Channels the workflow's active steps deliver through, in step order. */
 export function activeChannels(workflow: Pick<Workflow, 'steps'>): Channel[] {
   const channels: Channel[] = [];
