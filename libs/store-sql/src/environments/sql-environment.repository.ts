@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiKey, Environment, EnvironmentChanges, EnvironmentRepository, Organization } from '@app/environments';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { sql } from '../sql-statement';
+import { NewRow, insertInto } from '../sql-table';
+import { ApiKeyRow, EnvironmentRow, OrganizationRow, apiKeys, environments, organizations } from '../tables';
 
-const toEnvironment = (r: any): Environment => ({
+const toEnvironment = (r: EnvironmentRow): Environment => ({
   id: r.id,
   organizationId: r.organization_id,
   name: r.name,
@@ -13,7 +16,7 @@ const toEnvironment = (r: any): Environment => ({
   createdAt: r.created_at,
 });
 const UNIQUE_VIOLATION = '23505';
-const toApiKey = (r: any): ApiKey => ({
+const toApiKey = (r: ApiKeyRow): ApiKey => ({
   id: r.id,
   organizationId: r.organization_id,
   environmentId: r.environment_id,
@@ -33,54 +36,61 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
   }
 
   async insertOrganization(o: Organization): Promise<void> {
-    await this.sql.query('INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)', [o.id, o.name, o.createdAt]);
+    await this.sql.query(insertInto(organizations, [{ id: o.id, name: o.name, created_at: o.createdAt }]));
   }
 
   async listOrganizations(): Promise<Organization[]> {
-    const rows = await this.sql.query('SELECT * FROM organizations ORDER BY id');
+    const rows = await this.sql.query<OrganizationRow>('SELECT * FROM organizations ORDER BY id');
     return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at }));
   }
 
   async insertEnvironment(e: Environment): Promise<boolean> {
-    const rows = await this.sql.query(
-      `INSERT INTO environments (id, organization_id, name, identifier, inbox_hmac, color, parent_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
-      [e.id, e.organizationId, e.name, e.identifier, e.inboxHmac, e.color ?? null, e.parentId ?? null, e.createdAt],
-    );
+    const row: NewRow<typeof environments> = {
+      id: e.id,
+      organization_id: e.organizationId,
+      name: e.name,
+      identifier: e.identifier,
+      inbox_hmac: e.inboxHmac,
+      color: e.color ?? null,
+      parent_id: e.parentId ?? null,
+      created_at: e.createdAt,
+    };
+    const rows = await this.sql.query(sql`${insertInto(environments, [row])} ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`);
     return rows.length === 1;
   }
 
   async findEnvironment(id: string): Promise<Environment | null> {
-    const [row] = await this.sql.query('SELECT * FROM environments WHERE id = $1', [id]);
+    const [row] = await this.sql.query<EnvironmentRow>(sql`SELECT * FROM environments WHERE id = ${id}`);
     return row ? toEnvironment(row) : null;
   }
 
   async findEnvironmentByName(organizationId: string, name: string): Promise<Environment | null> {
-    const [row] = await this.sql.query('SELECT * FROM environments WHERE organization_id = $1 AND name = $2', [organizationId, name]);
+    const [row] = await this.sql.query<EnvironmentRow>(sql`SELECT * FROM environments WHERE organization_id = ${organizationId} AND name = ${name}`);
     return row ? toEnvironment(row) : null;
   }
 
   async findEnvironmentByIdentifier(identifier: string): Promise<Environment | null> {
-    const [row] = await this.sql.query('SELECT * FROM environments WHERE identifier = $1', [identifier]);
+    const [row] = await this.sql.query<EnvironmentRow>(sql`SELECT * FROM environments WHERE identifier = ${identifier}`);
     return row ? toEnvironment(row) : null;
   }
 
   async setInboxHmac(id: string, required: boolean): Promise<boolean> {
-    return (await this.sql.query('UPDATE environments SET inbox_hmac = $2 WHERE id = $1 RETURNING id', [id, required])).length === 1;
+    return (await this.sql.query(sql`UPDATE environments SET inbox_hmac = ${required} WHERE id = ${id} RETURNING id`)).length === 1;
   }
 
   async listEnvironments(organizationId?: string): Promise<Environment[]> {
     const rows = organizationId
-      ? await this.sql.query('SELECT * FROM environments WHERE organization_id = $1 ORDER BY id', [organizationId])
-      : await this.sql.query('SELECT * FROM environments ORDER BY id');
+      ? await this.sql.query<EnvironmentRow>(sql`SELECT * FROM environments WHERE organization_id = ${organizationId} ORDER BY id`)
+      : await this.sql.query<EnvironmentRow>('SELECT * FROM environments ORDER BY id');
     return rows.map(toEnvironment);
   }
 
   async updateEnvironment(id: string, changes: EnvironmentChanges): Promise<'updated' | 'not_found' | 'name_taken'> {
     try {
       const rows = await this.sql.query(
-        `UPDATE environments SET name = COALESCE($2, name), color = COALESCE($3, color), parent_id = COALESCE($4, parent_id) WHERE id = $1 RETURNING id`,
-        [id, changes.name ?? null, changes.color ?? null, changes.parentId ?? null],
+        sql`UPDATE environments SET name = COALESCE(${changes.name ?? null}, name), color = COALESCE(${changes.color ?? null}, color),
+              parent_id = COALESCE(${changes.parentId ?? null}, parent_id)
+            WHERE id = ${id} RETURNING id`,
       );
       return rows.length === 1 ? 'updated' : 'not_found';
     } catch (error) {
@@ -90,28 +100,33 @@ export class SqlEnvironmentRepository implements EnvironmentRepository {
   }
 
   async deleteEnvironment(id: string): Promise<boolean> {
-    return (await this.sql.query('DELETE FROM environments WHERE id = $1 RETURNING id', [id])).length === 1;
+    return (await this.sql.query(sql`DELETE FROM environments WHERE id = ${id} RETURNING id`)).length === 1;
   }
 
   async insertApiKey(k: ApiKey): Promise<boolean> {
-    const rows = await this.sql.query(
-      `INSERT INTO api_keys (id, organization_id, environment_id, key_hash, key_hint, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (key_hash) DO NOTHING RETURNING id`,
-      [k.id, k.organizationId, k.environmentId, k.hash, k.hint, k.sealedSecret ?? null, k.createdAt],
-    );
+    const row: NewRow<typeof apiKeys> = {
+      id: k.id,
+      organization_id: k.organizationId,
+      environment_id: k.environmentId,
+      key_hash: k.hash,
+      key_hint: k.hint,
+      secret_sealed: k.sealedSecret ?? null,
+      created_at: k.createdAt,
+    };
+    const rows = await this.sql.query(sql`${insertInto(apiKeys, [row])} ON CONFLICT (key_hash) DO NOTHING RETURNING id`);
     return rows.length === 1;
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKey | null> {
-    const [row] = await this.sql.query('SELECT * FROM api_keys WHERE key_hash = $1', [hash]);
+    const [row] = await this.sql.query<ApiKeyRow>(sql`SELECT * FROM api_keys WHERE key_hash = ${hash}`);
     return row ? toApiKey(row) : null;
   }
 
   async listApiKeys(environmentId: string): Promise<ApiKey[]> {
-    return (await this.sql.query('SELECT * FROM api_keys WHERE environment_id = $1 ORDER BY id', [environmentId])).map(toApiKey);
+    return (await this.sql.query<ApiKeyRow>(sql`SELECT * FROM api_keys WHERE environment_id = ${environmentId} ORDER BY id`)).map(toApiKey);
   }
 
   async deleteApiKeys(environmentId: string): Promise<number> {
-    return (await this.sql.query('DELETE FROM api_keys WHERE environment_id = $1 RETURNING id', [environmentId])).length;
+    return (await this.sql.query(sql`DELETE FROM api_keys WHERE environment_id = ${environmentId} RETURNING id`)).length;
   }
 }

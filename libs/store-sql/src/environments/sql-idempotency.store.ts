@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IdempotencyRecord, IdempotencyStore, StoredResponse } from '@app/kernel';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { sql } from '../sql-statement';
+import { IdempotencyKeyRow } from '../tables';
 
 /** Idempotency keys in the store, for deployments without Redis. */
 @Injectable()
@@ -10,14 +12,13 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   async claim(key: string, bodyHash: string, ttlSeconds: number): Promise<IdempotencyRecord | null> {
     // An expired row is taken over in the same statement, so a claim is one atomic write.
     const claimed = await this.sql.query(
-      `INSERT INTO idempotency_keys (key, body_hash, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
-       ON CONFLICT (key) DO UPDATE SET body_hash = EXCLUDED.body_hash, status_code = NULL, body = NULL, expires_at = EXCLUDED.expires_at
-       WHERE idempotency_keys.expires_at < now()
-       RETURNING key`,
-      [key, bodyHash, ttlSeconds],
+      sql`INSERT INTO idempotency_keys (key, body_hash, expires_at) VALUES (${key}, ${bodyHash}, now() + make_interval(secs => ${ttlSeconds}))
+          ON CONFLICT (key) DO UPDATE SET body_hash = EXCLUDED.body_hash, status_code = NULL, body = NULL, expires_at = EXCLUDED.expires_at
+          WHERE idempotency_keys.expires_at < now()
+          RETURNING key`,
     );
     if (claimed.length === 1) return null;
-    const [row] = await this.sql.query('SELECT * FROM idempotency_keys WHERE key = $1', [key]);
+    const [row] = await this.sql.query<IdempotencyKeyRow>(sql`SELECT * FROM idempotency_keys WHERE key = ${key}`);
     if (!row) return this.claim(key, bodyHash, ttlSeconds);
     return row.status_code === null
       ? { state: 'in_progress', bodyHash: row.body_hash }
@@ -26,12 +27,13 @@ export class SqlIdempotencyStore implements IdempotencyStore {
 
   async complete(key: string, bodyHash: string, response: StoredResponse, ttlSeconds: number): Promise<void> {
     await this.sql.query(
-      `UPDATE idempotency_keys SET status_code = $2, body = $3::jsonb, expires_at = now() + make_interval(secs => $4) WHERE key = $1 AND body_hash = $5`,
-      [key, response.statusCode, JSON.stringify(response.body ?? null), ttlSeconds, bodyHash],
+      sql`UPDATE idempotency_keys SET status_code = ${response.statusCode}, body = ${JSON.stringify(response.body ?? null)}::jsonb,
+            expires_at = now() + make_interval(secs => ${ttlSeconds})
+          WHERE key = ${key} AND body_hash = ${bodyHash}`,
     );
   }
 
   async release(key: string): Promise<void> {
-    await this.sql.query('DELETE FROM idempotency_keys WHERE key = $1 AND status_code IS NULL', [key]);
+    await this.sql.query(sql`DELETE FROM idempotency_keys WHERE key = ${key} AND status_code IS NULL`);
   }
 }

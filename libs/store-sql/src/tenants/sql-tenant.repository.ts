@@ -2,11 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope, PageRequest } from '@app/kernel';
 import { Tenant, TenantChanges, TenantPage, TenantRepository, TenantUpdateResult } from '@app/tenants';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { sql } from '../sql-statement';
+import { NewRow, insertInto } from '../sql-table';
+import { TenantRow, tenants } from '../tables';
 
 const UNIQUE_VIOLATION = '23505';
 
 /** Row → domain: NULL columns become absent fields. */
-function toTenant(r: any): Tenant {
+function toTenant(r: TenantRow): Tenant {
   return {
     id: r.id,
     organizationId: r.organization_id,
@@ -27,50 +30,43 @@ export class SqlTenantRepository implements TenantRepository {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async insert(t: Tenant): Promise<boolean> {
-    const rows = await this.sql.query(
-      `INSERT INTO tenants (id, organization_id, environment_id, identifier, name, data, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
-       ON CONFLICT (environment_id, identifier) DO NOTHING RETURNING id`,
-      [t.id, t.organizationId, t.environmentId, t.identifier, t.name ?? null, json(t.data), t.createdAt, t.updatedAt],
-    );
+    const row: NewRow<typeof tenants> = {
+      id: t.id,
+      organization_id: t.organizationId,
+      environment_id: t.environmentId,
+      identifier: t.identifier,
+      name: t.name ?? null,
+      data: t.data ?? null,
+      created_at: t.createdAt,
+      updated_at: t.updatedAt,
+    };
+    const rows = await this.sql.query(sql`${insertInto(tenants, [row])} ON CONFLICT (environment_id, identifier) DO NOTHING RETURNING id`);
     return rows.length === 1;
   }
 
   async findByIdentifier(scope: EnvironmentScope, identifier: string): Promise<Tenant | null> {
-    const [row] = await this.sql.query('SELECT * FROM tenants WHERE environment_id = $1 AND identifier = $2', [scope.environmentId, identifier]);
+    const [row] = await this.sql.query<TenantRow>(sql`SELECT * FROM tenants WHERE environment_id = ${scope.environmentId} AND identifier = ${identifier}`);
     return row ? toTenant(row) : null;
   }
 
   async list(scope: EnvironmentScope, page: PageRequest): Promise<TenantPage> {
     // One row beyond the page tells whether another page exists, without a COUNT.
-    const rows = await this.sql.query('SELECT * FROM tenants WHERE environment_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3', [
-      scope.environmentId,
-      page.limit + 1,
-      page.page * page.limit,
-    ]);
+    const rows = await this.sql.query<TenantRow>(
+      sql`SELECT * FROM tenants WHERE environment_id = ${scope.environmentId} ORDER BY created_at, id LIMIT ${page.limit + 1} OFFSET ${page.page * page.limit}`,
+    );
     return { items: rows.slice(0, page.limit).map(toTenant), hasMore: rows.length > page.limit };
   }
 
   async update(scope: EnvironmentScope, identifier: string, changes: TenantChanges, updatedAt: Date): Promise<TenantUpdateResult> {
     try {
-      const [row] = await this.sql.query(
-        `UPDATE tenants SET
-           identifier = COALESCE($3::text, identifier),
-           name = CASE WHEN $4::boolean THEN $5::text ELSE name END,
-           data = CASE WHEN $6::boolean THEN $7::jsonb ELSE data END,
-           updated_at = $8
-         WHERE environment_id = $1 AND identifier = $2
-         RETURNING *`,
-        [
-          scope.environmentId,
-          identifier,
-          changes.identifier ?? null,
-          changes.name !== undefined,
-          changes.name ?? null,
-          changes.data !== undefined,
-          json(changes.data),
-          updatedAt,
-        ],
+      const [row] = await this.sql.query<TenantRow>(
+        sql`UPDATE tenants SET
+              identifier = COALESCE(${changes.identifier ?? null}::text, identifier),
+              name = CASE WHEN ${changes.name !== undefined}::boolean THEN ${changes.name ?? null}::text ELSE name END,
+              data = CASE WHEN ${changes.data !== undefined}::boolean THEN ${json(changes.data)}::jsonb ELSE data END,
+              updated_at = ${updatedAt}
+            WHERE environment_id = ${scope.environmentId} AND identifier = ${identifier}
+            RETURNING *`,
       );
       return row ? { status: 'updated', tenant: toTenant(row) } : { status: 'not_found' };
     } catch (error) {
@@ -85,35 +81,27 @@ export class SqlTenantRepository implements TenantRepository {
     changes: Omit<TenantChanges, 'identifier'>,
     at: { newId: string; now: Date },
   ): Promise<{ tenant: Tenant; created: boolean }> {
+    const nameGiven = sql`${changes.name !== undefined}::boolean`;
+    const dataGiven = sql`${changes.data !== undefined}::boolean`;
     // updated_at moves only when a given field really changes, so repeated triggers leave it alone.
-    const [row] = await this.sql.query(
-      `INSERT INTO tenants (id, organization_id, environment_id, identifier, name, data, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5::text, $6::jsonb, $7, $7)
-       ON CONFLICT (environment_id, identifier) DO UPDATE SET
-         name = CASE WHEN $8::boolean THEN EXCLUDED.name ELSE tenants.name END,
-         data = CASE WHEN $9::boolean THEN EXCLUDED.data ELSE tenants.data END,
-         updated_at = CASE
-           WHEN ($8::boolean AND tenants.name IS DISTINCT FROM EXCLUDED.name)
-             OR ($9::boolean AND tenants.data IS DISTINCT FROM EXCLUDED.data)
-           THEN EXCLUDED.updated_at ELSE tenants.updated_at END
-       RETURNING *`,
-      [
-        at.newId,
-        scope.organizationId,
-        scope.environmentId,
-        identifier,
-        changes.name ?? null,
-        json(changes.data),
-        at.now,
-        changes.name !== undefined,
-        changes.data !== undefined,
-      ],
+    const [row] = await this.sql.query<TenantRow>(
+      sql`INSERT INTO tenants (id, organization_id, environment_id, identifier, name, data, created_at, updated_at)
+          VALUES (${at.newId}, ${scope.organizationId}, ${scope.environmentId}, ${identifier}, ${changes.name ?? null}::text, ${json(changes.data)}::jsonb,
+            ${at.now}, ${at.now})
+          ON CONFLICT (environment_id, identifier) DO UPDATE SET
+            name = CASE WHEN ${nameGiven} THEN EXCLUDED.name ELSE tenants.name END,
+            data = CASE WHEN ${dataGiven} THEN EXCLUDED.data ELSE tenants.data END,
+            updated_at = CASE
+              WHEN (${nameGiven} AND tenants.name IS DISTINCT FROM EXCLUDED.name)
+                OR (${dataGiven} AND tenants.data IS DISTINCT FROM EXCLUDED.data)
+              THEN EXCLUDED.updated_at ELSE tenants.updated_at END
+          RETURNING *`,
     );
     return { tenant: toTenant(row), created: row.id === at.newId };
   }
 
   async delete(scope: EnvironmentScope, identifier: string): Promise<boolean> {
-    const rows = await this.sql.query('DELETE FROM tenants WHERE environment_id = $1 AND identifier = $2 RETURNING id', [scope.environmentId, identifier]);
+    const rows = await this.sql.query(sql`DELETE FROM tenants WHERE environment_id = ${scope.environmentId} AND identifier = ${identifier} RETURNING id`);
     return rows.length === 1;
   }
 }

@@ -12,7 +12,7 @@ function optionalFields(source: OptionalFields): OptionalFields {
 }
 
 // Columns hold what queries filter on; the document holds the rest of the aggregate.
-type WorkflowDocument = OptionalFields &
+export type WorkflowDocument = OptionalFields &
   Pick<
     Workflow,
     'creatorId' | 'description' | 'draft' | 'preferenceSettings' | 'tags' | 'steps' | 'trigger' | 'notificationGroupId' | 'data' | 'lastPublishedBy'
