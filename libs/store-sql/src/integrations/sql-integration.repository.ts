@@ -13,6 +13,9 @@ import {
 } from '@app/integrations';
 import { CallBatcher, Channel, EnvironmentScope } from '@app/kernel';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { Sql, join, sql } from '../sql-statement';
+import { NewRow, assignments, insertInto } from '../sql-table';
+import { IntegrationRow, integrations } from '../tables';
 
 const UNIQUE_VIOLATION = '23505';
 const EXCLUSION_VIOLATION = '23P01';
@@ -20,25 +23,25 @@ const DEADLOCK_DETECTED = '40P01';
 
 /**
  * One statement: locks the channel's active integrations (in id order, so two rankings never wait on
- * each other crosswise), and writes the changes only if those are exactly the expected ones ($4:
- * same ids, flags, priorities and times). In READ COMMITTED the locked rows are their latest
- * versions, so a ranking that read before another one was written finds them changed. The exclusion
- * constraint (migration 31) refuses a duplicate priority whatever slipped past.
+ * each other crosswise), and writes the changes only if those are exactly the expected ones (same ids,
+ * flags, priorities and times). In READ COMMITTED the locked rows are their latest versions, so a
+ * ranking that read before another one was written finds them changed. The exclusion constraint
+ * (migration 31) refuses a duplicate priority whatever slipped past.
  */
-const RANK_CHANNEL = `
+const rankChannel = (scope: EnvironmentScope, channel: Channel, expected: string, changes: string) => sql`
 WITH current AS MATERIALIZED (
   SELECT id, is_primary, priority, updated_at FROM integrations
-  WHERE organization_id = $1 AND environment_id = $2 AND channel = $3 AND active AND NOT deleted
+  WHERE organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId} AND channel = ${channel} AND active AND NOT deleted
   ORDER BY id FOR UPDATE
 ), expected AS (
-  SELECT * FROM jsonb_to_recordset($4::jsonb) AS e(id text, "primary" boolean, priority integer, updated_at timestamptz)
+  SELECT * FROM jsonb_to_recordset(${expected}::jsonb) AS e(id text, "primary" boolean, priority integer, updated_at timestamptz)
 ), unchanged AS (
   SELECT (SELECT count(*) FROM current) = (SELECT count(*) FROM expected)
      AND (SELECT count(*) FROM current c JOIN expected e
             ON e.id = c.id AND e."primary" = c.is_primary AND e.priority = c.priority AND e.updated_at = c.updated_at) = (SELECT count(*) FROM expected) AS holds
 )
 UPDATE integrations i SET is_primary = c."primary", priority = c.priority, updated_at = c.updated_at
-FROM jsonb_to_recordset($5::jsonb) AS c(id text, "primary" boolean, priority integer, updated_at timestamptz), unchanged u
+FROM jsonb_to_recordset(${changes}::jsonb) AS c(id text, "primary" boolean, priority integer, updated_at timestamptz), unchanged u
 WHERE u.holds AND i.id = c.id AND i.id IN (SELECT id FROM current)
 RETURNING i.id`;
 
@@ -46,7 +49,7 @@ RETURNING i.id`;
 class IntegrationRowMapper {
   constructor(private readonly cipher: CredentialCipher) {}
 
-  toDomain(r: any): Integration {
+  toDomain(r: IntegrationRow): Integration {
     return {
       id: r.id,
       organizationId: r.organization_id,
@@ -70,8 +73,29 @@ class IntegrationRowMapper {
     };
   }
 
-  encryptCredentials(integration: Integration): string {
-    return this.cipher.encrypt(JSON.stringify(integration.credentials));
+  /** The columns an integration writes (insert, replace): credentials encrypted. */
+  toRow(i: Integration): NewRow<typeof integrations> {
+    return {
+      id: i.id,
+      organization_id: i.organizationId,
+      environment_id: i.environmentId,
+      name: i.name,
+      identifier: i.identifier,
+      provider_id: i.providerId,
+      channel: i.channel,
+      credentials: this.cipher.encrypt(JSON.stringify(i.credentials)),
+      configurations: i.configurations ?? {},
+      active: i.active,
+      is_primary: i.primary,
+      priority: i.priority,
+      conditions: i.conditions ?? [],
+      deleted: i.deleted,
+      deleted_at: i.deletedAt ?? null,
+      deleted_by: i.deletedBy ?? null,
+      created_at: i.createdAt,
+      updated_at: i.updatedAt,
+      fallbacks: i.fallbacks ?? [],
+    };
   }
 }
 
@@ -99,22 +123,14 @@ export class SqlIntegrationRepository implements IntegrationRepository {
   }
 
   private async queryActive(scope: EnvironmentScope, query: ActiveIntegrationQuery): Promise<Integration[]> {
-    const params: unknown[] = [scope.organizationId, scope.environmentId];
-    const filters: string[] = [];
-    for (const [column, value] of [
-      ['channel', query.channel],
-      ['provider_id', query.providerId],
-      ['identifier', query.identifier],
-    ] as const) {
-      if (value === undefined) continue;
-      params.push(value);
-      filters.push(`AND ${column} = $${params.length}`);
-    }
-    const rows = await this.sql.query(
-      `SELECT * FROM integrations
-       WHERE organization_id = $1 AND environment_id = $2 AND active AND NOT deleted ${filters.join(' ')}
-       ORDER BY created_at DESC, id DESC`,
-      params,
+    const filters: Sql[] = [];
+    if (query.channel !== undefined) filters.push(sql`AND channel = ${query.channel}`);
+    if (query.providerId !== undefined) filters.push(sql`AND provider_id = ${query.providerId}`);
+    if (query.identifier !== undefined) filters.push(sql`AND identifier = ${query.identifier}`);
+    const rows = await this.sql.query<IntegrationRow>(
+      sql`SELECT * FROM integrations
+          WHERE organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId} AND active AND NOT deleted ${join(filters, ' ')}
+          ORDER BY created_at DESC, id DESC`,
     );
     return rows.map((r) => this.rows.toDomain(r));
   }
@@ -128,89 +144,58 @@ export class SqlIntegrationRepository implements IntegrationRepository {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
     }
     // Refused by a unique index: say which rule refused it.
-    const [taken] = await this.sql.query('SELECT 1 FROM integrations WHERE environment_id = $1 AND identifier = $2 AND NOT deleted', [
-      i.environmentId,
-      i.identifier,
-    ]);
+    const [taken] = await this.sql.query(
+      sql`SELECT 1 FROM integrations WHERE environment_id = ${i.environmentId} AND identifier = ${i.identifier} AND NOT deleted`,
+    );
     return taken ? 'identifier_taken' : 'in_app_taken';
   }
 
   private async insertRow(i: Integration): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO integrations (id, organization_id, environment_id, name, identifier, provider_id, channel, credentials,
-         configurations, active, is_primary, priority, conditions, deleted, deleted_at, deleted_by, created_at, updated_at, fallbacks)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13::jsonb, $14, $15, $16, $17, $18, $19::jsonb)`,
-      [
-        i.id,
-        i.organizationId,
-        i.environmentId,
-        i.name,
-        i.identifier,
-        i.providerId,
-        i.channel,
-        this.rows.encryptCredentials(i),
-        JSON.stringify(i.configurations ?? {}),
-        i.active,
-        i.primary,
-        i.priority,
-        JSON.stringify(i.conditions ?? []),
-        i.deleted,
-        i.deletedAt ?? null,
-        i.deletedBy ?? null,
-        i.createdAt,
-        i.updatedAt,
-        JSON.stringify(i.fallbacks ?? []),
-      ],
-    );
+    await this.sql.query(insertInto(integrations, [this.rows.toRow(i)]));
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Integration | null> {
-    const [row] = await this.sql.query('SELECT * FROM integrations WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND NOT deleted', [
-      id,
-      scope.organizationId,
-      scope.environmentId,
-    ]);
+    const [row] = await this.sql.query<IntegrationRow>(
+      sql`SELECT * FROM integrations WHERE id = ${id} AND organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId} AND NOT deleted`,
+    );
     return row ? this.rows.toDomain(row) : null;
   }
 
   async list(scope: EnvironmentScope): Promise<Integration[]> {
-    const rows = await this.sql.query(`SELECT * FROM integrations WHERE organization_id = $1 AND environment_id = $2 AND NOT deleted ORDER BY created_at, id`, [
-      scope.organizationId,
-      scope.environmentId,
-    ]);
+    const rows = await this.sql.query<IntegrationRow>(
+      sql`SELECT * FROM integrations WHERE organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId} AND NOT deleted
+          ORDER BY created_at, id`,
+    );
     return rows.map((r) => this.rows.toDomain(r));
   }
 
   async listActiveInOrganization(organizationId: string): Promise<Integration[]> {
-    const rows = await this.sql.query('SELECT * FROM integrations WHERE organization_id = $1 AND active AND NOT deleted ORDER BY created_at, id', [
-      organizationId,
-    ]);
+    const rows = await this.sql.query<IntegrationRow>(
+      sql`SELECT * FROM integrations WHERE organization_id = ${organizationId} AND active AND NOT deleted ORDER BY created_at, id`,
+    );
     return rows.map((r) => this.rows.toDomain(r));
   }
 
   async replace(scope: EnvironmentScope, i: Integration, expectedUpdatedAt: Date): Promise<ReplaceIntegrationResult> {
+    const row = this.rows.toRow(i);
+    const set = assignments(integrations, {
+      name: row.name,
+      identifier: row.identifier,
+      credentials: row.credentials,
+      configurations: row.configurations,
+      active: row.active,
+      is_primary: row.is_primary,
+      priority: row.priority,
+      conditions: row.conditions,
+      updated_at: row.updated_at,
+      fallbacks: row.fallbacks,
+    });
     try {
       const rows = await this.sql.query(
-        `UPDATE integrations SET name = $4, identifier = $5, credentials = $6, configurations = $7::jsonb, active = $8,
-           is_primary = $9, priority = $10, conditions = $11::jsonb, updated_at = $12, fallbacks = $14::jsonb
-         WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND NOT deleted AND updated_at = $13
-         RETURNING id`,
-        [
-          i.id,
-          scope.organizationId,
-          scope.environmentId,
-          i.name,
-          i.identifier,
-          this.rows.encryptCredentials(i),
-          JSON.stringify(i.configurations ?? {}),
-          i.active,
-          i.primary,
-          i.priority,
-          JSON.stringify(i.conditions ?? []),
-          i.updatedAt,
-          expectedUpdatedAt,
-          JSON.stringify(i.fallbacks ?? []),
-        ],
+        sql`UPDATE integrations SET ${set}
+            WHERE id = ${i.id} AND organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId} AND NOT deleted
+              AND updated_at = ${expectedUpdatedAt}
+            RETURNING id`,
       );
       return rows.length === 1 ? 'updated' : 'stale';
     } catch (error) {
@@ -224,7 +209,7 @@ export class SqlIntegrationRepository implements IntegrationRepository {
     const ranking = (integrations: { id: string; primary: boolean; priority: number; updatedAt: Date }[]) =>
       JSON.stringify(integrations.map(({ id, primary, priority, updatedAt }) => ({ id, primary, priority, updated_at: updatedAt })));
     try {
-      const rows = await this.sql.query(RANK_CHANNEL, [scope.organizationId, scope.environmentId, channel, ranking(expected), ranking(changes)]);
+      const rows = await this.sql.query(rankChannel(scope, channel, ranking(expected), ranking(changes)));
       return rows.length === changes.length ? 'ranked' : 'stale';
     } catch (error) {
       // Two active integrations of the channel on one priority (an integration the expected ranking did not know), or two rankings locking each other.
@@ -235,9 +220,8 @@ export class SqlIntegrationRepository implements IntegrationRepository {
 
   async softDelete(scope: EnvironmentScope, id: string, deletion: { deletedAt: Date; deletedBy: string }): Promise<boolean> {
     const rows = await this.sql.query(
-      `UPDATE integrations SET deleted = true, deleted_at = $4, deleted_by = $5
-       WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND NOT deleted RETURNING id`,
-      [id, scope.organizationId, scope.environmentId, deletion.deletedAt, deletion.deletedBy],
+      sql`UPDATE integrations SET deleted = true, deleted_at = ${deletion.deletedAt}, deleted_by = ${deletion.deletedBy}
+          WHERE id = ${id} AND organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId} AND NOT deleted RETURNING id`,
     );
     return rows.length === 1;
   }
