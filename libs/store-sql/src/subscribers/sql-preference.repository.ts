@@ -2,11 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, Channel, EnvironmentScope } from '@app/kernel';
 import { PreferenceChange, PreferenceRepository, SubscriberPreference } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
+import { sql } from '../sql-statement';
+import { NewRow, insertInto } from '../sql-table';
+import { SubscriberPreferenceRow, subscriberPreferences } from '../tables';
 
 // The global record is stored under an empty workflow id: primary keys cannot hold NULL.
 const GLOBAL = '';
 
-const toPreference = (r: any): SubscriberPreference => ({
+const toPreference = (r: SubscriberPreferenceRow): SubscriberPreference => ({
   organizationId: r.organization_id,
   environmentId: r.environment_id,
   subscriberId: r.subscriber_id,
@@ -24,10 +27,10 @@ export class SqlPreferenceRepository implements PreferenceRepository {
   private readonly forWorkflow = new CallBatcher<string, { global: SubscriberPreference | null; workflow: SubscriberPreference | null }>(
     async (group, subscriberIds) => {
       const [environmentId, organizationId, workflowId] = JSON.parse(group) as string[];
-      const rows = await this.sql.query(
-        `SELECT * FROM subscriber_preferences
-         WHERE environment_id = $1 AND subscriber_id = ANY($2::text[]) AND organization_id = $3 AND workflow_id IN ($4, $5)`,
-        [environmentId, textArray(subscriberIds), organizationId, GLOBAL, workflowId],
+      const rows = await this.sql.query<SubscriberPreferenceRow>(
+        sql`SELECT * FROM subscriber_preferences
+            WHERE environment_id = ${environmentId} AND subscriber_id = ANY(${textArray(subscriberIds)}::text[]) AND organization_id = ${organizationId}
+              AND workflow_id IN (${GLOBAL}, ${workflowId})`,
       );
       const records = rows.map(toPreference);
       return subscriberIds.map((subscriberId) => ({
@@ -41,33 +44,33 @@ export class SqlPreferenceRepository implements PreferenceRepository {
 
   async upsert(scope: EnvironmentScope, change: PreferenceChange): Promise<SubscriberPreference> {
     // One statement: concurrent writers of different channels both land (jsonb `||` merges key by key).
-    const [row] = await this.sql.query(
-      `INSERT INTO subscriber_preferences (organization_id, environment_id, subscriber_id, workflow_id, channels, schedule, enabled, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $8, $7, $7)
-       ON CONFLICT (environment_id, subscriber_id, workflow_id) DO UPDATE SET
-         channels = subscriber_preferences.channels || EXCLUDED.channels,
-         schedule = COALESCE(EXCLUDED.schedule, subscriber_preferences.schedule),
-         enabled = COALESCE(EXCLUDED.enabled, subscriber_preferences.enabled),
-         updated_at = EXCLUDED.updated_at
-       RETURNING *`,
-      [
-        scope.organizationId,
-        scope.environmentId,
-        change.subscriberId,
-        change.workflowId ?? GLOBAL,
-        JSON.stringify(change.channels),
-        change.schedule ? JSON.stringify(change.schedule) : null,
-        change.at,
-        change.enabled ?? null,
-      ],
+    const row: NewRow<typeof subscriberPreferences> = {
+      organization_id: scope.organizationId,
+      environment_id: scope.environmentId,
+      subscriber_id: change.subscriberId,
+      workflow_id: change.workflowId ?? GLOBAL,
+      channels: change.channels,
+      schedule: change.schedule ?? null,
+      enabled: change.enabled ?? null,
+      created_at: change.at,
+      updated_at: change.at,
+    };
+    const [stored] = await this.sql.query<SubscriberPreferenceRow>(
+      sql`${insertInto(subscriberPreferences, [row])}
+          ON CONFLICT (environment_id, subscriber_id, workflow_id) DO UPDATE SET
+            channels = subscriber_preferences.channels || EXCLUDED.channels,
+            schedule = COALESCE(EXCLUDED.schedule, subscriber_preferences.schedule),
+            enabled = COALESCE(EXCLUDED.enabled, subscriber_preferences.enabled),
+            updated_at = EXCLUDED.updated_at
+          RETURNING *`,
     );
-    return toPreference(row);
+    return toPreference(stored);
   }
 
   async listForSubscriber(scope: EnvironmentScope, subscriberId: string): Promise<SubscriberPreference[]> {
-    const rows = await this.sql.query(
-      'SELECT * FROM subscriber_preferences WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3 ORDER BY workflow_id',
-      [scope.environmentId, subscriberId, scope.organizationId],
+    const rows = await this.sql.query<SubscriberPreferenceRow>(
+      sql`SELECT * FROM subscriber_preferences
+          WHERE environment_id = ${scope.environmentId} AND subscriber_id = ${subscriberId} AND organization_id = ${scope.organizationId} ORDER BY workflow_id`,
     );
     return rows.map(toPreference);
   }
@@ -79,17 +82,15 @@ export class SqlPreferenceRepository implements PreferenceRepository {
   async removeWorkflowChannels(scope: EnvironmentScope, subscriberId: string, channels: Channel[]): Promise<void> {
     if (!channels.length) return;
     await this.sql.query(
-      `UPDATE subscriber_preferences SET channels = channels - $4::text[]
-       WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3 AND workflow_id <> $5 AND channels ?| $4::text[]`,
-      [scope.environmentId, subscriberId, scope.organizationId, channels, GLOBAL],
+      sql`UPDATE subscriber_preferences SET channels = channels - ${channels}::text[]
+          WHERE environment_id = ${scope.environmentId} AND subscriber_id = ${subscriberId} AND organization_id = ${scope.organizationId}
+            AND workflow_id <> ${GLOBAL} AND channels ?| ${channels}::text[]`,
     );
   }
 
   async deleteForSubscriber(scope: EnvironmentScope, subscriberId: string): Promise<void> {
-    await this.sql.query('DELETE FROM subscriber_preferences WHERE environment_id = $1 AND subscriber_id = $2 AND organization_id = $3', [
-      scope.environmentId,
-      subscriberId,
-      scope.organizationId,
-    ]);
+    await this.sql.query(
+      sql`DELETE FROM subscriber_preferences WHERE environment_id = ${scope.environmentId} AND subscriber_id = ${subscriberId} AND organization_id = ${scope.organizationId}`,
+    );
   }
 }
