@@ -1,5 +1,6 @@
 import { SqlClient } from './sql-client';
 import { MIGRATIONS } from './migrations';
+import { sql } from './sql-statement';
 import type { Migration } from './migrations/migration';
 
 export type { Migration } from './migrations/migration';
@@ -18,7 +19,7 @@ const LOCK_POLL_MS = 100;
 async function migrateOnSession(client: SqlClient, migrations: Migration[]): Promise<number[]> {
   // Polled, not awaited in pg_advisory_lock: a statement waiting there holds a snapshot, and CREATE INDEX
   // CONCURRENTLY in the process holding the lock waits for every older snapshot (a deadlock).
-  while (!(await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1) AS taken', [MIGRATION_LOCK]))[0].taken) {
+  while (!(await client.query<{ taken: boolean }>(sql`SELECT pg_try_advisory_lock(${MIGRATION_LOCK}) AS taken`))[0].taken) {
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
   try {
@@ -37,6 +38,6 @@ async function migrateOnSession(client: SqlClient, migrations: Migration[]): Pro
     }
     return applied;
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    await client.query(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`);
   }
 }
