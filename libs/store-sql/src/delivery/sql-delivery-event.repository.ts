@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DeliveryEventRecord, DeliveryEventRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { sql } from '../sql-statement';
+import { NewRow, insertInto } from '../sql-table';
+import { DeliveryEventRow, deliveryEvents } from '../tables';
 import { deleteOldest } from './sql-retention';
 
-function toRecord(row: any): DeliveryEventRecord {
+function toRecord(row: DeliveryEventRow): DeliveryEventRecord {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -22,31 +25,28 @@ export class SqlDeliveryEventRepository implements DeliveryEventRepository {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async insertIfAbsent(record: DeliveryEventRecord): Promise<boolean> {
-    const rows = await this.sql.query(
-      `INSERT INTO delivery_events (id, organization_id, environment_id, integration_id, event_key, message_id, type, occurred_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        record.id,
-        record.organizationId,
-        record.environmentId,
-        record.integrationId,
-        record.eventKey,
-        record.messageId,
-        record.type,
-        record.occurredAt,
-        record.createdAt,
-      ],
-    );
+    const row: NewRow<typeof deliveryEvents> = {
+      id: record.id,
+      organization_id: record.organizationId,
+      environment_id: record.environmentId,
+      integration_id: record.integrationId,
+      event_key: record.eventKey,
+      message_id: record.messageId,
+      type: record.type,
+      occurred_at: record.occurredAt,
+      created_at: record.createdAt,
+    };
+    const rows = await this.sql.query(sql`${insertInto(deliveryEvents, [row])} ON CONFLICT DO NOTHING RETURNING id`);
     return rows.length === 1;
   }
 
   async exists(integrationId: string, eventKey: string): Promise<boolean> {
-    const rows = await this.sql.query('SELECT 1 FROM delivery_events WHERE integration_id = $1 AND event_key = $2', [integrationId, eventKey]);
+    const rows = await this.sql.query(sql`SELECT 1 FROM delivery_events WHERE integration_id = ${integrationId} AND event_key = ${eventKey}`);
     return rows.length > 0;
   }
 
   async listByMessage(messageId: string): Promise<DeliveryEventRecord[]> {
-    const rows = await this.sql.query('SELECT * FROM delivery_events WHERE message_id = $1 ORDER BY occurred_at, id', [messageId]);
+    const rows = await this.sql.query<DeliveryEventRow>(sql`SELECT * FROM delivery_events WHERE message_id = ${messageId} ORDER BY occurred_at, id`);
     return rows.map(toRecord);
   }
 
