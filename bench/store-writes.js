@@ -1,7 +1,7 @@
 'use strict';
 // A ceiling for the delivery benchmark: how fast the store alone takes the records of in-app
 // deliveries (notification, its completed job, message and "Message sent" detail: what the worker
-// writes per delivery), through the service's own SQL adapter (NotificationRepository.insertWithRecords,
+// writes per delivery), through the service's own SQL adapter (ChainRepository.write of new chains,
 // dist/), with as many calls in flight as the worker runs jobs and the worker's pool size. The
 // adapter writes them as the worker's are written: two rows (the completed job and its detail kept on
 // the notification's row), the job and message sharing the notification's ids, payload object and
@@ -18,10 +18,10 @@ async function main() {
   const [databaseUrl, deliveriesArg, concurrencyArg, poolArg, distArg] = process.argv.slice(2);
   const dist = path.resolve(__dirname, '..', distArg || 'dist');
   const { createSqlClient } = require(path.join(dist, 'libs/store-sql/src/sql-client'));
-  const { SqlNotificationRepository } = require(path.join(dist, 'libs/store-sql/src/delivery'));
+  const { SqlChainRepository } = require(path.join(dist, 'libs/store-sql/src/delivery'));
   const total = Number(deliveriesArg);
   const sql = await createSqlClient({ url: databaseUrl, poolSize: Number(poolArg) });
-  const notifications = new SqlNotificationRepository(sql);
+  const chains = new SqlChainRepository(sql);
   const run = randomBytes(4).toString('hex');
   const id = (n, kind) => `${run}${kind}${String(n).padStart(24 - run.length - 1, '0')}`;
 
@@ -95,14 +95,14 @@ async function main() {
       isRetry: false,
       isTest: false,
     };
-    return { notification, jobs: [job], messages: [message], details: [detail] };
+    return { kind: 'new', notification, jobs: [job], messages: [message], details: [detail] };
   });
 
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: Number(concurrencyArg) }, async () => {
-      while (next < records.length) await notifications.insertWithRecords([records[next++]]);
+      while (next < records.length) await chains.write([records[next++]]);
     }),
   );
   const seconds = (performance.now() - started) / 1000;

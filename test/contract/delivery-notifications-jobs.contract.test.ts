@@ -1,12 +1,13 @@
 import {
+  ChainRepository,
   ExecutionDetailRepository,
   JOB_STATUSES,
   Job,
   JobRepository,
   JobStatus,
   MessageRepository,
+  NewChain,
   Notification,
-  NotificationRecords,
   NotificationRepository,
   isTerminalJobStatus,
 } from '@app/delivery';
@@ -16,6 +17,7 @@ import { describeMongoContract } from '../support/mongo-store';
 import { executionDetail, job, jobChain, message, newScope, notification, tick } from './delivery-fixtures';
 
 interface Repositories {
+  chains: ChainRepository;
   notifications: NotificationRepository;
   jobs: JobRepository;
   details: ExecutionDetailRepository;
@@ -23,14 +25,20 @@ interface Repositories {
   close(): Promise<void>;
 }
 
+/** New chains through the one write the engine uses for them; the ids of those written. */
+async function insert(chains: ChainRepository, given: NewChain[]): Promise<Set<string>> {
+  const results = await chains.write(given);
+  return new Set(given.filter((_, index) => results[index].written).map((chain) => chain.notification.id));
+}
+
 /** The NotificationRepository, JobRepository and ExecutionDetailRepository contracts; every store adapter must pass them. */
 function deliveryRecordsContract(open: () => Promise<Repositories>) {
+  let chains: ChainRepository;
   let notifications: NotificationRepository;
   let jobs: JobRepository;
   let details: ExecutionDetailRepository;
-  let messages: MessageRepository;
   let close: () => Promise<void>;
-  beforeAll(async () => ({ notifications, jobs, details, messages, close } = await open()));
+  beforeAll(async () => ({ chains, notifications, jobs, details, close } = await open()));
   afterAll(() => close());
 
   /** Setup through the one write the engine uses: notifications with their jobs (a job's notification is made up when not given). */
@@ -40,8 +48,9 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       const { organizationId, environmentId, notificationId: id, transactionId, subscriberId } = j;
       if (!given.has(id)) given.set(id, notification({ organizationId, environmentId }, { id, transactionId, subscriberId }));
     }
-    return notifications.insertWithRecords(
-      [...given.values()].map((n) => ({ notification: n, jobs: js.filter((j) => j.notificationId === n.id), messages: [], details: [] })),
+    return insert(
+      chains,
+      [...given.values()].map((n) => ({ kind: 'new', notification: n, jobs: js.filter((j) => j.notificationId === n.id), messages: [], details: [] })),
     );
   };
 
@@ -71,39 +80,20 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
     });
 
     /** A notification with a two-job chain whose first job ran: completed, its message and detail, the next queued. */
-    const records = (scope: ReturnType<typeof newScope>): NotificationRecords => {
+    const records = (scope: ReturnType<typeof newScope>): NewChain => {
       const n = notification(scope);
       const [first, second] = jobChain(n, ['in_app', 'chat']);
       const ran = [
         { ...first, status: 'completed' as const, providerId: 'novu' },
         { ...second, status: 'queued' as const },
       ];
-      return { notification: n, jobs: ran, messages: [message(ran[0])], details: [executionDetail(ran[0], { detail: 'Message sent' })] };
+      return { kind: 'new', notification: n, jobs: ran, messages: [message(ran[0])], details: [executionDetail(ran[0], { detail: 'Message sent' })] };
     };
-
-    it('writes notifications with their jobs, messages and details, and a notification that exists brings none of its rows again', async () => {
-      const scope = newScope();
-      const a = records(scope);
-      const b = records(scope);
-      expect(await notifications.insertWithRecords([a])).toEqual(new Set([a.notification.id]));
-      expect(await notifications.findById(scope, a.notification.id)).toEqual(a.notification);
-      expect(await jobs.findByNotificationIds(scope, [a.notification.id])).toEqual(a.jobs);
-      expect(await messages.findByJobId(a.jobs[0].id)).toEqual(a.messages);
-      expect(await details.listByJobIds(scope, [a.jobs[0].id])).toEqual(a.details);
-
-      // a again (a redelivered fan-out, with a fresh detail id and other statuses) beside the new b
-      const again: NotificationRecords = { ...a, jobs: a.jobs.map((j) => ({ ...j, status: 'queued' })), details: [executionDetail(a.jobs[0])] };
-      expect(await notifications.insertWithRecords([again, b])).toEqual(new Set([b.notification.id]));
-      expect((await jobs.findByNotificationIds(scope, [a.notification.id])).map((j) => j.status)).toEqual(['completed', 'queued']);
-      expect(await details.listByJobIds(scope, [a.jobs[0].id])).toEqual(a.details);
-      expect(await jobs.findByNotificationIds(scope, [b.notification.id])).toEqual(b.jobs);
-      expect(await notifications.insertWithRecords([])).toEqual(new Set());
-    });
 
     it('finds a first job written finished by its id among others, never moves it, and finds and cancels the jobs after it', async () => {
       const scope = newScope();
       const a = records(scope);
-      await notifications.insertWithRecords([a]);
+      await chains.write([a]);
       const [first, second] = a.jobs;
       expect(await Promise.all([jobs.findById(first.id), jobs.findById(second.id), jobs.findById(newId())])).toEqual([first, second, null]);
       expect(await jobs.transition(first.id, 'running')).toBe(false);
@@ -118,34 +108,6 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       ]);
     });
 
-    it("keeps a job's and a message's own values where they differ from their notification's", async () => {
-      const scope = newScope();
-      const n = notification(scope, { payload: { order: 1 }, tags: ['a'] });
-      const [first] = jobChain(n, ['in_app']).map((j) => ({
-        ...j,
-        payload: { order: 2 },
-        workflowIdentifier: 'renamed',
-        createdAt: new Date(j.createdAt.getTime() + 5),
-      }));
-      const own = message(first, { payload: { order: 3 }, templateIdentifier: 'other', tags: undefined, transactionId: n.transactionId });
-      await notifications.insertWithRecords([{ notification: n, jobs: [first], messages: [own], details: [] }]);
-      expect(await jobs.findByNotificationIds(scope, [n.id])).toEqual([first]);
-      expect(await messages.findByJobId(first.id)).toEqual([own]);
-    });
-
-    it('reads back the values a row of a first job or of its details may leave out, whether they are the usual ones or not', async () => {
-      const scope = newScope();
-      const usual = records(scope);
-      const n = notification(scope);
-      const [first] = jobChain(n, ['in_app']).map((j) => ({ ...j, status: 'completed' as const, attempts: 2, overrides: { in_app: { title: 'x' } } }));
-      const flagged = executionDetail(first, { raw: '{"a":1}', isRetry: true, isTest: true });
-      await notifications.insertWithRecords([usual, { notification: n, jobs: [first], messages: [], details: [flagged] }]);
-      expect(await jobs.findById(usual.jobs[0].id)).toEqual(usual.jobs[0]);
-      expect(await details.listByJobIds(scope, [usual.jobs[0].id])).toEqual(usual.details);
-      expect(await jobs.findById(first.id)).toEqual(first);
-      expect(await details.listByJobIds(scope, [first.id])).toEqual([flagged]);
-    });
-
     it("lists a job's details written with it and appended later as one history, oldest first, and purges both", async () => {
       const scope = newScope();
       const at = new Date('1970-03-01T00:00:00Z');
@@ -157,7 +119,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       ];
       // a detail of another job (not in this chain) is kept too
       const stray = executionDetail({ ...first, id: `${first.id}-other` }, { createdAt: new Date(at.getTime() + 1) });
-      await notifications.insertWithRecords([{ notification: n, jobs: [first], messages: [], details: [...written, stray] }]);
+      await chains.write([{ kind: 'new', notification: n, jobs: [first], messages: [], details: [...written, stray] }]);
       const later = executionDetail(first, { detail: 'Message seen', status: 'ReadConfirmation', createdAt: new Date(at.getTime() + 1) });
       await details.append(later);
       expect(await details.listByJobIds(scope, [first.id])).toEqual([written[0], later, written[1]]);
@@ -168,17 +130,6 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await details.deleteOlderThan(cutoff, 100)).toBe(4);
       expect(await details.listByJobIds(scope, [first.id, stray.jobId])).toEqual([]);
       expect(await details.deleteOlderThan(cutoff, 100)).toBe(0);
-    });
-
-    it('gives a notification raced by concurrent callers to the first, with its rows only', async () => {
-      const scope = newScope();
-      const first = records(scope);
-      const second: NotificationRecords = { ...first, details: [executionDetail(first.jobs[0], { detail: 'from the second caller' })] };
-      const other = records(scope);
-      const [one, two] = await Promise.all([notifications.insertWithRecords([first]), notifications.insertWithRecords([second, other])]);
-      expect(one).toEqual(new Set([first.notification.id]));
-      expect(two).toEqual(new Set([other.notification.id]));
-      expect(await details.listByJobIds(scope, [first.jobs[0].id])).toEqual(first.details);
     });
 
     it('lists newest first with filters, pages and the total count', async () => {
@@ -496,7 +447,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
     afterAll(() => store.close());
 
     /** A notification created at `at` with a chain of jobs in these statuses, the first job's message and detail. */
-    const records = (at: Date, statuses: JobStatus[], times: { messageAt?: Date; detailAt?: Date } = {}): NotificationRecords => {
+    const records = (at: Date, statuses: JobStatus[], times: { messageAt?: Date; detailAt?: Date } = {}): NewChain => {
       const n = notification(newScope(), { createdAt: at, updatedAt: at });
       const chain = jobChain(
         n,
@@ -504,15 +455,16 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       ).map((j, index) => ({ ...j, status: statuses[index] }));
       const messageAt = times.messageAt ?? at;
       return {
+        kind: 'new',
         notification: n,
         jobs: chain,
         messages: [message(chain[0], { createdAt: messageAt, updatedAt: messageAt })],
         details: [executionDetail(chain[0], { createdAt: times.detailAt ?? at })],
       };
     };
-    const scopeOf = (r: NotificationRecords) => ({ organizationId: r.notification.organizationId, environmentId: r.notification.environmentId });
+    const scopeOf = (r: NewChain) => ({ organizationId: r.notification.organizationId, environmentId: r.notification.environmentId });
     /** What is left of a notification's rows. */
-    const left = async (r: NotificationRecords) => ({
+    const left = async (r: NewChain) => ({
       notification: (await store.notifications.findById(scopeOf(r), r.notification.id)) !== null,
       jobs: (await store.jobs.findByNotificationIds(scopeOf(r), [r.notification.id])).length,
       messages: (await store.messages.findByJobId(r.jobs[0].id)).length,
@@ -534,7 +486,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       const recent = records(young, ['completed', 'canceled']);
       // an old notification whose message was written after the cutoff (a late step): the message stays
       const lateMessage = records(old, ['skipped', 'merged'], { messageAt: young });
-      await store.notifications.insertWithRecords([done, ...unfinished, recent, lateMessage]);
+      await store.chains.write([done, ...unfinished, recent, lateMessage]);
 
       expect(await purge(cutoff)).toEqual({ details: 2, messages: 1, jobs: 4, notifications: 2 });
       expect(await purge(cutoff)).toEqual({ details: 0, messages: 0, jobs: 0, notifications: 0 });
@@ -554,7 +506,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       const cutoff = new Date('1991-01-01T00:00:00Z');
       const all = [5, 1, 4, 2, 3].map((month) => records(new Date(Date.UTC(1990, month, 1)), ['completed']));
       const byAge = [...all].sort((a, b) => a.notification.createdAt.getTime() - b.notification.createdAt.getTime());
-      await store.notifications.insertWithRecords(all);
+      await store.chains.write(all);
 
       expect(await purge(cutoff, 2)).toEqual({ details: 2, messages: 2, jobs: 2, notifications: 2 });
       for (const r of byAge.slice(0, 2)) expect(await left(r)).toEqual({ notification: false, jobs: 0, messages: 0, details: 0 });
@@ -567,7 +519,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
     it('lets concurrent purgers share the work: each row deleted once', async () => {
       const cutoff = new Date('1981-01-01T00:00:00Z');
       const all = Array.from({ length: 30 }, (_, index) => records(new Date(Date.UTC(1980, 0, index + 1)), ['completed', 'failed']));
-      await store.notifications.insertWithRecords(all);
+      await store.chains.write(all);
       // jobs find their oldest on a created_at index, messages and notifications an environment at a time
       for (const [repository, rows] of [
         [store.jobs, 60],
@@ -593,8 +545,8 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
 function openDeliveryRecords(store: RepositoryStoreFixture) {
   return async (): Promise<Repositories> => {
     const { repositories, close } = await store.open();
-    const { notifications, jobs, executionDetails: details, messages } = repositories;
-    return { notifications, jobs, details, messages, close };
+    const { chains, notifications, jobs, executionDetails: details, messages } = repositories;
+    return { chains, notifications, jobs, details, messages, close };
   };
 }
 

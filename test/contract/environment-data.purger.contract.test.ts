@@ -37,7 +37,7 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
     const n = notification(scope);
     const j = job(n, 'step-1');
     const m = message(j);
-    await r.notifications.insertWithRecords([{ notification: n, jobs: [j], messages: [m], details: [] }]);
+    await r.chains.write([{ kind: 'new', notification: n, jobs: [j], messages: [m], details: [] }]);
     await r.suppressions.insertIfAbsent({
       ...scope,
       address: 'bounced@example.com',

@@ -1,4 +1,4 @@
-import { Message, MessageRepository, NotificationRepository } from '@app/delivery';
+import { ChainRepository, Message, MessageRepository } from '@app/delivery';
 import { InboxChanged, InboxFilter, InboxRepository, UNREAD_FILTER } from '@app/inbox';
 import { EnvironmentScope, newId } from '@app/kernel';
 import { SubscriberRepository } from '@app/subscribers';
@@ -8,7 +8,7 @@ import { job, message, newScope, notification, tick } from './delivery-fixtures'
 
 interface Stores {
   inbox: InboxRepository;
-  notifications: NotificationRepository;
+  chains: ChainRepository;
   messages: MessageRepository;
   subscribers: SubscriberRepository;
 }
@@ -31,7 +31,7 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
       const n = notification(scope, { subscriberId, severity: entry.severity, payload: entry.payload ?? {} });
       const j = job(n, 'in-app');
       const m = message(j, { tags: entry.tags, payload: entry.payload ?? {}, channel: entry.channel ?? 'in_app', deliveredAt: [tick()] });
-      await stores.notifications.insertWithRecords([{ notification: n, jobs: [j], messages: [m], details: [] }]);
+      await stores.chains.write([{ kind: 'new', notification: n, jobs: [j], messages: [m], details: [] }]);
       messages.push(m);
     }
     return messages;
@@ -205,9 +205,9 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
 }
 
 describe.each(REPOSITORY_STORES)('InboxRepository on $name', (store) => {
-  inboxRepositoryContract(openRepository(store, (r) => ({ inbox: r.inbox, notifications: r.notifications, messages: r.messages, subscribers: r.subscribers })));
+  inboxRepositoryContract(openRepository(store, (r) => ({ inbox: r.inbox, chains: r.chains, messages: r.messages, subscribers: r.subscribers })));
 });
 
 describeMongoContract('InboxRepository', (store) =>
-  inboxRepositoryContract(openRepository(store, (r) => ({ inbox: r.inbox, notifications: r.notifications, messages: r.messages, subscribers: r.subscribers }))),
+  inboxRepositoryContract(openRepository(store, (r) => ({ inbox: r.inbox, chains: r.chains, messages: r.messages, subscribers: r.subscribers }))),
 );

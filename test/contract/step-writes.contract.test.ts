@@ -3,6 +3,7 @@ import { JobQueue, NewJob, systemClock } from '@app/kernel';
 import { UnwrittenChain } from '../../libs/delivery/src/application/fan-out/unwritten-chain';
 import { RunAheadWrites, StoreStepWrites } from '../../libs/delivery/src/application/run-step/step-writes';
 import {
+  SqlChainRepository,
   SqlDigestBucketRepository,
   SqlExecutionDetailRepository,
   SqlJobRepository,
@@ -107,16 +108,16 @@ function stepWritesContract(setup: () => Promise<{ openChain: OpenChain; close()
   });
 }
 
-type DeliveryRepositories = Pick<Repositories, 'jobs' | 'executionDetails' | 'messages' | 'digestBuckets' | 'notifications' | 'throttleWindows'>;
+type DeliveryRepositories = Pick<Repositories, 'jobs' | 'chains' | 'executionDetails' | 'messages' | 'digestBuckets' | 'notifications' | 'throttleWindows'>;
 
 /** StoreStepWrites over one store's repositories, each chain written there first. */
 function storeStepWrites(open: () => Promise<{ repositories: DeliveryRepositories; close(): Promise<void> }>) {
   return async () => {
     const { repositories, close } = await open();
-    const { jobs, executionDetails: details, messages, digestBuckets, notifications, throttleWindows } = repositories;
+    const { jobs, chains, executionDetails: details, messages, digestBuckets, notifications, throttleWindows } = repositories;
     return {
       async openChain(n: Notification, chainJobs: Job[]) {
-        await notifications.insertWithRecords([{ notification: n, jobs: chainJobs, messages: [], details: [] }]);
+        await chains.write([{ kind: 'new', notification: n, jobs: chainJobs, messages: [], details: [] }]);
         // The queue is not what is under test: one that keeps what it is given.
         const added: NewJob<StepJobData>[] = [];
         const queue = { add: async (name: string, job: NewJob<StepJobData>) => void (name === STEPS_QUEUE && added.push(job)) } as unknown as JobQueue;
@@ -143,6 +144,7 @@ describe.each(SQL_STORES)('StoreStepWrites on $name', (store) => {
       const sql = await store.open();
       const repositories: DeliveryRepositories = {
         jobs: new SqlJobRepository(sql),
+        chains: new SqlChainRepository(sql),
         executionDetails: new SqlExecutionDetailRepository(sql),
         messages: new SqlMessageRepository(sql),
         digestBuckets: new SqlDigestBucketRepository(sql),

@@ -1,4 +1,6 @@
 import {
+  CHAIN_REPOSITORY,
+  ChainRepository,
   EXECUTION_DETAIL_REPOSITORY,
   ExecutionDetailRepository,
   JOB_REPOSITORY,
@@ -7,7 +9,7 @@ import {
   MESSAGE_REPOSITORY,
   MessageRepository,
   NOTIFICATION_REPOSITORY,
-  NotificationRecords,
+  NewChain,
   NotificationRepository,
   TRIGGER_REPOSITORY,
   TriggerRecord,
@@ -43,7 +45,7 @@ describe.each([
   afterAll(() => t?.close());
 
   /** A notification created at `at` whose chain of jobs is in these statuses, with the first job's message and detail. */
-  const records = (at: Date, statuses: JobStatus[]): NotificationRecords => {
+  const records = (at: Date, statuses: JobStatus[]): NewChain => {
     const n = notification(scope, { createdAt: at, updatedAt: at });
     // a delayed job is due far ahead, so the workers' recovery leaves it be
     const chain = jobChain(
@@ -55,6 +57,7 @@ describe.each([
       ...(statuses[index] === 'delayed' ? { runAt: daysAgo(-30) } : {}),
     }));
     return {
+      kind: 'new',
       notification: n,
       jobs: chain,
       messages: [message(chain[0], { createdAt: at, updatedAt: at })],
@@ -73,7 +76,7 @@ describe.each([
     const expired = records(daysAgo(40), ['completed', 'failed']);
     const underWay = records(daysAgo(40), ['completed', 'delayed']);
     const recent = records(daysAgo(29), ['completed', 'completed']);
-    expect(await notifications.insertWithRecords([expired, underWay, recent])).toEqual(new Set([expired, underWay, recent].map((r) => r.notification.id)));
+    expect((await t.app.get<ChainRepository>(CHAIN_REPOSITORY).write([expired, underWay, recent])).map((r) => r.written)).toEqual([true, true, true]);
     const oldProcessed = trigger(daysAgo(40), 'processed');
     // not fanned out yet (the reconciler's business): kept whatever its age
     const oldAccepted = trigger(daysAgo(40), 'accepted');
@@ -83,7 +86,7 @@ describe.each([
     const counts = await t.app.get(RetentionScheduler).run();
     expect(counts).toEqual({ executionDetails: 1, messages: 1, jobs: 2, notifications: 1, triggers: 1, deliveryEvents: 0, throttleWindows: 0 });
 
-    const left = async (r: NotificationRecords) => ({
+    const left = async (r: NewChain) => ({
       notification: (await notifications.findById(scope, r.notification.id)) !== null,
       jobs: (await jobs.findByNotificationIds(scope, [r.notification.id])).length,
       messages: (await messages.findByJobId(r.jobs[0].id)).length,

@@ -18,6 +18,7 @@ export * from './domain/trigger';
 export * from './ports/trigger.repository.port';
 export * from './ports/notification.repository.port';
 export * from './ports/job.repository.port';
+export * from './ports/chain.repository.port';
 export * from './ports/execution-detail.repository.port';
 export * from './ports/message.repository.port';
 export * from './ports/digest-bucket.repository.port';

@@ -13,6 +13,7 @@ import { MongoWorkflowRepository } from './workflows/mongo-workflow.repository';
 import { MongoDeliveryEventRepository, MongoSuppressionRepository } from './delivery/mongo-delivery-event.repository';
 import { MongoDigestBucketRepository } from './delivery/mongo-digest-bucket.repository';
 import { MongoThrottleWindowRepository } from './delivery/mongo-throttle-window.repository';
+import { MongoChainRepository } from './delivery/mongo-chain.repository';
 import { MongoExecutionDetailRepository } from './delivery/mongo-execution-detail.repository';
 import { MongoJobRepository } from './delivery/mongo-job.repository';
 import { MongoMessageRepository } from './delivery/mongo-message.repository';
@@ -40,6 +41,7 @@ export function mongoRepositories(store: MongoStore, cipher: CredentialCipher) {
     triggers: guardedRepository('triggers', new MongoTriggerRepository(store)),
     notifications: guardedRepository('notifications', new MongoNotificationRepository(store)),
     jobs: guardedRepository('jobs', new MongoJobRepository(store)),
+    chains: guardedRepository('chains', new MongoChainRepository(store)),
     messages: guardedRepository('messages', new MongoMessageRepository(store)),
     executionDetails: guardedRepository('executionDetails', new MongoExecutionDetailRepository(store)),
     digestBuckets: guardedRepository('digestBuckets', new MongoDigestBucketRepository(store)),

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, InjectionToken, Module, OnApplicationShutdown, Provider } from '@nestjs/common';
 import {
+  CHAIN_REPOSITORY,
   DELIVERY_EVENT_REPOSITORY,
   DIGEST_BUCKET_REPOSITORY,
   EXECUTION_DETAIL_REPOSITORY,
@@ -36,6 +37,7 @@ const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][]
   [TRIGGER_REPOSITORY, (r) => r.triggers],
   [NOTIFICATION_REPOSITORY, (r) => r.notifications],
   [JOB_REPOSITORY, (r) => r.jobs],
+  [CHAIN_REPOSITORY, (r) => r.chains],
   [EXECUTION_DETAIL_REPOSITORY, (r) => r.executionDetails],
   [MESSAGE_REPOSITORY, (r) => r.messages],
   [DIGEST_BUCKET_REPOSITORY, (r) => r.digestBuckets],

@@ -32,6 +32,12 @@ export class InMemoryJobRepository implements JobRepository {
     return job ? copy(job) : null;
   }
 
+  async findChain(jobId: string): Promise<Job[]> {
+    const lead = this.tables.jobs.get(jobId);
+    if (!lead) return [];
+    return inChainOrder([...this.tables.jobs.values()].filter((j) => j.notificationId === lead.notificationId).sort(byCreation)).map(copy);
+  }
+
   async findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]> {
     const wanted = new Set(notificationIds);
     const rows = [...this.tables.jobs.values()]

@@ -1,6 +1,6 @@
-import { Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
+import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
 import { Clock, EnvironmentScope, Page, systemClock } from '@app/kernel';
-import { DeliveryTables, inScope, toExecutionDetail, toJob, toMessage, toNotification } from './memory-delivery-tables';
+import { DeliveryTables, inScope } from './memory-delivery-tables';
 import { copy, oldestBefore, orderBy, pageOf, stored } from './memory-records';
 
 const oldestFirst = orderBy<Notification>(
@@ -14,30 +14,6 @@ export class InMemoryNotificationRepository implements NotificationRepository {
     private readonly tables: DeliveryTables,
     private readonly clock: Clock = systemClock,
   ) {}
-
-  async insertWithRecords(records: NotificationRecords[]): Promise<Set<string>> {
-    // Refused data refuses the whole call before anything is written, as the one SQL statement does.
-    const given = stored(records);
-    const created = new Set<string>();
-    const kept: NotificationRecords[] = [];
-    for (const record of given) {
-      const { id } = record.notification;
-      if (created.has(id) || this.tables.notifications.has(id)) continue; // a notification given twice: the first one's rows
-      created.add(id);
-      kept.push(record);
-    }
-    for (const { notification } of kept) this.tables.notifications.set(notification.id, toNotification(notification));
-    // Rows go in when their notification was created by this call; an id that exists is skipped.
-    const ofCreated = (row: { notificationId: string }) => created.has(row.notificationId);
-    for (const job of kept.flatMap((r) => r.jobs).filter(ofCreated)) if (!this.tables.jobs.has(job.id)) this.tables.jobs.set(job.id, toJob(job));
-    for (const message of kept.flatMap((r) => r.messages).filter(ofCreated)) {
-      if (!this.tables.messages.has(message.id)) this.tables.messages.set(message.id, toMessage(message));
-    }
-    for (const detail of kept.flatMap((r) => r.details).filter(ofCreated)) {
-      if (!this.tables.details.has(detail.id)) this.tables.details.set(detail.id, toExecutionDetail(detail));
-    }
-    return created;
-  }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Notification | null> {
     const notification = this.tables.notifications.get(id);

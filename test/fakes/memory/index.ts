@@ -1,5 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import {
+  CHAIN_REPOSITORY,
+  ChainRepository,
   DIGEST_BUCKET_REPOSITORY,
   DigestBucketRepository,
   EXECUTION_DETAIL_REPOSITORY,
@@ -30,6 +32,7 @@ import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY, WebhookDelive
 import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
 import { InMemoryEnvironmentDataPurger } from './in-memory-environment-data.purger';
 import { InMemoryEnvironmentRepository } from './in-memory-environment.repository';
+import { InMemoryChainRepository } from './in-memory-chain.repository';
 import { InMemoryExecutionDetailRepository } from './in-memory-execution-detail.repository';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency.store';
 import { InMemoryInboxRepository } from './in-memory-inbox.repository';
@@ -66,6 +69,7 @@ export interface Repositories {
   triggers: TriggerRepository;
   notifications: NotificationRepository;
   jobs: JobRepository;
+  chains: ChainRepository;
   messages: MessageRepository;
   executionDetails: ExecutionDetailRepository;
   digestBuckets: DigestBucketRepository;
@@ -126,6 +130,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     triggers,
     notifications: new InMemoryNotificationRepository(delivery, clock),
     jobs: new InMemoryJobRepository(delivery, clock),
+    chains: new InMemoryChainRepository(delivery, clock),
     messages: new InMemoryMessageRepository(delivery, clock),
     executionDetails: new InMemoryExecutionDetailRepository(delivery),
     digestBuckets,
@@ -166,6 +171,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [TRIGGER_REPOSITORY, repositories.triggers],
     [NOTIFICATION_REPOSITORY, repositories.notifications],
     [JOB_REPOSITORY, repositories.jobs],
+    [CHAIN_REPOSITORY, repositories.chains],
     [MESSAGE_REPOSITORY, repositories.messages],
     [EXECUTION_DETAIL_REPOSITORY, repositories.executionDetails],
     [DIGEST_BUCKET_REPOSITORY, repositories.digestBuckets],

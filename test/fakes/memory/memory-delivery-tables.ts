@@ -3,7 +3,7 @@ import { EnvironmentRecords, deleteEnvironmentRecords, shaped } from './memory-r
 
 /**
  * The delivery records one memory store holds, shared by the notification, job, message and
- * execution-detail repositories: `insertWithRecords` writes all four, and retention keeps every row
+ * execution-detail repositories (the chain repository writes all four), and retention keeps every row
  * of a notification that still has an unfinished job.
  */
 export class DeliveryTables implements EnvironmentRecords {

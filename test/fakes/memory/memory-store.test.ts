@@ -15,7 +15,7 @@ describe('createMemoryStore', () => {
     expect(moduleRef.get(TRIGGER_REPOSITORY)).toBe(store.triggers);
     expect(moduleRef.get(IDEMPOTENCY_STORE)).toBe(store.idempotency);
     expect(moduleRef.get(SUPPRESSION_REPOSITORY)).toBe(store.suppressions);
-    expect(store.providers).toHaveLength(22);
+    expect(store.providers).toHaveLength(23);
   });
 
   it('shares the delivery records between the notification, job, message and detail repositories', async () => {
@@ -23,7 +23,7 @@ describe('createMemoryStore', () => {
     const scope = newScope();
     const n = notification(scope);
     const [first, second] = jobChain(n, ['in_app', 'chat']);
-    await store.notifications.insertWithRecords([{ notification: n, jobs: [{ ...first, status: 'completed' }, second], messages: [], details: [] }]);
+    await store.chains.write([{ kind: 'new', notification: n, jobs: [{ ...first, status: 'completed' }, second], messages: [], details: [] }]);
     expect(await store.jobs.queueNext(first.id)).toMatchObject({ id: second.id, status: 'queued' });
     expect(await store.notifications.deleteOlderThan(new Date('2100-01-01'), 10)).toBe(0); // its last job is unfinished
     await store.jobs.transition(second.id, 'completed');

@@ -31,6 +31,8 @@ export type JobPatch = { [K in (typeof JOB_PATCH_FIELDS)[number]]?: Job[K] | nul
 
 export interface JobRepository {
   findById(id: string): Promise<Job | null>;
+  /** Every job of the notification `jobId` belongs to, in chain order; none when there is no such job. */
+  findChain(jobId: string): Promise<Job[]>;
   /** The jobs of these notifications, each notification's chain in step order. */
   findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]>;
   /**

@@ -1,16 +1,5 @@
 import { EnvironmentScope, Page } from '@app/kernel';
-import { ExecutionDetail } from '../domain/execution-detail';
-import { Job } from '../domain/job';
-import { Message } from '../domain/message';
 import { Notification } from '../domain/notification';
-
-/** A new notification with every row that belongs to it so far. */
-export interface NotificationRecords {
-  notification: Notification;
-  jobs: Job[];
-  messages: Message[];
-  details: ExecutionDetail[];
-}
 
 export interface NotificationListQuery {
   transactionId?: string;
@@ -27,13 +16,6 @@ export interface NotificationListQuery {
 }
 
 export interface NotificationRepository {
-  /**
-   * Writes new notifications each with its jobs, messages and execution details, atomically per
-   * notification: all of its rows, or none when a notification with its id exists (a redelivered
-   * fan-out). Returns the ids of the notifications this call wrote; a notification given twice
-   * to concurrent calls is written by the first.
-   */
-  insertWithRecords(records: NotificationRecords[]): Promise<Set<string>>;
   findById(scope: EnvironmentScope, id: string): Promise<Notification | null>;
   /** Newest first (createdAt desc), with the count of all matches. */
   list(scope: EnvironmentScope, query: NotificationListQuery): Promise<Page<Notification>>;

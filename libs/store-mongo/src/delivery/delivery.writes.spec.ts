@@ -3,7 +3,8 @@ import { oldestFilter } from '../mongo-retention';
 import { digestMerge, digestOpen } from './mongo-digest-bucket.repository';
 import { jobTransition } from './mongo-job.repository';
 import { deliveryUpdate, messageListFilter } from './mongo-message.repository';
-import { notificationListFilter, recordDocuments } from './mongo-notification.repository';
+import { notificationListFilter } from './mongo-notification.repository';
+import { chainDocuments, jobMove, messageDelivery } from './mongo-chain.repository';
 import { statusMove } from './mongo-trigger.repository';
 import { throttleAdmission, throttleWindowId } from './mongo-throttle-window.repository';
 
@@ -34,6 +35,28 @@ describe('job transitions (compare-and-set on the status)', () => {
 
   it('a terminal target allows no status but the live ones; a terminal job never matches', () => {
     expect(jobTransition('j1', 'completed', {}).filter.status.$in).toEqual(['pending', 'queued', 'delayed', 'running']);
+  });
+});
+
+describe('chain writes', () => {
+  const job = { id: 'j1', status: 'delayed', attempts: 1, updatedAt: at, runAt: at, digest: { events: [{ 'a.b': 1 }] }, payload: { big: true } } as never;
+
+  it('a job move sets the moved fields (caller JSON encoded) and unsets the absent ones, only from the status the session knew', () => {
+    expect(jobMove({ job, from: 'running' })).toEqual({
+      filter: { _id: 'j1', status: 'running' },
+      update: {
+        $set: { status: 'delayed', attempts: 1, updatedAt: at, runAt: at, digest: { events: [{ 'a%2Eb': 1 }] } },
+        $unset: { providerId: '', digestBucketKey: '', mergedDigestId: '', scheduleExtensionsCount: '', error: '', output: '' },
+      },
+    });
+  });
+
+  it("a message's delivery writes its status, times, identifier and error as the session left them", () => {
+    const message = { id: 'm1', status: 'sent', updatedAt: at, deliveredAt: [at], identifier: 'pid', content: 'x' } as never;
+    expect(messageDelivery(message)).toEqual({
+      $set: { status: 'sent', updatedAt: at, deliveredAt: [at], identifier: 'pid' },
+      $unset: { errorId: '', errorText: '' },
+    });
   });
 });
 
@@ -91,10 +114,10 @@ describe('notification lists and records', () => {
     });
   });
 
-  it('a batch of records becomes the documents of each collection, notifications first', () => {
+  it('a batch of new chains becomes the documents of each collection, notifications first', () => {
     const n = { id: 'n1', ...scope, createdAt: at, updatedAt: at } as never;
     const j = { id: 'j1', notificationId: 'n1', payload: {}, overrides: {}, attempts: 0 } as never;
-    const batches = recordDocuments([{ notification: n, jobs: [j], messages: [], details: [] }]);
+    const batches = chainDocuments([{ kind: 'new', notification: n, jobs: [j], messages: [], details: [] }]);
     expect(batches.map(([name, docs]) => [name, docs.map((doc) => doc._id)])).toEqual([
       ['notifications', ['n1']],
       ['jobs', ['j1']],

@@ -69,6 +69,13 @@ export class MongoJobRepository implements JobRepository {
     return doc ? jobDocuments.toDomain(doc) : null;
   }
 
+  async findChain(jobId: string): Promise<Job[]> {
+    const lead = await this.jobs.findOne({ _id: jobId }, { projection: { notificationId: 1 } });
+    if (!lead) return [];
+    const docs = await this.jobs.find({ notificationId: lead.notificationId }, { sort: { createdAt: 1, _id: 1 } }).toArray();
+    return inChainOrder(docs.map((doc) => jobDocuments.toDomain(doc)));
+  }
+
   async findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]> {
     if (notificationIds.length === 0) return [];
     const docs = await this.jobs

@@ -1,12 +1,11 @@
-import { Notification, NotificationListQuery, NotificationRecords, NotificationRepository } from '@app/delivery';
+import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
 import { EnvironmentScope, Page } from '@app/kernel';
 import { mongo } from 'mongoose';
 import { allOf } from '../mongo-cursor-page';
 import { Doc } from '../mongo-documents';
-import { isDuplicateKey } from '../mongo-errors';
 import { deleteOldest, ofFinishedNotifications } from '../mongo-retention';
-import { COLLECTIONS, CollectionName, MongoStore } from '../mongo-store';
-import { executionDetailDocuments, jobDocuments, messageDocuments, notificationDocuments } from './delivery-documents';
+import { COLLECTIONS, MongoStore } from '../mongo-store';
+import { notificationDocuments } from './delivery-documents';
 
 /** The filter of a notification list. */
 export function notificationListFilter(scope: EnvironmentScope, query: NotificationListQuery): mongo.Filter<Doc> {
@@ -21,79 +20,12 @@ export function notificationListFilter(scope: EnvironmentScope, query: Notificat
   );
 }
 
-/** The documents of one batch of records, per collection, the notifications first. */
-export function recordDocuments(records: NotificationRecords[]): [CollectionName, Doc[]][] {
-  return [
-    [COLLECTIONS.notifications, records.map((r) => notificationDocuments.toDocument(r.notification))],
-    [COLLECTIONS.jobs, records.flatMap((r) => r.jobs.map((job) => jobDocuments.toDocument(job)))],
-    [COLLECTIONS.messages, records.flatMap((r) => r.messages.map((message) => messageDocuments.toDocument(message)))],
-    [COLLECTIONS.executionDetails, records.flatMap((r) => r.details.map((detail) => executionDetailDocuments.toDocument(detail)))],
-  ];
-}
-
-/** How often a batch is tried again when a concurrent call wrote one of its notifications first. */
-const RACE_RETRIES = 3;
-
-/**
- * NotificationRepository on MongoDB. A notification is written with its jobs, messages and
- * execution details in one transaction (MongoDB runs them on replica sets), all or none.
- */
+/** NotificationRepository on MongoDB (new notifications are written with their chains: MongoChainRepository). */
 export class MongoNotificationRepository implements NotificationRepository {
   constructor(private readonly store: MongoStore) {}
 
   private get notifications() {
     return this.store.collection(COLLECTIONS.notifications);
-  }
-
-  async insertWithRecords(records: NotificationRecords[]): Promise<Set<string>> {
-    // the same notification twice in the call: only its first records go in
-    const seen = new Set<string>();
-    const unique = records.filter(({ notification }) => !seen.has(notification.id) && seen.add(notification.id));
-    if (unique.length === 0) return new Set();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.store.transaction((session) => this.writeNew(unique, session));
-      } catch (error) {
-        // A concurrent call committed one of these notifications after this transaction read: read again, skip it.
-        if (!isDuplicateKey(error) || attempt >= RACE_RETRIES) throw error;
-      }
-    }
-  }
-
-  /**
-   * Inside the transaction: the notifications that exist already are left out with all their
-   * records, and so is any record whose id exists (a write error would abort the transaction).
-   */
-  private async writeNew(records: NotificationRecords[], session: mongo.ClientSession): Promise<Set<string>> {
-    const existing = await this.existingIds(
-      COLLECTIONS.notifications,
-      records.map((r) => r.notification.id),
-      session,
-    );
-    const fresh = records.filter((r) => !existing.has(r.notification.id));
-    if (fresh.length === 0) return new Set();
-    for (const [name, docs] of recordDocuments(fresh)) {
-      if (docs.length === 0) continue;
-      const taken =
-        name === COLLECTIONS.notifications
-          ? new Set<string>()
-          : await this.existingIds(
-              name,
-              docs.map((doc) => doc._id as string),
-              session,
-            );
-      const kept = docs.filter((doc) => !taken.has(doc._id!));
-      if (kept.length) await this.store.collection(name).insertMany(kept, { session, ordered: true });
-    }
-    return new Set(fresh.map((r) => r.notification.id));
-  }
-
-  private async existingIds(name: CollectionName, ids: string[], session: mongo.ClientSession): Promise<Set<string>> {
-    const docs = await this.store
-      .collection(name)
-      .find({ _id: { $in: ids } }, { projection: { _id: 1 }, session })
-      .toArray();
-    return new Set(docs.map((doc) => doc._id));
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Notification | null> {

@@ -1,5 +1,6 @@
 import { Provider } from '@nestjs/common';
 import {
+  CHAIN_REPOSITORY,
   DIGEST_BUCKET_REPOSITORY,
   EXECUTION_DETAIL_REPOSITORY,
   JOB_REPOSITORY,
@@ -19,6 +20,7 @@ import { SqlDigestBucketRepository } from './sql-digest-bucket.repository';
 import { SqlDeliveryEventRepository } from './sql-delivery-event.repository';
 import { SqlSuppressionRepository } from './sql-suppression.repository';
 import { SqlThrottleWindowRepository } from './sql-throttle-window.repository';
+import { SqlChainRepository } from './sql-chain.repository';
 
 export { SqlTriggerRepository } from './sql-trigger.repository';
 export { SqlNotificationRepository } from './sql-notification.repository';
@@ -29,12 +31,14 @@ export { SqlDigestBucketRepository } from './sql-digest-bucket.repository';
 export { SqlDeliveryEventRepository } from './sql-delivery-event.repository';
 export { SqlSuppressionRepository } from './sql-suppression.repository';
 export { SqlThrottleWindowRepository } from './sql-throttle-window.repository';
+export { SqlChainRepository } from './sql-chain.repository';
 
 // Repository adapters of the delivery context, bound to their port tokens.
 export const sqlDeliveryProviders: Provider[] = [
   { provide: TRIGGER_REPOSITORY, useClass: SqlTriggerRepository },
   { provide: NOTIFICATION_REPOSITORY, useClass: SqlNotificationRepository },
   { provide: JOB_REPOSITORY, useClass: SqlJobRepository },
+  { provide: CHAIN_REPOSITORY, useClass: SqlChainRepository },
   { provide: EXECUTION_DETAIL_REPOSITORY, useClass: SqlExecutionDetailRepository },
   { provide: MESSAGE_REPOSITORY, useClass: SqlMessageRepository },
   { provide: DIGEST_BUCKET_REPOSITORY, useClass: SqlDigestBucketRepository },

@@ -161,6 +161,23 @@ export class SqlJobRepository implements JobRepository {
     const found = new Map(rows.map((row) => [row.id as string, row]));
     return ids.map((id) => (found.has(id) ? toJob(found.get(id)) : null));
   });
+  private readonly chains = new CallBatcher<string, Job[]>(async (_, ids) => {
+    // each job's notification, then all its jobs wherever each is kept
+    const rows = await this.sql.query(
+      `SELECT l.id AS lead_id, c.* FROM (${jobsWithIdIn(1)}) l CROSS JOIN LATERAL (
+         SELECT * FROM jobs WHERE notification_id = l.notification_id
+         UNION ALL ${FIRST_JOB_ROWS} WHERE n.id = l.notification_id AND n.first_job IS NOT NULL
+       ) c`,
+      [ids],
+    );
+    const byLead = new Map<string, Job[]>();
+    for (const row of rows) {
+      const chain = byLead.get(row.lead_id);
+      if (chain) chain.push(toJob(row));
+      else byLead.set(row.lead_id, [toJob(row)]);
+    }
+    return ids.map((id) => inChainOrder(byLead.get(id) ?? []));
+  });
   /** Transitions with the same target and patch share a statement (the hot ones have no patch or a constant one). */
   private readonly transitions = new CallBatcher<{ id: string; to: JobStatus; patch: JobPatch }, boolean>(async (_, inputs) => {
     const { to, patch } = inputs[0];
@@ -199,6 +216,10 @@ export class SqlJobRepository implements JobRepository {
 
   findById(id: string): Promise<Job | null> {
     return this.byId.run('', id);
+  }
+
+  findChain(jobId: string): Promise<Job[]> {
+    return this.chains.run('', jobId);
   }
 
   async findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]> {

@@ -4,7 +4,7 @@ import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
 import { Job } from '../../domain/job';
 import { TriggerRecord } from '../../domain/trigger';
-import { NotificationRecords, NotificationRepository } from '../../ports/notification.repository.port';
+import { ChainRepository, NewChain } from '../../ports/chain.repository.port';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { Attempt } from '../../domain/attempt';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
@@ -56,7 +56,7 @@ function fanOut(
   const added: NewJob[] = [];
   const runs: { jobId: string; attempt: Attempt; known: { job?: Job; subscriber?: Subscriber }; writes?: RunAheadWrites }[] = [];
   const marked: string[] = [];
-  const written: NotificationRecords[] = [];
+  const written: NewChain[] = [];
   const insertSizes: number[] = [];
   const useCase = new FanOut(
     { findById: async () => options.trigger ?? trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
@@ -65,13 +65,13 @@ function fanOut(
     options.topics ?? ({} as TopicRepository),
     {} as TenantRepository,
     {
-      insertWithRecords: async (records: NotificationRecords[]) => {
-        if (options.alreadyInserted) return new Set();
-        insertSizes.push(records.length);
-        written.push(...records);
-        return new Set(records.map((r) => r.notification.id));
+      write: async (chains: NewChain[]) => {
+        if (options.alreadyInserted) return chains.map(() => ({ written: false }));
+        insertSizes.push(chains.length);
+        written.push(...chains);
+        return chains.map(() => ({ written: true }));
       },
-    } as unknown as NotificationRepository,
+    } as unknown as ChainRepository,
     {
       add: async (queue: string, job: NewJob) => void added.push({ ...job, queue } as NewJob),
       addBulk: async (queue: string, jobs: NewJob[]) => void added.push(...jobs.map((job) => ({ ...job, queue }) as NewJob)),

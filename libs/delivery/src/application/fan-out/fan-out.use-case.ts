@@ -16,7 +16,7 @@ import { WORKFLOW_REPOSITORY, WorkflowRepository, payloadWithDefaults } from '@a
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { Job } from '../../domain/job';
 import { callsOut } from '../../domain/step-type';
-import { NOTIFICATION_REPOSITORY, NotificationRepository } from '../../ports/notification.repository.port';
+import { CHAIN_REPOSITORY, ChainRepository } from '../../ports/chain.repository.port';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepJob, stepRetryJob } from '../queues';
 import { KnownRows, RunStep } from '../run-step/run-step.use-case';
@@ -55,7 +55,7 @@ export class FanOut {
     @Inject(SUBSCRIBER_REPOSITORY) private readonly subscribers: SubscriberRepository,
     @Inject(TOPIC_REPOSITORY) private readonly topics: TopicRepository,
     @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
-    @Inject(NOTIFICATION_REPOSITORY) private readonly notifications: NotificationRepository,
+    @Inject(CHAIN_REPOSITORY) private readonly chains: ChainRepository,
     @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly upsertSubscribers: UpsertSubscribers,
@@ -220,12 +220,15 @@ export class FanOut {
     // anything is written, so a notification, its jobs as the step left them, its message and
     // details go in one write.
     const ranAhead = await Promise.all(built.map(({ jobs, subscriber }) => this.runAhead(jobs, subscriber)));
-    const written = await this.notifications.insertWithRecords(
+    const results = await this.chains.write(
       built.map(({ notification, jobs }, index) => {
         const chain = ranAhead[index];
-        return chain ? { notification, jobs: chain.jobs, messages: chain.messages, details: chain.details } : { notification, jobs, messages: [], details: [] };
+        return chain
+          ? { kind: 'new', notification, jobs: chain.jobs, messages: chain.messages, details: chain.details }
+          : { kind: 'new', notification, jobs, messages: [], details: [] };
       }),
     );
+    const written = new Set(built.filter((_, index) => results[index].written).map(({ notification }) => notification.id));
     // In-app messages that ran ahead exist only now that the batch is written: announce them.
     notifyInAppDelivered(
       this.inAppListener,
