@@ -2,6 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope, Page } from '@app/kernel';
 import { Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } from '@app/workflows';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { Sql, empty, join, raw, sql } from '../sql-statement';
+import { assignments, insertInto } from '../sql-table';
+import { WorkflowRow, workflows } from '../tables';
+import { escapeLike } from '../subscribers/sql-cursor-page';
 
 /** Fields of the document that are JSON as they are, and absent when unset. */
 const OPTIONAL_FIELDS = ['data', 'origin', 'payloadSchema', 'validatePayload', 'severity', 'isTranslationEnabled', 'preferences'] as const;
@@ -31,8 +35,8 @@ const toDocument = (w: Workflow): WorkflowDocument => ({
   ...(w.lastPublishedAt ? { lastPublishedAt: w.lastPublishedAt.toISOString(), lastPublishedBy: w.lastPublishedBy } : {}),
 });
 
-const toWorkflow = (r: any): Workflow => {
-  const d: WorkflowDocument = r.document;
+const toWorkflow = (r: WorkflowRow): Workflow => {
+  const d = r.document;
   return {
     id: r.id,
     organizationId: r.organization_id,
@@ -58,31 +62,32 @@ const toWorkflow = (r: any): Workflow => {
 };
 
 const UNIQUE_VIOLATION = '23505';
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The columns a save writes. */
+const written = (w: Workflow) => ({
+  trigger_identifier: w.trigger.identifier,
+  name: w.name,
+  active: w.active,
+  critical: w.critical,
+  revision: w.revision,
+  document: toDocument(w),
+  updated_at: w.updatedAt,
+});
+
+/** The live workflow `id` of the scope. */
+const live = (scope: EnvironmentScope, id: string) =>
+  sql`id = ${id} AND organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId} AND deleted_at IS NULL`;
 
 @Injectable()
 export class SqlWorkflowRepository implements WorkflowRepository {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async insert(w: Workflow): Promise<boolean> {
+    const row = { id: w.id, organization_id: w.organizationId, environment_id: w.environmentId, ...written(w), created_at: w.createdAt };
     const rows = await this.sql.query(
-      `INSERT INTO workflows (id, organization_id, environment_id, trigger_identifier, name, active, critical, revision, document, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
-       ON CONFLICT (environment_id, trigger_identifier) WHERE deleted_at IS NULL DO NOTHING
-       RETURNING id`,
-      [
-        w.id,
-        w.organizationId,
-        w.environmentId,
-        w.trigger.identifier,
-        w.name,
-        w.active,
-        w.critical,
-        w.revision,
-        JSON.stringify(toDocument(w)),
-        w.createdAt,
-        w.updatedAt,
-      ],
+      sql`${insertInto(workflows, [row])}
+          ON CONFLICT (environment_id, trigger_identifier) WHERE deleted_at IS NULL DO NOTHING
+          RETURNING id`,
     );
     return rows.length === 1;
   }
@@ -90,112 +95,81 @@ export class SqlWorkflowRepository implements WorkflowRepository {
   async update(w: Workflow, expectedRevision: number): Promise<WorkflowUpdateResult> {
     try {
       const rows = await this.sql.query(
-        `UPDATE workflows SET trigger_identifier = $4, name = $5, active = $6, critical = $7, revision = $8, document = $9::jsonb, updated_at = $10
-         WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND deleted_at IS NULL AND revision = $11
-         RETURNING id`,
-        [
-          w.id,
-          w.organizationId,
-          w.environmentId,
-          w.trigger.identifier,
-          w.name,
-          w.active,
-          w.critical,
-          w.revision,
-          JSON.stringify(toDocument(w)),
-          w.updatedAt,
-          expectedRevision,
-        ],
+        sql`UPDATE workflows SET ${assignments(workflows, written(w))} WHERE ${live(w, w.id)} AND revision = ${expectedRevision} RETURNING id`,
       );
       if (rows.length === 1) return 'updated';
     } catch (error) {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return 'identifier_taken';
       throw error;
     }
-    const live = await this.findById(w, w.id);
-    return live ? 'stale' : 'not_found';
+    const found = await this.findById(w, w.id);
+    return found ? 'stale' : 'not_found';
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Workflow | null> {
-    const [row] = await this.sql.query('SELECT * FROM workflows WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND deleted_at IS NULL', [
-      id,
-      scope.organizationId,
-      scope.environmentId,
-    ]);
+    const [row] = await this.sql.query<WorkflowRow>(sql`SELECT * FROM workflows WHERE ${live(scope, id)}`);
     return row ? toWorkflow(row) : null;
   }
 
   async findByIdIncludingDeleted(scope: EnvironmentScope, id: string): Promise<Workflow | null> {
-    const [row] = await this.sql.query('SELECT * FROM workflows WHERE id = $1 AND organization_id = $2 AND environment_id = $3', [
-      id,
-      scope.organizationId,
-      scope.environmentId,
-    ]);
+    const [row] = await this.sql.query<WorkflowRow>(
+      sql`SELECT * FROM workflows WHERE id = ${id} AND organization_id = ${scope.organizationId} AND environment_id = ${scope.environmentId}`,
+    );
     return row ? toWorkflow(row) : null;
   }
 
   async findByTriggerIdentifier(scope: EnvironmentScope, identifier: string): Promise<Workflow | null> {
-    const [row] = await this.sql.query(
-      'SELECT * FROM workflows WHERE environment_id = $1 AND trigger_identifier = $2 AND deleted_at IS NULL AND organization_id = $3',
-      [scope.environmentId, identifier, scope.organizationId],
+    const [row] = await this.sql.query<WorkflowRow>(
+      sql`SELECT * FROM workflows
+          WHERE environment_id = ${scope.environmentId} AND trigger_identifier = ${identifier} AND deleted_at IS NULL AND organization_id = ${scope.organizationId}`,
     );
     return row ? toWorkflow(row) : null;
   }
 
   async findByIdOrIdentifier(scope: EnvironmentScope, idOrIdentifier: string): Promise<Workflow | null> {
-    const rows = await this.sql.query(
-      `SELECT * FROM workflows
-       WHERE environment_id = $1 AND organization_id = $2 AND deleted_at IS NULL AND (id = $3 OR trigger_identifier = $3)
-       ORDER BY (id = $3) DESC LIMIT 1`,
-      [scope.environmentId, scope.organizationId, idOrIdentifier],
+    const rows = await this.sql.query<WorkflowRow>(
+      sql`SELECT * FROM workflows
+          WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND deleted_at IS NULL
+            AND (id = ${idOrIdentifier} OR trigger_identifier = ${idOrIdentifier})
+          ORDER BY (id = ${idOrIdentifier}) DESC LIMIT 1`,
     );
     return rows[0] ? toWorkflow(rows[0]) : null;
   }
 
   async search(scope: EnvironmentScope, search: WorkflowSearch): Promise<Page<Workflow>> {
     const { page, limit, query, tags, active } = search;
-    const params: unknown[] = [scope.environmentId, scope.organizationId];
-    let where = 'environment_id = $1 AND organization_id = $2 AND deleted_at IS NULL';
+    const where: Sql[] = [sql`environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND deleted_at IS NULL`];
     if (query) {
-      params.push(`%${escapeLike(query)}%`);
-      where += ` AND (name ILIKE $${params.length} OR trigger_identifier ILIKE $${params.length})`;
+      const pattern = `%${escapeLike(query)}%`;
+      where.push(sql`(name ILIKE ${pattern} OR trigger_identifier ILIKE ${pattern})`);
     }
-    if (tags?.length) {
-      params.push(tags);
-      where += ` AND document->'tags' ?| $${params.length}::text[]`;
-    }
-    if (active !== undefined) {
-      params.push(active);
-      where += ` AND active = $${params.length}`;
-    }
+    if (tags?.length) where.push(sql`document->'tags' ?| ${tags}::text[]`);
+    if (active !== undefined) where.push(sql`active = ${active}`);
+    const filter = join(where, ' AND ');
     const column = { createdAt: 'created_at', updatedAt: 'updated_at', name: 'name' }[search.orderBy ?? 'createdAt'];
-    const direction = search.orderDirection === 'asc' ? 'ASC' : 'DESC';
+    const direction = raw(search.orderDirection === 'asc' ? 'ASC' : 'DESC');
     // Names compare byte by byte, as MongoDB and the in-memory store compare them.
-    const sortKey = column === 'name' ? 'name COLLATE "C"' : column;
-    const [{ count }] = await this.sql.query<{ count: number }>(`SELECT COUNT(*)::int AS count FROM workflows WHERE ${where}`, params);
-    const rows = await this.sql.query(
-      `SELECT * FROM workflows WHERE ${where} ORDER BY ${sortKey} ${direction}, id ${direction} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, limit, search.offset ?? page * limit],
+    const sortKey = raw(column === 'name' ? 'name COLLATE "C"' : column);
+    const [{ count }] = await this.sql.query<{ count: number }>(sql`SELECT COUNT(*)::int AS count FROM workflows WHERE ${filter}`);
+    const rows = await this.sql.query<WorkflowRow>(
+      sql`SELECT * FROM workflows WHERE ${filter} ORDER BY ${sortKey} ${direction}, id ${direction} LIMIT ${limit} OFFSET ${search.offset ?? page * limit}`,
     );
     return { items: rows.map(toWorkflow), totalCount: Number(count) };
   }
 
   async listActive(scope: EnvironmentScope, filter: { critical?: boolean } = {}): Promise<Workflow[]> {
-    const params: unknown[] = [scope.environmentId, scope.organizationId];
-    let where = 'environment_id = $1 AND organization_id = $2 AND deleted_at IS NULL AND active';
-    if (filter.critical !== undefined) {
-      params.push(filter.critical);
-      where += ' AND critical = $3';
-    }
-    const rows = await this.sql.query(`SELECT * FROM workflows WHERE ${where} ORDER BY created_at, id`, params);
+    const critical = filter.critical !== undefined ? sql` AND critical = ${filter.critical}` : empty;
+    const rows = await this.sql.query<WorkflowRow>(
+      sql`SELECT * FROM workflows
+          WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND deleted_at IS NULL AND active${critical}
+          ORDER BY created_at, id`,
+    );
     return rows.map(toWorkflow);
   }
 
   async softDelete(scope: EnvironmentScope, id: string, deletedBy: string, deletedAt: Date): Promise<boolean> {
     const rows = await this.sql.query(
-      `UPDATE workflows SET deleted_at = $4, deleted_by = $5, revision = revision + 1
-       WHERE id = $1 AND organization_id = $2 AND environment_id = $3 AND deleted_at IS NULL RETURNING id`,
-      [id, scope.organizationId, scope.environmentId, deletedAt, deletedBy],
+      sql`UPDATE workflows SET deleted_at = ${deletedAt}, deleted_by = ${deletedBy}, revision = revision + 1 WHERE ${live(scope, id)} RETURNING id`,
     );
     return rows.length === 1;
   }
