@@ -32,6 +32,8 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
     const workflow = blankWorkflow({ id: newId(), ...scope, creatorId: 'key', createdAt: now }, 'Welcome');
     workflow.trigger.identifier = 'welcome';
     await r.workflows.insert(workflow);
+    const layoutId = newId();
+    await r.layouts.insert({ id: layoutId, ...scope, layoutId: 'brand', name: 'Brand', isTranslationEnabled: false, controlValues: null, creatorId: 'key', createdAt: now, updatedAt: now });
     const trigger = triggerRecord(scope);
     await r.triggers.insertIfAbsent(trigger);
     const n = notification(scope);
@@ -54,6 +56,7 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
       tenant: () => r.tenants.findByIdentifier(scope, 'acme'),
       topic: () => r.topics.findByKey(scope, 'news'),
       workflow: () => r.workflows.findByIdIncludingDeleted(scope, workflow.id),
+      layout: () => r.layouts.findByReference(scope, layoutId),
       trigger: () => r.triggers.findById(trigger.id),
       notification: () => r.notifications.findById(scope, n.id),
       job: () => r.jobs.findById(j.id),

@@ -27,7 +27,7 @@ import {
 import { SqlPreferenceRepository, SqlSubscriberRepository } from '../../libs/store-sql/src/subscribers';
 import { SqlTenantRepository } from '../../libs/store-sql/src/tenants';
 import { SqlTopicRepository } from '../../libs/store-sql/src/topics';
-import { SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
+import { SqlLayoutRepository, SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { Repositories, createMemoryStore } from '../fakes/memory';
 import { SqlInboxRepository } from '../../libs/store-sql/src/inbox';
 import { TEST_DATABASE_URL, uniqueName } from './test-app';
@@ -81,6 +81,7 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     tenants: new SqlTenantRepository(sql),
     integrations: new SqlIntegrationRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
     workflows: new SqlWorkflowRepository(sql),
+    layouts: new SqlLayoutRepository(sql),
     triggers: new SqlTriggerRepository(sql),
     notifications: new SqlNotificationRepository(sql),
     jobs: new SqlJobRepository(sql),

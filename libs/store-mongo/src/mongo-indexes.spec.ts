@@ -20,6 +20,8 @@ const UNIQUE_KEYS: [collection: string, fields: string[], partial: Record<string
   ['integrations', ['environmentId', 'channel', 'priority'], { active: true, deleted: false, priority: { $gt: 0 } }],
   // a live workflow's trigger identifier per environment
   ['workflows', ['environmentId', 'triggerIdentifier'], { deleted: false }],
+  // a layoutId per environment
+  ['layouts', ['environmentId', 'layoutId'], null],
   // a transactionId per environment (a repeated trigger delivers nothing)
   ['triggers', ['environmentId', 'transactionId'], null],
   ['digest_buckets', ['environmentId', 'bucketKey'], null],

@@ -83,6 +83,12 @@ export const INDEXES: Record<CollectionName, IndexDefinition[]> = {
     { name: 'workflows_trigger_identifier_live', key: { environmentId: 1, triggerIdentifier: 1 }, unique: true, partialFilterExpression: LIVE },
     { name: 'workflows_environment_created', key: { environmentId: 1, createdAt: -1, _id: -1 } },
   ],
+  // the environment's default: the layout with the latest mark
+  [COLLECTIONS.layouts]: [
+    { name: 'layouts_environment_layout_id', key: { environmentId: 1, layoutId: 1 }, unique: true },
+    { name: 'layouts_environment_created', key: { environmentId: 1, createdAt: -1, _id: -1 } },
+    { name: 'layouts_environment_default', key: { environmentId: 1, defaultSince: -1, _id: -1 }, partialFilterExpression: { defaultSince: { $exists: true } } },
+  ],
   [COLLECTIONS.triggers]: [
     { name: 'triggers_environment_transaction', key: { environmentId: 1, transactionId: 1 }, unique: true },
     { name: 'triggers_accepted', key: { status: 1, createdAt: 1, _id: 1 }, partialFilterExpression: { status: 'accepted' } },

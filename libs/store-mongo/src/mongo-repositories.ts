@@ -10,6 +10,7 @@ import { MongoSubscriberRepository } from './subscribers/mongo-subscriber.reposi
 import { MongoTenantRepository } from './tenants/mongo-tenant.repository';
 import { MongoTopicRepository } from './topics/mongo-topic.repository';
 import { MongoWorkflowRepository } from './workflows/mongo-workflow.repository';
+import { MongoLayoutRepository } from './workflows/mongo-layout.repository';
 import { MongoDeliveryEventRepository, MongoSuppressionRepository } from './delivery/mongo-delivery-event.repository';
 import { MongoDigestBucketRepository } from './delivery/mongo-digest-bucket.repository';
 import { MongoThrottleWindowRepository } from './delivery/mongo-throttle-window.repository';
@@ -38,6 +39,7 @@ export function mongoRepositories(store: MongoStore, cipher: CredentialCipher) {
     tenants: guardedRepository('tenants', new MongoTenantRepository(store)),
     integrations: guardedRepository('integrations', new MongoIntegrationRepository(store, cipher)),
     workflows: guardedRepository('workflows', new MongoWorkflowRepository(store)),
+    layouts: guardedRepository('layouts', new MongoLayoutRepository(store)),
     triggers: guardedRepository('triggers', new MongoTriggerRepository(store)),
     notifications: guardedRepository('notifications', new MongoNotificationRepository(store)),
     jobs: guardedRepository('jobs', new MongoJobRepository(store)),

@@ -17,6 +17,7 @@ export const COLLECTIONS = {
   tenants: 'tenants',
   integrations: 'integrations',
   workflows: 'workflows',
+  layouts: 'layouts',
   triggers: 'triggers',
   notifications: 'notifications',
   jobs: 'jobs',

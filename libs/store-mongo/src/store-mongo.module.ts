@@ -18,14 +18,14 @@ import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY } from '@app/w
 import { CREDENTIAL_CIPHER, CredentialCipher, INTEGRATION_REPOSITORY } from '@app/integrations';
 import { PREFERENCE_REPOSITORY, SUBSCRIBER_REPOSITORY, TOPIC_REPOSITORY } from '@app/subscribers';
 import { TENANT_REPOSITORY } from '@app/tenants';
-import { CachedWorkflowRepository, WORKFLOW_REPOSITORY } from '@app/workflows';
+import { CachedLayoutRepository, CachedWorkflowRepository, LAYOUT_REPOSITORY, WORKFLOW_REPOSITORY } from '@app/workflows';
 import { ensureIndexes } from './mongo-indexes';
 import { MongoRepositories, mongoRepositories } from './mongo-repositories';
 import { MONGO_STORE, MongoStore, MongoStoreOptions, openMongoStore } from './mongo-store';
 
 const MONGO_REPOSITORIES = Symbol('MongoRepositories');
 
-/** Each port token and the adapter bound to it; the pipeline's workflow lookups are cached for a moment (CachedWorkflowRepository). */
+/** Each port token and the adapter bound to it; the pipeline's workflow and layout lookups are cached for a moment (CachedWorkflowRepository, CachedLayoutRepository). */
 const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][] = [
   [ENVIRONMENT_REPOSITORY, (r) => r.environments],
   [SUBSCRIBER_REPOSITORY, (r) => r.subscribers],
@@ -34,6 +34,7 @@ const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][]
   [TENANT_REPOSITORY, (r) => r.tenants],
   [INTEGRATION_REPOSITORY, (r) => r.integrations],
   [WORKFLOW_REPOSITORY, (r) => new CachedWorkflowRepository(r.workflows)],
+  [LAYOUT_REPOSITORY, (r) => new CachedLayoutRepository(r.layouts)],
   [TRIGGER_REPOSITORY, (r) => r.triggers],
   [NOTIFICATION_REPOSITORY, (r) => r.notifications],
   [JOB_REPOSITORY, (r) => r.jobs],

@@ -3,6 +3,7 @@ import type { Integration } from '@app/integrations';
 import type { JobState } from '@app/kernel';
 import type { Subscriber, SubscriberPreference, TopicSubscription } from '@app/subscribers';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '@app/webhooks';
+import type { LayoutControlValues } from '@app/workflows';
 import type { WorkflowDocument } from './workflows/sql-workflow.repository';
 import { Row, bigint, boolean, defaulted, integer, jsonb, nullable, table, text, textList, textListOf, textOf, timestamptz } from './sql-table';
 
@@ -178,6 +179,21 @@ export const workflows = table('workflows', {
   deleted_by: nullable(text),
 });
 export type WorkflowRow = Row<typeof workflows>;
+
+export const layouts = table('layouts', {
+  id: text,
+  organization_id: text,
+  environment_id: text,
+  layout_id: text,
+  name: text,
+  is_translation_enabled: boolean,
+  control_values: nullable(jsonb<LayoutControlValues>()),
+  default_since: nullable(timestamptz),
+  creator_id: text,
+  created_at: timestamptz,
+  updated_at: timestamptz,
+});
+export type LayoutRow = Row<typeof layouts>;
 
 /** In the order bulk inserts write them (jsonRows): the columns most triggers leave empty last. */
 export const triggers = table('triggers', {
@@ -478,6 +494,7 @@ export const TABLES = [
   tenants,
   integrations,
   workflows,
+  layouts,
   triggers,
   triggersPending,
   notifications,

@@ -22,3 +22,6 @@ export * from './application/publish-workflows/sync-workflow.use-case';
 export * from './application/list-environment-tags/list-environment-tags.use-case';
 export * from './workflows.module';
 export * from './application/workflow-cache/cached-workflow.repository';
+export * from './domain/layout';
+export * from './ports/layout.repository.port';
+export * from './application/layouts/cached-layout.repository';

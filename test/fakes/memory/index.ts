@@ -27,7 +27,7 @@ import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations
 import { Clock, IDEMPOTENCY_STORE, IdempotencyStore, QUEUE_JOB_STORE, QueueJobStore, systemClock } from '@app/kernel';
 import { PREFERENCE_REPOSITORY, PreferenceRepository, SUBSCRIBER_REPOSITORY, SubscriberRepository, TOPIC_REPOSITORY, TopicRepository } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
-import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
+import { LAYOUT_REPOSITORY, LayoutRepository, WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY, WebhookDeliveryRepository, WebhookEndpointRepository } from '@app/webhooks';
 import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
 import { InMemoryEnvironmentDataPurger } from './in-memory-environment-data.purger';
@@ -48,6 +48,7 @@ import { InMemoryThrottleWindowRepository } from './in-memory-throttle-window.re
 import { InMemoryTopicRepository } from './in-memory-topic.repository';
 import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
 import { InMemoryWorkflowRepository } from './in-memory-workflow.repository';
+import { InMemoryLayoutRepository } from './in-memory-layout.repository';
 import { DeliveryTables } from './memory-delivery-tables';
 import { InMemoryDeliveryEventRepository } from './in-memory-delivery-event.repository';
 import { InMemorySuppressionRepository } from './in-memory-suppression.repository';
@@ -66,6 +67,7 @@ export interface Repositories {
   tenants: TenantRepository;
   integrations: IntegrationRepository;
   workflows: WorkflowRepository;
+  layouts: LayoutRepository;
   triggers: TriggerRepository;
   notifications: NotificationRepository;
   jobs: JobRepository;
@@ -111,6 +113,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const tenants = new InMemoryTenantRepository();
   const integrations = new InMemoryIntegrationRepository();
   const workflows = new InMemoryWorkflowRepository();
+  const layouts = new InMemoryLayoutRepository();
   const triggers = new InMemoryTriggerRepository(clock);
   const digestBuckets = new InMemoryDigestBucketRepository();
   const throttleWindows = new InMemoryThrottleWindowRepository();
@@ -127,6 +130,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     tenants,
     integrations,
     workflows,
+    layouts,
     triggers,
     notifications: new InMemoryNotificationRepository(delivery, clock),
     jobs: new InMemoryJobRepository(delivery, clock),
@@ -149,6 +153,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       tenants,
       integrations,
       workflows,
+      layouts,
       triggers,
       delivery,
       digestBuckets,
@@ -168,6 +173,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [TENANT_REPOSITORY, repositories.tenants],
     [INTEGRATION_REPOSITORY, repositories.integrations],
     [WORKFLOW_REPOSITORY, repositories.workflows],
+    [LAYOUT_REPOSITORY, repositories.layouts],
     [TRIGGER_REPOSITORY, repositories.triggers],
     [NOTIFICATION_REPOSITORY, repositories.notifications],
     [JOB_REPOSITORY, repositories.jobs],

@@ -34,6 +34,7 @@ import { integrationUniquePriorityMigration } from './0032_integration_unique_pr
 import { throttleWindowsMigration } from './0033_throttle_windows';
 import { jobOutputMigration } from './0034_job_output';
 import { messageDataMigration } from './0035_message_data';
+import { layoutsMigration } from './0036_layouts';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -72,4 +73,5 @@ export const MIGRATIONS: Migration[] = [
   throttleWindowsMigration,
   jobOutputMigration,
   messageDataMigration,
+  layoutsMigration,
 ];
