@@ -134,7 +134,7 @@ describeEachStore(`@novu/api ${NOVU_API_VERSION}: /v2/workflows (%s)`, (store) =
     await sdkFails('workflows.get after delete', 404, () => novu.workflows.get(workflowId));
   });
 
-  it('refuses custom and tool steps (422 not_supported), controls of the wrong type, and a layout (not served yet)', async () => {
+  it('refuses custom and tool steps (422 not_supported), controls of the wrong type, and a layout the environment lacks', async () => {
     const base = { name: 'Bad', workflowId: uniqueName('bad').toLowerCase() };
     const custom = await sdkFails('custom step', 422, () => novu.workflows.create({ ...base, steps: [{ name: 'C', type: 'custom', controlValues: {} }] }));
     expect(JSON.parse(custom.body)).toMatchObject({ code: 'not_supported' });

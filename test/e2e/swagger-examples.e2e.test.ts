@@ -100,6 +100,13 @@ async function v2Workflow(env: Env): Promise<string> {
   return 'order-shipped';
 }
 
+/** An email layout, `brand` (the layoutId the layout examples name); its layoutId. */
+async function layout(env: Env): Promise<string> {
+  await env.api.post('/v2/layouts').send({ layoutId: 'brand', name: 'Brand' }).expect(201);
+  return 'brand';
+}
+const onLayout: Fixture = async (env) => ({ params: { layoutId: await layout(env) } });
+
 /** An in-app message delivered to the subscriber (created by the trigger); its id. */
 async function inAppMessage(env: Env, subscriberId: string): Promise<string> {
   const identifier = uniqueName('wf').toLowerCase();
@@ -321,6 +328,10 @@ const FIXTURES: Record<string, Fixture> = {
     return { params: { targetEnvironmentId: await newEnvironment(env, 'Production') }, fill: { sourceEnvironmentId: await developmentId(env) } };
   },
   'POST /v2/workflows': async () => ({}),
+  'POST /v2/layouts': async () => ({}),
+  'PUT /v2/layouts/{layoutId}': onLayout,
+  'POST /v2/layouts/{layoutId}/duplicate': onLayout,
+  'POST /v2/layouts/{layoutId}/preview': onLayout,
   'PUT /v2/workflows/{workflowId}': async (env) => ({ params: { workflowId: await v2Workflow(env) } }),
   'PATCH /v2/workflows/{workflowId}': async (env) => ({ params: { workflowId: await v2Workflow(env) } }),
   'POST /v2/workflows/{workflowId}/step/{stepId}/preview': async (env) => ({ params: { workflowId: await v2Workflow(env), stepId: 'in-app' } }),

@@ -1,8 +1,8 @@
 import { systemClock } from '@app/kernel';
 import { SqlClient, createSqlClient } from '@app/store-sql';
 import { CreateWorkflow } from '@app/workflows';
-import { SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { ServiceHarness, buildService, removeBuild, sleep } from '../support/service-processes';
+import { SqlLayoutRepository, SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -32,7 +32,7 @@ describe('throttle step in production mode: api + two workers on PostgreSQL and 
     await h.startWorker();
     const me = (await h.expect(200, 'GET', '/v1/environments/me')).data;
     sql = await createSqlClient({ url: h.databaseUrl, poolSize: 1 });
-    const created = await new CreateWorkflow(new SqlWorkflowRepository(sql), systemClock).execute({
+    const created = await new CreateWorkflow(new SqlWorkflowRepository(sql), systemClock, new SqlLayoutRepository(sql)).execute({
       scope: { organizationId: me._organizationId, environmentId: me._id },
       creatorId: 'test',
       fields: {

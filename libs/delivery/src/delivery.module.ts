@@ -13,6 +13,7 @@ import { RunStep } from './application/run-step/run-step.use-case';
 import { ChannelSupport } from './application/run-step/channels/channel-support';
 import { ChatSender } from './application/run-step/channels/chat.sender';
 import { EmailSender } from './application/run-step/channels/email.sender';
+import { EmailLayouts } from './application/run-step/channels/email-layouts';
 import { InAppSender } from './application/run-step/channels/in-app.sender';
 import { ProviderDelivery } from './application/run-step/channels/provider-delivery';
 import { PushSender } from './application/run-step/channels/push.sender';
@@ -37,6 +38,7 @@ import { LiftSuppression } from './application/lift-suppression/lift-suppression
 import { GetWebhookSupportStatus } from './application/get-webhook-support-status/get-webhook-support-status.use-case';
 import { GetExecutionDetails } from './application/get-execution-details/get-execution-details.use-case';
 import { PreviewStep } from './application/preview-step/preview-step.use-case';
+import { PreviewLayout } from './application/preview-layout/preview-layout.use-case';
 
 const useCases = [
   TriggerEvent,
@@ -56,6 +58,7 @@ const useCases = [
   GetWebhookSupportStatus,
   GetExecutionDetails,
   PreviewStep,
+  PreviewLayout,
 ];
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */
@@ -73,7 +76,7 @@ const stepParts = [
   HttpRequestStep,
   JsonSchemas,
 ];
-const channelSenders = [ChannelSupport, ProviderDelivery, ReplyAddresses, InAppSender, EmailSender, SmsSender, ChatSender, PushSender];
+const channelSenders = [ChannelSupport, ProviderDelivery, ReplyAddresses, InAppSender, EmailLayouts, EmailSender, SmsSender, ChatSender, PushSender];
 
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */
 @Module({ imports: [SubscribersModule], providers: [...useCases, ...stepParts, ...channelSenders], exports: useCases })

@@ -50,4 +50,5 @@ export * from './application/lift-suppression/lift-suppression.use-case';
 export * from './application/get-webhook-support-status/get-webhook-support-status.use-case';
 export * from './application/get-execution-details/get-execution-details.use-case';
 export * from './application/preview-step/preview-step.use-case';
+export * from './application/preview-layout/preview-layout.use-case';
 export * from './application/message-events';

@@ -23,5 +23,13 @@ export * from './application/list-environment-tags/list-environment-tags.use-cas
 export * from './workflows.module';
 export * from './application/workflow-cache/cached-workflow.repository';
 export * from './domain/layout';
+export * from './domain/layout-publication';
 export * from './ports/layout.repository.port';
 export * from './application/layouts/cached-layout.repository';
+export * from './application/create-layout/create-layout.use-case';
+export * from './application/update-layout/update-layout.use-case';
+export * from './application/get-layout/get-layout.use-case';
+export * from './application/list-layouts/list-layouts.use-case';
+export * from './application/delete-layout/delete-layout.use-case';
+export * from './application/duplicate-layout/duplicate-layout.use-case';
+export * from './application/get-layout-usage/get-layout-usage.use-case';

@@ -12,6 +12,14 @@ import { DiffEnvironments } from './application/publish-workflows/diff-environme
 import { PublishEnvironment } from './application/publish-workflows/publish-environment.use-case';
 import { SyncWorkflow } from './application/publish-workflows/sync-workflow.use-case';
 import { ListEnvironmentTags } from './application/list-environment-tags/list-environment-tags.use-case';
+import { CreateLayout } from './application/create-layout/create-layout.use-case';
+import { UpdateLayout } from './application/update-layout/update-layout.use-case';
+import { GetLayout } from './application/get-layout/get-layout.use-case';
+import { ListLayouts } from './application/list-layouts/list-layouts.use-case';
+import { DeleteLayout } from './application/delete-layout/delete-layout.use-case';
+import { DuplicateLayout } from './application/duplicate-layout/duplicate-layout.use-case';
+import { GetLayoutUsage } from './application/get-layout-usage/get-layout-usage.use-case';
+import { LayoutRecords } from './application/layouts/layout-records';
 
 const useCases = [
   CreateWorkflow,
@@ -26,8 +34,15 @@ const useCases = [
   PublishEnvironment,
   SyncWorkflow,
   ListEnvironmentTags,
+  CreateLayout,
+  UpdateLayout,
+  GetLayout,
+  ListLayouts,
+  DeleteLayout,
+  DuplicateLayout,
+  GetLayoutUsage,
 ];
 
 /** Use cases of the workflows context; repository tokens come from the global store module. */
-@Module({ providers: [...useCases, WorkflowPublication], exports: useCases })
+@Module({ providers: [...useCases, WorkflowPublication, LayoutRecords], exports: useCases })
 export class WorkflowsModule {}

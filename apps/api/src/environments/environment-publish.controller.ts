@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedScope } from '@app/environments';
-import { DiffEnvironments, ListEnvironmentTags, PublishEnvironment, PublishResourceTypeUnsupportedError } from '@app/workflows';
+import { DiffEnvironments, ListEnvironmentTags, PublishEnvironment, PublishResource, PublishResourceTypeUnsupportedError } from '@app/workflows';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import {
@@ -20,7 +20,7 @@ const TargetParam = () =>
 const Refusals = () =>
   ApiBadRequestResponse({
     type: ErrorResponseDto,
-    description: 'Source and target are one environment (`publish_same_environment`), or a resource is unknown or not a workflow',
+    description: 'Source and target are one environment (`publish_same_environment`), or a resource is unknown or neither a workflow nor a layout',
   });
 const NotFound = () =>
   ApiNotFoundResponse({ type: ErrorResponseDto, description: 'An environment is not one of your organization, or there is no Development environment' });
@@ -28,16 +28,16 @@ const NotFound = () =>
 /** Resource types that name workflows: Novu's `workflow`, and the values @novu/api 3.x sends (its enum of that name). */
 const WORKFLOW_RESOURCE_TYPES = new Set(['workflow', 'REGULAR', 'ECHO', 'BRIDGE']);
 
-function workflowIds(resources: ResourceToPublishDto[] | undefined): string[] | undefined {
+function publishResources(resources: ResourceToPublishDto[] | undefined): PublishResource[] | undefined {
   if (!resources) return undefined;
-  const unsupported = [...new Set(resources.map((r) => r.resourceType).filter((type) => !WORKFLOW_RESOURCE_TYPES.has(type)))];
+  const unsupported = [...new Set(resources.map((r) => r.resourceType).filter((type) => type !== 'layout' && !WORKFLOW_RESOURCE_TYPES.has(type)))];
   if (unsupported.length) throw new PublishResourceTypeUnsupportedError(unsupported);
-  return resources.map((r) => r.resourceId);
+  return resources.map((r) => ({ resourceType: r.resourceType === 'layout' ? 'layout' : 'workflow', resourceId: r.resourceId }));
 }
 
 /**
- * Novu's v2 environment routes: publishing workflows from one environment to another (matched by
- * workflowId), its diff, and the tags in use. Any API key of the organization may publish between any
+ * Novu's v2 environment routes: publishing workflows and layouts from one environment to another
+ * (matched by workflowId and layoutId), its diff, and the tags in use. Any API key of the organization may publish between any
  * two of its environments.
  */
 @ApiTags('Environments')
@@ -54,7 +54,9 @@ export class EnvironmentPublishController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'What publishing would change in the target',
-    description: 'Each workflow of either environment: added, modified (with the fields and steps that differ), unchanged or deleted. Writes nothing.',
+    description:
+      'Each workflow and layout of either environment: added, modified (with the fields and steps that differ), unchanged or deleted; a workflow lists the ' +
+      'layouts its email steps need in `dependencies`. Writes nothing.',
   })
   @TargetParam()
   @ApiDataResponse(DiffEnvironmentResponseDto)
@@ -73,10 +75,11 @@ export class EnvironmentPublishController {
   @Post(':targetEnvironmentId/publish')
   @HttpCode(200)
   @ApiOperation({
-    summary: "Copy the source's workflows to the target",
+    summary: "Copy the source's layouts and workflows to the target",
     description:
-      'Workflows are matched by workflowId: the new ones are created, the changed ones replaced, the target loses those the source has not (unless `resources` ' +
-      'names some), the unchanged ones are skipped. Publishing again with nothing changed writes nothing. `dryRun` reports what would be done.',
+      'Layouts are matched by layoutId and written first, then workflows by workflowId: the new ones are created, the changed ones replaced, the target ' +
+      'loses those the source has not (unless `resources` names some; a layout workflows of the target still use stays), the unchanged ones are skipped. ' +
+      'The source’s default layout becomes the target’s. Publishing again with nothing changed writes nothing. `dryRun` reports what would be done.',
   })
   @TargetParam()
   @ApiDataResponse(PublishEnvironmentResponseDto)
@@ -93,7 +96,7 @@ export class EnvironmentPublishController {
       targetEnvironmentId,
       by: scope.apiKeyId,
       dryRun: body.dryRun,
-      workflowIds: workflowIds(body.resources),
+      resources: publishResources(body.resources),
     });
     return toPublishResponse(result);
   }

@@ -82,13 +82,16 @@ export class DiffEnvironmentRequestDto {
 export class ResourceToPublishDto {
   @ApiProperty({
     description:
-      'Type of the resource: workflows are the resources served, named `workflow` (Novu) or, as @novu/api 3.x sends them, `REGULAR`, `ECHO` or `BRIDGE`; other types (`layout`) answer 400',
+      'Type of the resource: `layout`, or a workflow: `workflow` (Novu) or, as @novu/api 3.x sends them, `REGULAR`, `ECHO` or `BRIDGE` (one that names no workflow but a layout publishes the layout, since that SDK cannot send `layout`); other types answer 400',
     example: 'REGULAR',
   })
   @IsString()
   resourceType: string;
 
-  @ApiProperty({ description: "The workflow's workflowId (trigger identifier) or `_id` in the source environment", example: 'welcome' })
+  @ApiProperty({
+    description: "The workflow's workflowId (trigger identifier) or the layout's layoutId, or its `_id`, in the source environment",
+    example: 'welcome',
+  })
   @IsString()
   @IsNotEmpty()
   resourceId: string;
@@ -106,7 +109,8 @@ export class PublishEnvironmentRequestDto {
   dryRun?: boolean;
 
   @ApiPropertyOptional({
-    description: 'Only these workflows (then nothing is deleted); default: every workflow of the source, and the target loses those the source has not',
+    description:
+      'Only these workflows and layouts, and the layouts those workflows use that the target lacks (then nothing is deleted); default: every workflow and layout of the source, and the target loses those the source has not',
     type: [ResourceToPublishDto],
   })
   @IsOptional()
@@ -118,9 +122,14 @@ export class PublishEnvironmentRequestDto {
 }
 
 class ResourceInfoDto {
-  @ApiPropertyOptional({ description: 'Workflow: its workflowId (trigger identifier); step: its `_id`', example: 'welcome', nullable: true, type: String })
+  @ApiPropertyOptional({
+    description: 'Workflow: its workflowId (trigger identifier); step: its `_id`; layout: its layoutId',
+    example: 'welcome',
+    nullable: true,
+    type: String,
+  })
   id: string | null;
-  @ApiPropertyOptional({ description: 'Workflow or step name', example: 'Welcome', nullable: true, type: String })
+  @ApiPropertyOptional({ description: 'Workflow, step or layout name', example: 'Welcome', nullable: true, type: String })
   name: string | null;
   @ApiPropertyOptional({ description: 'Who last changed it (not recorded here: null)', nullable: true, type: Object, example: null })
   updatedBy: null;
@@ -129,7 +138,7 @@ class ResourceInfoDto {
 }
 
 const RESOURCE_TYPE = {
-  description: "`REGULAR` for every workflow and step (the values @novu/api 3.x accepts; Novu's server says `workflow` and `step`)",
+  description: "`REGULAR` for every workflow, step and layout (the values @novu/api 3.x accepts; Novu's server says `workflow`, `step` and `layout`)",
   enum: ['REGULAR'],
   example: 'REGULAR',
 };
@@ -143,13 +152,14 @@ class DiffsDto {
 }
 
 export class ResourceDiffDto {
-  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow or step in the source (null when deleted)' })
+  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow, step or layout in the source (null when deleted)' })
   sourceResource: ResourceInfoDto | null;
-  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow or step in the target (null when added)' })
+  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow, step or layout in the target (null when added)' })
   targetResource: ResourceInfoDto | null;
   @ApiProperty(RESOURCE_TYPE) resourceType: 'REGULAR';
   @ApiProperty(DIFF_ACTION) action: string;
-  @ApiPropertyOptional({ type: DiffsDto, description: 'Both sides of what differs' }) diffs?: DiffsDto;
+  @ApiPropertyOptional({ type: DiffsDto, description: 'Both sides of what differs (a layout: name, isTranslationEnabled, controlValues, isDefault)' })
+  diffs?: DiffsDto;
   @ApiPropertyOptional({ description: 'Step type (step entries only)', example: 'in_app' }) stepType?: string;
   @ApiPropertyOptional({ description: "The step's position in the target" }) previousIndex?: number;
   @ApiPropertyOptional({ description: "The step's position in the source" }) newIndex?: number;
@@ -162,36 +172,45 @@ class DiffSummaryDto {
   @ApiProperty({ description: 'Unchanged' }) unchanged: number;
 }
 
+export class ResourceDependencyDto {
+  @ApiProperty(RESOURCE_TYPE) resourceType: 'REGULAR';
+  @ApiProperty({ description: 'The layoutId of a layout the workflow’s email steps name', example: 'brand' }) resourceId: string;
+  @ApiProperty({ description: 'The layout’s name', example: 'Brand' }) resourceName: string;
+  @ApiProperty({ description: 'The target lacks it: publishing the workflow publishes it too', example: true }) isBlocking: boolean;
+  @ApiProperty({ description: 'Why it is listed', enum: ['LAYOUT_REQUIRED_FOR_WORKFLOW', 'LAYOUT_EXISTS_IN_TARGET'], example: 'LAYOUT_REQUIRED_FOR_WORKFLOW' })
+  reason: string;
+}
+
 export class ResourceDiffResultDto {
   @ApiProperty(RESOURCE_TYPE) resourceType: 'REGULAR';
-  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow in the source (null when deleted)' })
+  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow or layout in the source (null when deleted)' })
   sourceResource: ResourceInfoDto | null;
-  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow in the target (null when added)' })
+  @ApiPropertyOptional({ type: ResourceInfoDto, nullable: true, description: 'The workflow or layout in the target (null when added)' })
   targetResource: ResourceInfoDto | null;
-  @ApiProperty({ type: [ResourceDiffDto], description: 'The workflow entry, then one entry per step that differs' }) changes: ResourceDiffDto[];
+  @ApiProperty({ type: [ResourceDiffDto], description: 'The workflow (or layout) entry, then one entry per step that differs' }) changes: ResourceDiffDto[];
   @ApiProperty({ type: DiffSummaryDto, description: 'Counts of this workflow and its steps by action' }) summary: DiffSummaryDto;
-  @ApiProperty({ description: 'Resources this one needs in the target (none: layouts are not served)', type: [Object], example: [] })
-  dependencies: never[];
+  @ApiProperty({ description: 'A workflow: the layouts its email steps need in the target (a layout: none)', type: [ResourceDependencyDto] })
+  dependencies: ResourceDependencyDto[];
 }
 
 class EnvironmentDiffSummaryDto {
-  @ApiProperty({ description: 'Workflows compared' }) totalEntities: number;
-  @ApiProperty({ description: 'Workflows added, modified or deleted' }) totalChanges: number;
+  @ApiProperty({ description: 'Workflows and layouts compared' }) totalEntities: number;
+  @ApiProperty({ description: 'Workflows and layouts added, modified or deleted' }) totalChanges: number;
   @ApiProperty({ description: 'Whether publishing would change anything' }) hasChanges: boolean;
 }
 
 export class DiffEnvironmentResponseDto {
   @ApiProperty({ description: 'The environment compared from', example: ENVIRONMENT_ID_EXAMPLE }) sourceEnvironmentId: string;
   @ApiProperty({ description: 'The environment compared to', example: ENVIRONMENT_ID_EXAMPLE }) targetEnvironmentId: string;
-  @ApiProperty({ type: [ResourceDiffResultDto], description: 'One entry per workflow of either environment, unchanged ones included' })
+  @ApiProperty({ type: [ResourceDiffResultDto], description: 'One entry per workflow of either environment, unchanged ones included, then one per layout' })
   resources: ResourceDiffResultDto[];
   @ApiProperty({ type: EnvironmentDiffSummaryDto, description: 'Totals over the workflows' }) summary: EnvironmentDiffSummaryDto;
 }
 
 class SyncedResourceDto {
   @ApiProperty(RESOURCE_TYPE) resourceType: 'REGULAR';
-  @ApiProperty({ description: 'The workflowId (trigger identifier)', example: 'welcome' }) resourceId: string;
-  @ApiProperty({ description: 'Workflow name', example: 'Welcome' }) resourceName: string;
+  @ApiProperty({ description: 'The workflowId (trigger identifier), or the layoutId', example: 'welcome' }) resourceId: string;
+  @ApiProperty({ description: 'Workflow or layout name', example: 'Welcome' }) resourceName: string;
 }
 
 class SuccessfulResourceDto extends SyncedResourceDto {
@@ -199,7 +218,7 @@ class SuccessfulResourceDto extends SyncedResourceDto {
 }
 
 class FailedResourceDto extends SyncedResourceDto {
-  @ApiProperty({ description: 'Why it failed (the workflow changed in the target meanwhile)' }) error: string;
+  @ApiProperty({ description: 'Why it failed (it changed in the target meanwhile; a layout workflows of the target still use)' }) error: string;
 }
 
 class SkippedResourceDto extends SyncedResourceDto {
@@ -209,22 +228,22 @@ class SkippedResourceDto extends SyncedResourceDto {
 
 class SyncResultDto {
   @ApiProperty(RESOURCE_TYPE) resourceType: 'REGULAR';
-  @ApiProperty({ type: [SuccessfulResourceDto], description: 'Workflows created, updated or deleted in the target' }) successful: SuccessfulResourceDto[];
-  @ApiProperty({ type: [FailedResourceDto], description: 'Workflows that could not be written' }) failed: FailedResourceDto[];
-  @ApiProperty({ type: [SkippedResourceDto], description: 'Workflows left as they were' }) skipped: SkippedResourceDto[];
-  @ApiProperty({ description: 'Workflows processed' }) totalProcessed: number;
+  @ApiProperty({ type: [SuccessfulResourceDto], description: 'Those created, updated or deleted in the target' }) successful: SuccessfulResourceDto[];
+  @ApiProperty({ type: [FailedResourceDto], description: 'Those that could not be written' }) failed: FailedResourceDto[];
+  @ApiProperty({ type: [SkippedResourceDto], description: 'Those left as they were' }) skipped: SkippedResourceDto[];
+  @ApiProperty({ description: 'How many were processed' }) totalProcessed: number;
 }
 
 class PublishSummaryDto {
-  @ApiProperty({ description: 'Workflows processed' }) resources: number;
+  @ApiProperty({ description: 'Workflows and layouts processed' }) resources: number;
   @ApiProperty({ description: 'Created, updated or deleted in the target' }) successful: number;
   @ApiProperty({ description: 'Failed' }) failed: number;
   @ApiProperty({ description: 'Left as they were (unchanged, or a dry run)' }) skipped: number;
 }
 
 export class PublishEnvironmentResponseDto {
-  @ApiProperty({ type: [SyncResultDto], description: 'One entry: workflows' }) results: SyncResultDto[];
-  @ApiProperty({ type: PublishSummaryDto, description: 'Totals over the workflows' }) summary: PublishSummaryDto;
+  @ApiProperty({ type: [SyncResultDto], description: 'Two entries: the workflows, then the layouts' }) results: SyncResultDto[];
+  @ApiProperty({ type: PublishSummaryDto, description: 'Totals over the workflows and layouts' }) summary: PublishSummaryDto;
 }
 
 export class EnvironmentTagDto {

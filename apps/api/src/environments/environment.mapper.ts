@@ -1,6 +1,13 @@
 import { Environment, environmentType } from '@app/environments';
-import { EnvironmentDiff, PublishResult, StepChange, WorkflowDiff } from '@app/workflows';
-import { DiffEnvironmentResponseDto, EnvironmentResponseDto, PublishEnvironmentResponseDto, ResourceDiffDto, ResourceDiffResultDto } from './environment.dto';
+import { EnvironmentDiff, LayoutDiff, PublishResult, StepChange, WorkflowDiff, layoutDependencies, layoutIdsOf } from '@app/workflows';
+import {
+  DiffEnvironmentResponseDto,
+  EnvironmentResponseDto,
+  PublishEnvironmentResponseDto,
+  ResourceDependencyDto,
+  ResourceDiffDto,
+  ResourceDiffResultDto,
+} from './environment.dto';
 
 export function toEnvironmentResponse(environment: Environment): EnvironmentResponseDto {
   return {
@@ -18,7 +25,8 @@ export function toEnvironmentResponse(environment: Environment): EnvironmentResp
 
 /**
  * Every resource is `REGULAR`: @novu/api 3.x validates `resourceType` against REGULAR/ECHO/BRIDGE (its
- * enum of that name), so Novu's own `workflow`/`step` would fail every SDK call.
+ * enum of that name), so Novu's own `workflow`/`step`/`layout` would fail every SDK call. Layouts come
+ * after the workflows in a diff, and second in a publish's results.
  */
 const RESOURCE_TYPE = 'REGULAR' as const;
 
@@ -42,7 +50,25 @@ function stepEntry(change: StepChange): ResourceDiffDto {
 
 const asRecord = (value: object | null) => (value ? (JSON.parse(JSON.stringify(value)) as Record<string, unknown>) : null);
 
-function resourceOf(diff: WorkflowDiff): ResourceDiffResultDto {
+/** The layouts a workflow's email steps name: blocking when the target lacks one (publishing the workflow publishes it too). */
+function dependenciesOf(diff: WorkflowDiff, layouts: LayoutDiff[]): ResourceDependencyDto[] {
+  return layoutDependencies(diff.source ? layoutIdsOf(diff.source) : [], layouts).map((dependency) => ({
+    resourceType: RESOURCE_TYPE,
+    resourceId: dependency.layoutId,
+    resourceName: dependency.name,
+    isBlocking: !dependency.inTarget,
+    reason: dependency.inTarget ? 'LAYOUT_EXISTS_IN_TARGET' : 'LAYOUT_REQUIRED_FOR_WORKFLOW',
+  }));
+}
+
+function summaryOf(changes: ResourceDiffDto[], modified: boolean) {
+  const summary = { added: 0, modified: 0, deleted: 0, unchanged: 0 };
+  if (modified) summary.modified = 1;
+  else for (const change of changes) summary[change.action === 'moved' ? 'modified' : (change.action as keyof typeof summary)] += 1;
+  return summary;
+}
+
+function resourceOf(diff: WorkflowDiff, layouts: LayoutDiff[]): ResourceDiffResultDto {
   const sourceResource = workflowInfo(diff.source);
   const targetResource = workflowInfo(diff.target);
   const own: ResourceDiffDto[] =
@@ -58,32 +84,65 @@ function resourceOf(diff: WorkflowDiff): ResourceDiffResultDto {
           },
         ];
   const changes = [...own, ...diff.steps.map(stepEntry)];
-  const summary = { added: 0, modified: 0, deleted: 0, unchanged: 0 };
-  if (diff.action === 'modified') summary.modified = 1;
-  else for (const change of changes) summary[change.action === 'moved' ? 'modified' : (change.action as keyof typeof summary)] += 1;
-  return { resourceType: RESOURCE_TYPE, sourceResource, targetResource, changes, summary, dependencies: [] };
-}
-
-export function toDiffResponse(diff: EnvironmentDiff): DiffEnvironmentResponseDto {
-  const totalChanges = diff.workflows.filter((w) => w.action !== 'unchanged').length;
   return {
-    sourceEnvironmentId: diff.source.environmentId,
-    targetEnvironmentId: diff.target.environmentId,
-    resources: diff.workflows.map(resourceOf),
-    summary: { totalEntities: diff.workflows.length, totalChanges, hasChanges: totalChanges > 0 },
+    resourceType: RESOURCE_TYPE,
+    sourceResource,
+    targetResource,
+    changes,
+    summary: summaryOf(changes, diff.action === 'modified'),
+    dependencies: dependenciesOf(diff, layouts),
   };
 }
 
-export function toPublishResponse(result: PublishResult): PublishEnvironmentResponseDto {
-  const base = (o: PublishResult['outcomes'][number]) => ({ resourceType: RESOURCE_TYPE, resourceId: o.workflowId, resourceName: o.name });
-  const successful = result.outcomes.flatMap((o) =>
+const layoutInfo = (layout: LayoutDiff['source']) =>
+  layout ? { id: layout.layoutId, name: layout.name, updatedBy: null, updatedAt: layout.updatedAt.toISOString() } : null;
+
+function layoutResourceOf(diff: LayoutDiff): ResourceDiffResultDto {
+  const sourceResource = layoutInfo(diff.source);
+  const targetResource = layoutInfo(diff.target);
+  const changes: ResourceDiffDto[] = [
+    {
+      sourceResource,
+      targetResource,
+      resourceType: RESOURCE_TYPE,
+      action: diff.action,
+      ...(diff.fields ? { diffs: { previous: asRecord(diff.fields.previous), new: asRecord(diff.fields.next) } } : {}),
+    },
+  ];
+  return { resourceType: RESOURCE_TYPE, sourceResource, targetResource, changes, summary: summaryOf(changes, false), dependencies: [] };
+}
+
+export function toDiffResponse(diff: EnvironmentDiff): DiffEnvironmentResponseDto {
+  const entities = [...diff.workflows, ...diff.layouts];
+  const totalChanges = entities.filter((entity) => entity.action !== 'unchanged').length;
+  return {
+    sourceEnvironmentId: diff.source.environmentId,
+    targetEnvironmentId: diff.target.environmentId,
+    resources: [...diff.workflows.map((workflow) => resourceOf(workflow, diff.layouts)), ...diff.layouts.map(layoutResourceOf)],
+    summary: { totalEntities: entities.length, totalChanges, hasChanges: totalChanges > 0 },
+  };
+}
+
+type Outcome = PublishResult['outcomes'][number];
+
+function syncResult(outcomes: Outcome[]) {
+  const base = (o: Outcome) => ({ resourceType: RESOURCE_TYPE, resourceId: o.resourceId, resourceName: o.name });
+  const successful = outcomes.flatMap((o) =>
     o.action === 'created' || o.action === 'updated' || o.action === 'deleted' ? [{ ...base(o), action: o.action }] : [],
   );
-  const failed = result.outcomes.flatMap((o) => (o.action === 'failed' ? [{ ...base(o), error: o.error }] : []));
-  const skipped = result.outcomes.flatMap((o) => (o.action === 'skipped' ? [{ ...base(o), reason: o.reason }] : []));
-  const totalProcessed = result.outcomes.length;
+  const failed = outcomes.flatMap((o) => (o.action === 'failed' ? [{ ...base(o), error: o.error }] : []));
+  const skipped = outcomes.flatMap((o) => (o.action === 'skipped' ? [{ ...base(o), reason: o.reason }] : []));
+  return { resourceType: RESOURCE_TYPE, successful, failed, skipped, totalProcessed: outcomes.length };
+}
+
+export function toPublishResponse(result: PublishResult): PublishEnvironmentResponseDto {
+  const results = [
+    syncResult(result.outcomes.filter((o) => o.resourceType === 'workflow')),
+    syncResult(result.outcomes.filter((o) => o.resourceType === 'layout')),
+  ];
+  const count = (part: 'successful' | 'failed' | 'skipped') => results.reduce((sum, r) => sum + r[part].length, 0);
   return {
-    results: [{ resourceType: RESOURCE_TYPE, successful, failed, skipped, totalProcessed }],
-    summary: { resources: totalProcessed, successful: successful.length, failed: failed.length, skipped: skipped.length },
+    results,
+    summary: { resources: result.outcomes.length, successful: count('successful'), failed: count('failed'), skipped: count('skipped') },
   };
 }

@@ -88,7 +88,8 @@ export class EmailControlsDto {
   @ApiPropertyOptional({ description: 'Leave rendered values unsanitised', default: false })
   disableOutputSanitization?: boolean;
   @ApiPropertyOptional({
-    description: 'Email layout: null for none (layouts are not served yet: only null or absent is accepted)',
+    description:
+      'Email layout the body is sent in, by its layoutId (or `_id`; stored as the layoutId; 422 when the environment has no such layout); null: none, the body alone; left out: the environment’s default layout, else the service’s own',
     nullable: true,
     example: null,
   })

@@ -86,15 +86,9 @@ function stepDrafts(steps: StepUpsertV2Dto[], current: readonly WorkflowStep[]):
   return drafts;
 }
 
-/** What the email schema cannot say: a layout (not served yet), and a block body that is not a block editor document. */
+/** What the email schema cannot say: a block body that is not a block editor document (a layoutId the environment lacks is CreateWorkflow's and UpdateWorkflow's to refuse). */
 function emailControlErrors(index: number, controls: Record<string, unknown>): FieldErrors {
   const errors: FieldErrors = {};
-  if (typeof controls.layoutId === 'string') {
-    errors[`steps.${index}.controlValues.layoutId`] = {
-      messages: ['layouts are not served yet: use null (no layout) or leave it out'],
-      value: controls.layoutId,
-    };
-  }
   const { body } = controls;
   if (controls.editorType !== 'html' && typeof body === 'string' && body.trim() !== '' && !parseBlockDocument(body)) {
     errors[`steps.${index}.controlValues.body`] = {

@@ -46,8 +46,17 @@ export interface EmailTemplateSource {
    * rendered to HTML by Maily's renderer; `html` — `content` is HTML. Absent: v1 (`contentType`).
    */
   editorType?: 'block' | 'html';
-  /** v2: false — the body alone, in no layout (`layoutId: null`); absent or true — in the service's layout. */
-  layout?: boolean;
+  /**
+   * v2: an email layout's frame, the body sent where it says `{{ content }}`; false — the body alone
+   * (`layoutId: null`, or a layout with no email controls); absent — the service's own layout.
+   */
+  layout?: false | EmailFrame;
+}
+
+/** An email layout's frame: HTML or a block editor document holding `{{ content }}`, rendered with the step's variables. */
+export interface EmailFrame {
+  body: string;
+  editorType: 'html' | 'block';
 }
 
 export interface RenderedEmail {

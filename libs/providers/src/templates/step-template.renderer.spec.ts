@@ -256,6 +256,36 @@ describe('StepTemplateRenderer: v2 workflows', () => {
     expect(laidOut.html).toContain('Grace');
   });
 
+  it('an email layout: the body where its frame says {{ content }}, the frame rendered with the same variables; HTML or block frame', async () => {
+    const html = { body: '<html><body><h1>Acme</h1>{{ content }}<p>To {{ subscriber.firstName }}</p></body></html>', editorType: 'html' as const };
+    const step = { subject: 'S', preheader: 'Soon', content: '<html><body><p>Hi {{ payload.firstName }}</p></body></html>', editorType: 'html' as const };
+    const framed = await renderer.renderEmail({ ...step, layout: html }, variables, { ...liquid, sanitize: true });
+    expect(framed.html).toBe(
+      '<html><body><div class="preheader" style="display:none;max-height:0;overflow:hidden;mso-hide:all">Soon</div><h1>Acme</h1><p>Hi Ada</p><p>To Grace</p></body></html>',
+    );
+    expect(framed.text).toBe('ACME\n\nHi Ada\n\nTo Grace');
+
+    const block = {
+      body: JSON.stringify({
+        type: 'doc',
+        content: [
+          { type: 'paragraph', content: [{ type: 'text', text: 'Header for {{ subscriber.firstName }}' }] },
+          { type: 'paragraph', content: [{ type: 'variable', attrs: { id: 'content' } }] },
+        ],
+      }),
+      editorType: 'block' as const,
+    };
+    const inBlock = await renderer.renderEmail(
+      { subject: 'S', content: '<table><tr><td>Row {{ payload.firstName }}</td></tr></table>', editorType: 'html', layout: block },
+      variables,
+      liquid,
+    );
+    expect(inBlock.html).toMatch(/^<!DOCTYPE html/);
+    expect(inBlock.html).toContain('Header for Grace');
+    expect(inBlock.html).toContain('<table><tr><td>Row Ada</td></tr></table>');
+    expect(inBlock.html).not.toMatch(/layout-content-/);
+  });
+
   it('refuses a block body that is not a block editor document', async () => {
     await expect(renderer.renderEmail({ subject: 'S', content: '<p>x</p>', editorType: 'block' }, variables, liquid)).rejects.toBeInstanceOf(
       TemplateRenderError,

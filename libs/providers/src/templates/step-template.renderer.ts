@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import {
+  EmailFrame,
   EmailTemplateSource,
   RenderEngineOptions,
   RenderedEmail,
@@ -7,6 +9,7 @@ import {
   TemplateRenderer,
   TemplateVariables,
 } from '@app/delivery';
+import { LAYOUT_CONTENT_VARIABLE } from '@app/workflows';
 import { documentBody, renderBlockEmail } from './block-email';
 import { emailText, layoutEmail } from './email-layout';
 import { sanitizeHtml } from './html-sanitizer';
@@ -17,6 +20,9 @@ import { LiquidTemplateRenderer, LiquidRendererOptions, DEFAULT_LIQUID_RENDERER_
 const RESERVED_ROOT_NAMES = new Set(['payload', 'subscriber', 'actor', 'tenant', 'step', 'steps', 'workflow', 'context', 'env']);
 
 const LIQUID = 'liquid';
+
+/** What a layout's `{{ content }}` renders to, replaced by the step's body afterwards: the body is HTML that neither Liquid nor Maily may touch. */
+const CONTENT_SLOT = `layout-content-${randomUUID().replace(/-/g, '')}`;
 
 /** Liquid-only syntax: a `{% tag %}`, `{{-` whitespace control, or a `| filter` inside an output tag. */
 export function usesLiquidSyntax(source: string): boolean {
@@ -107,9 +113,10 @@ export class StepTemplateRenderer implements TemplateRenderer {
   }
 
   /**
-   * A v2 email step: the body is HTML as written or a block editor document rendered by Maily; in the
-   * service's layout unless `layout` is false (`layoutId: null`), then alone (HTML as is, Maily's whole
-   * document); sanitised when asked. The preheader is text: hidden at the top of the body.
+   * A v2 email step: the body is HTML as written or a block editor document rendered by Maily; in an
+   * email layout's frame (`layout`: where it says `{{ content }}`), in the service's layout (`layout`
+   * absent), or alone (`layout: false`: HTML as is, Maily's whole document); sanitised when asked. The
+   * preheader is text: hidden at the top of the body.
    */
   private async renderV2Email(template: EmailTemplateSource, variables: TemplateVariables, options: RenderEngineOptions): Promise<RenderedEmail> {
     const engine = { engine: options.engine };
@@ -117,20 +124,37 @@ export class StepTemplateRenderer implements TemplateRenderer {
     const preheaderText = template.preheader ? this.render(template.preheader, variables, engine) : '';
     const preheader = preheaderText ? escapeHtml(preheaderText) : undefined;
     const source = typeof template.content === 'string' ? template.content : '';
-    const laidOut = template.layout !== false;
+    const frame = template.layout;
     let body: string;
     if (template.editorType === 'block') {
       body = source.trim()
-        ? await renderBlockEmail(source, (text) => this.render(text, variables, engine), laidOut || !preheaderText ? undefined : preheaderText)
+        ? await renderBlockEmail(source, (text) => this.render(text, variables, engine), frame !== false || !preheaderText ? undefined : preheaderText)
         : '';
-      if (laidOut) body = documentBody(body);
+      if (frame !== false) body = documentBody(body);
     } else {
       body = this.render(source, variables, { ...engine, html: true });
-      if (!laidOut && preheader) body = withHiddenPreheader(body, preheader);
+      if (frame) body = documentBody(body);
+      else if (frame === false && preheader) body = withHiddenPreheader(body, preheader);
     }
-    let html = laidOut ? layoutEmail(escapeHtml(subject), preheader, [{ type: 'text', content: body }]) : body;
+    let html: string;
+    if (frame === undefined) html = layoutEmail(escapeHtml(subject), preheader, [{ type: 'text', content: body }]);
+    else if (frame === false) html = body;
+    else {
+      html = await this.renderFrame(frame, variables, engine, body);
+      if (preheader) html = withHiddenPreheader(html, preheader);
+    }
     if (options.sanitize) html = sanitizeHtml(html);
     return { subject, html, text: emailText(html) };
+  }
+
+  /** A layout's frame rendered with the step's variables, the body where the frame says `{{ content }}`. */
+  private async renderFrame(frame: EmailFrame, variables: TemplateVariables, engine: RenderEngineOptions, body: string): Promise<string> {
+    const framing = { ...variables, [LAYOUT_CONTENT_VARIABLE]: CONTENT_SLOT };
+    const framed =
+      frame.editorType === 'block'
+        ? await renderBlockEmail(frame.body, (text) => this.render(text, framing, engine))
+        : this.render(frame.body, framing, { ...engine, html: true });
+    return framed.split(CONTENT_SLOT).join(body);
   }
 
   private sourceKind(source: string): typeof LIQUID | number {

@@ -17,7 +17,7 @@ import {
 } from '@app/workflows';
 import { TemplateRenderError } from '../../domain/errors';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../ports/template-renderer.port';
-import { emailSource } from '../run-step/channels/email.sender';
+import { EmailLayouts } from '../run-step/channels/email-layouts';
 import { renderInApp } from '../run-step/channels/in-app.sender';
 import { digestOutput } from '../run-step/step-context';
 import { StepTemplates } from '../run-step/step-templates';
@@ -55,7 +55,7 @@ export interface StepPreview {
 }
 
 /** The subscriber a preview renders with when it is given none (fields given replace these). */
-const SAMPLE_SUBSCRIBER: Record<string, unknown> = {
+export const SAMPLE_SUBSCRIBER: Record<string, unknown> = {
   subscriberId: 'sample-subscriber',
   firstName: 'Jane',
   lastName: 'Doe',
@@ -73,13 +73,17 @@ const SAMPLE_DIGEST_EVENTS = 2;
 /**
  * Renders one step as it would be sent, with the given controls (or its own) and a preview payload
  * (payload, subscriber, actor and earlier steps' results, the rest sample values: the payload from
- * the workflow's payload schema), through the same rendering as delivery. Nothing is sent or stored.
+ * the workflow's payload schema), through the same rendering as delivery (an email in its layout).
+ * Nothing is sent or stored.
  * A template that cannot render answers Novu's `error` shape, not a failure; an HTTP request step's
  * secret headers are shown masked, never rendered.
  */
 @Injectable()
 export class PreviewStep {
-  constructor(@Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer) {}
+  constructor(
+    @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
+    private readonly layouts: EmailLayouts,
+  ) {}
 
   async execute(command: PreviewStepCommand): Promise<StepPreview> {
     const { workflow, step } = command;
@@ -104,7 +108,7 @@ export class PreviewStep {
       shown.template,
     );
     try {
-      return { previewPayloadExample, schema: workflow.payloadSchema ?? null, result: { type, preview: await this.render(shown, templates) } };
+      return { previewPayloadExample, schema: workflow.payloadSchema ?? null, result: { type, preview: await this.render(workflow, shown, templates) } };
     } catch (error) {
       if (!(error instanceof TemplateRenderError)) throw error;
       const hint = 'Check the template syntax and the variables it reads (payload, subscriber, steps).';
@@ -117,6 +121,7 @@ export class PreviewStep {
   }
 
   private async render(
+    workflow: Workflow,
     step: Pick<StepVariant, 'template' | 'metadata' | 'controlValues' | 'skip'>,
     templates: StepTemplates,
   ): Promise<Record<string, unknown>> {
@@ -125,7 +130,7 @@ export class PreviewStep {
       case 'in_app':
         return inAppPreview(renderInApp(template, templates));
       case 'email': {
-        const email = await templates.renderEmail(emailSource(template));
+        const email = await templates.renderEmail(await this.layouts.source(workflow, template));
         return { subject: email.subject, body: email.html };
       }
       case 'sms':

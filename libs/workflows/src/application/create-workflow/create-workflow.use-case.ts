@@ -4,6 +4,8 @@ import { WorkflowIdentifierTakenError } from '../../domain/errors';
 import { Workflow, workflowEventObject } from '../../domain/workflow';
 import { WorkflowFields, applyWorkflowFields, blankWorkflow, triggerIdentifierFor } from '../../domain/workflow-fields';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+import { LAYOUT_REPOSITORY, LayoutRepository } from '../../ports/layout.repository.port';
+import { withStepLayouts } from '../layouts/step-layouts';
 
 export interface CreateWorkflowCommand {
   scope: EnvironmentScope;
@@ -17,10 +19,12 @@ export class CreateWorkflow {
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LAYOUT_REPOSITORY) private readonly layouts: LayoutRepository,
     @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
-  async execute({ scope, creatorId, fields }: CreateWorkflowCommand): Promise<Workflow> {
+  async execute({ scope, creatorId, fields: given }: CreateWorkflowCommand): Promise<Workflow> {
+    const fields = given.steps ? { ...given, steps: await withStepLayouts(this.layouts, scope, given.steps) } : given;
     const now = this.clock.now();
     const blank = blankWorkflow(
       { id: newId(now.getTime()), organizationId: scope.organizationId, environmentId: scope.environmentId, creatorId, createdAt: now },

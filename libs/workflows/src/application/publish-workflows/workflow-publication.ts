@@ -5,6 +5,10 @@ import { PublishSameEnvironmentError } from '../../domain/errors';
 import { Workflow, workflowEventObject } from '../../domain/workflow';
 import { WorkflowDiff, publishedCopy } from '../../domain/workflow-publication';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+import { Layout, layoutIdsOf } from '../../domain/layout';
+import { LayoutDiff, LayoutSet, layoutSet } from '../../domain/layout-publication';
+import { LAYOUT_REPOSITORY, LayoutRepository } from '../../ports/layout.repository.port';
+import { liveWorkflows } from '../layouts/layout-records';
 
 export interface PublicationRoute {
   /** The caller's organization: any of its environments' keys publishes between all of them. */
@@ -19,11 +23,12 @@ export type WriteOutcome = { action: 'created' | 'updated' | 'deleted'; workflow
 
 const PAGE = 100;
 
-/** What publishing, its diff and the one-workflow sync share: the two environments, their workflows, and the write of one diff. */
+/** What publishing, its diff and the one-workflow sync share: the two environments, their workflows and layouts, and the write of one diff. */
 @Injectable()
 export class WorkflowPublication {
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
+    @Inject(LAYOUT_REPOSITORY) private readonly layouts: LayoutRepository,
     @Inject(ENVIRONMENT_REPOSITORY) private readonly environments: EnvironmentRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
@@ -46,13 +51,48 @@ export class WorkflowPublication {
   }
 
   /** Every live workflow of the environment, oldest first. */
-  async live(scope: EnvironmentScope): Promise<Workflow[]> {
-    const all: Workflow[] = [];
-    for (let page = 0; ; page++) {
-      const { items } = await this.workflows.search(scope, { page, limit: PAGE });
+  live(scope: EnvironmentScope): Promise<Workflow[]> {
+    return liveWorkflows(this.workflows, scope);
+  }
+
+  /** Every layout of the environment, oldest first, and its default. */
+  async liveLayouts(scope: EnvironmentScope): Promise<LayoutSet> {
+    const all: Layout[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const { items } = await this.layouts.search(scope, { offset, limit: PAGE, orderDirection: 'asc' });
       all.push(...items);
-      if (items.length < PAGE) return all.reverse();
+      if (items.length < PAGE) return layoutSet(all);
     }
+  }
+
+  /**
+   * Makes the target match the source for one layout: creates or changes its copy (the default too:
+   * the source's default becomes the target's; a source without one leaves the target without one), or
+   * deletes it unless workflows of the target still use it. Throws what stops it (the caller reports it failed).
+   */
+  async writeLayout(diff: LayoutDiff, target: EnvironmentScope, by: string, sourceHasDefault: boolean): Promise<'created' | 'updated' | 'deleted'> {
+    const now = this.clock.now();
+    if (diff.action === 'deleted') {
+      const doomed = diff.target!;
+      const users = (await this.live(target)).filter((workflow) => layoutIdsOf(workflow).includes(doomed.layoutId));
+      if (users.length) throw new Error(`Layout ${doomed.layoutId} is used by ${users.map((w) => w.trigger.identifier).join(', ')} in the target`);
+      if (!(await this.layouts.delete(target, doomed.id))) throw new Error(`Layout ${doomed.layoutId} changed in the target meanwhile`);
+      return 'deleted';
+    }
+    const source = diff.source!;
+    const content = { name: source.name, isTranslationEnabled: source.isTranslationEnabled, controlValues: source.controlValues };
+    let copyId: string;
+    if (diff.target) {
+      if (!(await this.layouts.update(target, diff.target.id, content, now))) throw new Error(`Layout ${diff.layoutId} changed in the target meanwhile`);
+      copyId = diff.target.id;
+    } else {
+      copyId = newId(now.getTime());
+      const copy: Layout = { id: copyId, ...target, layoutId: source.layoutId, ...content, creatorId: by, createdAt: now, updatedAt: now };
+      if (!(await this.layouts.insert(copy))) throw new Error(`Layout ${diff.layoutId} was created in the target meanwhile`);
+    }
+    if (diff.sourceIsDefault) await this.layouts.markDefault(target, copyId, now);
+    else if (diff.targetIsDefault && !sourceHasDefault) await this.layouts.markDefault(target, null, now);
+    return diff.target ? 'updated' : 'created';
   }
 
   /**

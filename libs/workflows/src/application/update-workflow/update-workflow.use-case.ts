@@ -4,6 +4,8 @@ import { WorkflowIdentifierTakenError, WorkflowNotFoundError, WorkflowUpdateConf
 import { Workflow, workflowEventObject, workflowReference } from '../../domain/workflow';
 import { WorkflowFields, applyWorkflowFields } from '../../domain/workflow-fields';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+import { LAYOUT_REPOSITORY, LayoutRepository } from '../../ports/layout.repository.port';
+import { withStepLayouts } from '../layouts/step-layouts';
 
 export interface UpdateWorkflowCommand {
   scope: EnvironmentScope;
@@ -20,10 +22,12 @@ export class UpdateWorkflow {
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LAYOUT_REPOSITORY) private readonly layouts: LayoutRepository,
     @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
-  async execute({ scope, workflowId, changes }: UpdateWorkflowCommand): Promise<Workflow> {
+  async execute({ scope, workflowId, changes: given }: UpdateWorkflowCommand): Promise<Workflow> {
+    const changes = given.steps ? { ...given, steps: await withStepLayouts(this.layouts, scope, given.steps) } : given;
     // Read, change, compare-and-set: a concurrent writer makes us re-read rather than overwrite it.
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = await this.workflows.findByIdOrIdentifier(scope, workflowReference(workflowId));

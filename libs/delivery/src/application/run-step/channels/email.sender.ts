@@ -5,11 +5,10 @@ import { DETAIL } from '../../../domain/execution-detail';
 import { MESSAGE_ERROR_IDS } from '../../../domain/message';
 import { failoverChain, selectIntegration } from '../../../domain/select-integration';
 import { EmailAttachment, EmailMessage } from '../../../ports/channel-provider.port';
-import { EmailTemplateSource } from '../../../ports/template-renderer.port';
-import type { StepTemplate } from '@app/workflows';
 import { StepContext } from '../step-context';
 import { StepOutcome } from '../step-outcome';
 import { ChannelSupport, objectOf, stringOf, stringsOf } from './channel-support';
+import { EmailLayouts } from './email-layouts';
 import { ProviderDelivery } from './provider-delivery';
 import { ReplyAddresses } from './reply-addresses';
 
@@ -28,6 +27,7 @@ export class EmailSender {
     private readonly support: ChannelSupport,
     private readonly delivery: ProviderDelivery,
     private readonly replies: ReplyAddresses,
+    private readonly layouts: EmailLayouts,
     @Inject(SUPPRESSION_REPOSITORY) private readonly suppressions: SuppressionRepository,
   ) {}
 
@@ -35,7 +35,7 @@ export class EmailSender {
     const { job, step, subscriber } = context;
     const template = step.template;
     const templates = this.support.templates(context);
-    const rendered = await templates.renderEmail(emailSource(template));
+    const rendered = await templates.renderEmail(await this.layouts.source(context.workflow, template));
     const templateSenderName = stringOf(templates.render(template.senderName));
     const templateFrom = stringOf(templates.render(template.senderEmail));
     const templateReplyTo = stringOf(templates.render(template.replyTo));
@@ -96,18 +96,6 @@ export class EmailSender {
       recorded,
     );
   }
-}
-
-/** What the renderer needs of an email step's template. */
-export function emailSource(template: StepTemplate): EmailTemplateSource {
-  return {
-    subject: template.subject,
-    preheader: template.preheader,
-    content: template.content,
-    contentType: template.contentType,
-    editorType: template.editorType,
-    ...(template.layoutId === null ? { layout: false } : {}),
-  };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

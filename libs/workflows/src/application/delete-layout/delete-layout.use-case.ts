@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { EnvironmentScope } from '@app/kernel';
+import { LayoutInUseError, LayoutIsDefaultError, LayoutNotFoundError } from '../../domain/errors';
+import { LayoutRecords } from '../layouts/layout-records';
+
+export interface DeleteLayoutCommand {
+  scope: EnvironmentScope;
+  /** Its `_id` or layoutId. */
+  layoutId: string;
+}
+
+/**
+ * DELETE /v2/layouts/{layoutId}. Refused (409) for the environment's default, as Novu refuses it, and
+ * for a layout email steps name, with the workflows that use it (Novu would clear their steps' layoutId
+ * without a word, changing what they send).
+ */
+@Injectable()
+export class DeleteLayout {
+  constructor(private readonly records: LayoutRecords) {}
+
+  async execute({ scope, layoutId }: DeleteLayoutCommand): Promise<void> {
+    const layout = await this.records.find(scope, layoutId);
+    if ((await this.records.layouts.findDefault(scope))?.id === layout.id) throw new LayoutIsDefaultError(layout.layoutId);
+    const users = await this.records.users(scope, layout.layoutId);
+    if (users.length) throw new LayoutInUseError(layout.layoutId, users);
+    if (!(await this.records.layouts.delete(scope, layout.id))) throw new LayoutNotFoundError(layoutId);
+  }
+}
