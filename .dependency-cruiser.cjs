@@ -1,7 +1,7 @@
 // The hexagon as a checked rule (run by `npm test`; test/architecture shows each rule refusing a
 // violation): domain code is plain TypeScript, use cases depend on ports, adapters depend on ports
 // and never on each other, libs/bootstrap alone wires several adapters, apps share only libs.
-const CONTEXTS = '(kernel|environments|subscribers|tenants|integrations|workflows|delivery|webhooks|inbox)';
+const CONTEXTS = '(kernel|environments|subscribers|tenants|contexts|integrations|workflows|delivery|webhooks|inbox)';
 const ADAPTER_LIBS = '(store-sql|store-mongo|queue|providers|redis|metrics|realtime)';
 const ADAPTERS = `^libs/${ADAPTER_LIBS}/`;
 const IO_MODULES = '^(fs|node:fs|net|node:net|http|node:http|https|node:https|http2|node:http2|dgram|node:dgram|child_process|node:child_process|pg|@electric-sql/pglite|mongoose|bull|ioredis|nodemailer|express|prom-client)$';

@@ -65,6 +65,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
         topics: [{ topicId: newId(), topicKey: 'news' }],
         tenantIdentifier: 'acme',
         actorSubscriberId: newId(),
+        contextKeys: ['app:jira', 'tenant:acme'],
       });
       const bare = notification(scope);
       expect(await write([full, bare])).toEqual(new Set([full.id, bare.id]));
@@ -74,7 +75,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await notifications.findById(scope, full.id)).toEqual(full);
       const found = await notifications.findById(scope, bare.id);
       expect(found).toEqual(bare);
-      for (const field of ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'digestedNotificationId']) {
+      for (const field of ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'contextKeys', 'digestedNotificationId']) {
         expect(found).not.toHaveProperty(field);
       }
     });
@@ -202,6 +203,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
         providerId: 'novu',
         tenant: { identifier: 'acme' },
         actorId: newId(),
+        contextKeys: ['tenant:acme'],
         digest: { type: 'regular', amount: 5, unit: 'minutes', digestKey: 'payload.group', events: [{ a: 1 }] },
         digestBucketKey: '["w","s","No-Key-Provided"]',
         mergedDigestId: newId(),
@@ -217,7 +219,19 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await jobs.findById(full.id)).toEqual(full);
       const found = await jobs.findById(bare.id);
       expect(found).toEqual(bare);
-      for (const field of ['parentId', 'providerId', 'tenant', 'actorId', 'digest', 'digestBucketKey', 'mergedDigestId', 'runAt', 'error', 'output']) {
+      for (const field of [
+        'parentId',
+        'providerId',
+        'tenant',
+        'actorId',
+        'contextKeys',
+        'digest',
+        'digestBucketKey',
+        'mergedDigestId',
+        'runAt',
+        'error',
+        'output',
+      ]) {
         expect(found).not.toHaveProperty(field);
       }
       expect(await jobs.findById(newId())).toBeNull();

@@ -12,7 +12,12 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
 
   it('stores a trigger and reads it back whole, by id and by transactionId', async () => {
     const scope = newScope();
-    const record = triggerRecord(scope, { actor: { subscriberId: 'actor-1', avatar: 'https://a' }, tenant: 'acme', fanOutJobId: 'job-of-the-batch' });
+    const record = triggerRecord(scope, {
+      actor: { subscriberId: 'actor-1', avatar: 'https://a' },
+      tenant: 'acme',
+      contextKeys: ['app:jira', 'tenant:acme'],
+      fanOutJobId: 'job-of-the-batch',
+    });
     expect(await repository.insertIfAbsent(record)).toBe(true);
     expect(await repository.findById(record.id)).toEqual(record);
     expect(await repository.findByTransactionId(scope, record.transactionId)).toEqual(record);
@@ -40,6 +45,7 @@ function triggerRepositoryContract(open: () => Promise<{ repository: TriggerRepo
     const found = await repository.findById(record.id);
     expect(found).not.toHaveProperty('actor');
     expect(found).not.toHaveProperty('tenant');
+    expect(found).not.toHaveProperty('contextKeys');
     expect(found).not.toHaveProperty('fanOutJobId');
     expect(found).not.toHaveProperty('broadcast');
     expect(found).not.toHaveProperty('timeOrderedIds');

@@ -29,6 +29,19 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
     await r.preferences.upsert(scope, { subscriberId: subscriber.id, workflowId: null, channels: { email: false }, at: now });
     await r.tenants.insert({ id: newId(), ...scope, identifier: 'acme', createdAt: now, updatedAt: now });
     await r.topics.insert({ id: newId(), ...scope, key: 'news', createdAt: now, updatedAt: now });
+    await r.contexts.insert({ id: newId(), ...scope, type: 'tenant', identifier: 'acme', data: { plan: 'pro' }, createdAt: now, updatedAt: now });
+    // A variable of the organization: each environment has its own value of it.
+    await r.environmentVariables.insert({
+      id: newId(),
+      organizationId,
+      key: 'SUPPORT_URL',
+      type: 'string',
+      isSecret: false,
+      values: {},
+      createdAt: now,
+      updatedAt: now,
+    });
+    await r.environmentVariables.update(organizationId, 'SUPPORT_URL', { values: { [scope.environmentId]: 'https://support.example.com' } }, now);
     const workflow = blankWorkflow({ id: newId(), ...scope, creatorId: 'key', createdAt: now }, 'Welcome');
     workflow.trigger.identifier = 'welcome';
     await r.workflows.insert(workflow);
@@ -55,6 +68,8 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
       preferences: async () => ((await r.preferences.listForSubscriber(scope, subscriber.id)).length ? true : null),
       tenant: () => r.tenants.findByIdentifier(scope, 'acme'),
       topic: () => r.topics.findByKey(scope, 'news'),
+      context: () => r.contexts.find(scope, 'tenant', 'acme'),
+      environmentValue: async () => ((await r.environmentVariables.valuesFor(organizationId, scope.environmentId)).length ? true : null),
       workflow: () => r.workflows.findByIdIncludingDeleted(scope, workflow.id),
       layout: () => r.layouts.findByReference(scope, layoutId),
       trigger: () => r.triggers.findById(trigger.id),
@@ -79,6 +94,8 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
     expect(await found(doomedLookups)).toEqual(Object.fromEntries(Object.keys(doomedLookups).map((name) => [name, false])));
     expect(await found(keptLookups)).toEqual(everything);
     expect(await r.environmentData.purge(doomed.environmentId)).toBe(0);
+    // the organization's variable stays, with the other environment's value
+    expect((await r.environmentVariables.findByKey(organizationId, 'SUPPORT_URL'))?.values).toEqual({ [kept.environmentId]: 'https://support.example.com' });
   });
 }
 

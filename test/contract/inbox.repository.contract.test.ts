@@ -24,11 +24,11 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
   async function feed(
     scope: EnvironmentScope,
     subscriberId: string,
-    entries: { severity?: string; tags?: string[]; payload?: Record<string, unknown>; channel?: Message['channel'] }[],
+    entries: { severity?: string; tags?: string[]; payload?: Record<string, unknown>; channel?: Message['channel']; contextKeys?: string[] }[],
   ) {
     const messages: Message[] = [];
     for (const entry of entries) {
-      const n = notification(scope, { subscriberId, severity: entry.severity, payload: entry.payload ?? {} });
+      const n = notification(scope, { subscriberId, severity: entry.severity, payload: entry.payload ?? {}, contextKeys: entry.contextKeys });
       const j = job(n, 'in-app');
       const m = message(j, { tags: entry.tags, payload: entry.payload ?? {}, channel: entry.channel ?? 'in_app', deliveredAt: [tick()] });
       await stores.chains.write([{ kind: 'new', notification: n, jobs: [j], messages: [m], details: [] }]);
@@ -89,6 +89,27 @@ function inboxRepositoryContract(open: () => Promise<{ repository: Stores; close
     expect(woken!.before.snoozedUntil).toEqual(until);
     const cta = { type: 'redirect', action: { status: 'done', buttons: [{ type: 'primary', content: 'Go' }], result: { type: 'primary', payload: {} } } };
     expect(await stores.inbox.change(scope, subscriber, data.id, { cta, at })).toMatchObject({ message: { cta } });
+  });
+
+  it('filters by the contexts a notification was sent within: exactly those, in any order', async () => {
+    const scope = newScope();
+    const subscriber = newId();
+    const [acme, acmeJira, , globex] = await feed(scope, subscriber, [
+      { contextKeys: ['tenant:acme'] },
+      { contextKeys: ['app:jira', 'tenant:acme'] },
+      {},
+      { contextKeys: ['tenant:globex'] },
+    ]);
+    await feed(scope, newId(), [{ contextKeys: ['tenant:acme'] }]);
+    const ids = async (filter: InboxFilter) => (await stores.inbox.list(scope, subscriber, filter, { limit: 10 })).items.map((i) => i.message.id);
+    expect(await ids({ contextKeys: ['tenant:acme'] })).toEqual([acme.id]);
+    expect(await ids({ contextKeys: ['tenant:acme', 'app:jira', 'tenant:acme'] })).toEqual([acmeJira.id]);
+    expect(await ids({ contextKeys: ['tenant:nope'] })).toEqual([]);
+    expect(await stores.inbox.count(scope, subscriber, { contextKeys: ['tenant:globex'] })).toBe(1);
+    expect(await stores.inbox.count(scope, subscriber, { contextKeys: [] })).toBe(4);
+    const changed = await stores.inbox.changeMany(scope, subscriber, { contextKeys: ['tenant:globex'] }, { read: true, at: tick() });
+    expect(changed.map((c) => c.message.id)).toEqual([globex.id]);
+    expect((await stores.inbox.deleteMany(scope, subscriber, { contextKeys: ['tenant:acme'] })).map((m) => m.id)).toEqual([acme.id]);
   });
 
   it('filters by creation time, both bounds inclusive', async () => {

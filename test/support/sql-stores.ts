@@ -4,6 +4,7 @@ import {
   SqlClient,
   SqlEnvironmentDataPurger,
   SqlEnvironmentRepository,
+  SqlEnvironmentVariableRepository,
   SqlIdempotencyStore,
   SqlIntegrationRepository,
   SqlQueueJobStore,
@@ -26,6 +27,7 @@ import {
 } from '../../libs/store-sql/src/delivery';
 import { SqlPreferenceRepository, SqlSubscriberRepository } from '../../libs/store-sql/src/subscribers';
 import { SqlTenantRepository } from '../../libs/store-sql/src/tenants';
+import { SqlContextRepository } from '../../libs/store-sql/src/contexts';
 import { SqlTopicRepository } from '../../libs/store-sql/src/topics';
 import { SqlLayoutRepository, SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { Repositories, createMemoryStore } from '../fakes/memory';
@@ -79,6 +81,8 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     preferences: new SqlPreferenceRepository(sql),
     topics: new SqlTopicRepository(sql),
     tenants: new SqlTenantRepository(sql),
+    contexts: new SqlContextRepository(sql),
+    environmentVariables: new SqlEnvironmentVariableRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
     integrations: new SqlIntegrationRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
     workflows: new SqlWorkflowRepository(sql),
     layouts: new SqlLayoutRepository(sql),

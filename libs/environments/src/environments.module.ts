@@ -8,6 +8,11 @@ import { GetEnvironment } from './application/get-environment/get-environment.us
 import { SetInboxHmac } from './application/set-inbox-hmac/set-inbox-hmac.use-case';
 import { UpdateEnvironment } from './application/update-environment/update-environment.use-case';
 import { DeleteEnvironment } from './application/delete-environment/delete-environment.use-case';
+import { CreateEnvironmentVariable } from './application/create-environment-variable/create-environment-variable.use-case';
+import { ListEnvironmentVariables } from './application/list-environment-variables/list-environment-variables.use-case';
+import { GetEnvironmentVariable } from './application/get-environment-variable/get-environment-variable.use-case';
+import { UpdateEnvironmentVariable } from './application/update-environment-variable/update-environment-variable.use-case';
+import { DeleteEnvironmentVariable } from './application/delete-environment-variable/delete-environment-variable.use-case';
 
 const useCases = [
   AuthenticateApiKey,
@@ -19,6 +24,11 @@ const useCases = [
   SetInboxHmac,
   UpdateEnvironment,
   DeleteEnvironment,
+  CreateEnvironmentVariable,
+  ListEnvironmentVariables,
+  GetEnvironmentVariable,
+  UpdateEnvironmentVariable,
+  DeleteEnvironmentVariable,
 ];
 
 /** Repository tokens come from the global store module the app picks. */

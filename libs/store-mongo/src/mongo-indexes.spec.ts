@@ -14,6 +14,9 @@ const UNIQUE_KEYS: [collection: string, fields: string[], partial: Record<string
   ['topics', ['environmentId', 'key'], null],
   ['topic_subscriptions', ['topicId', 'subscriberId'], null],
   ['tenants', ['environmentId', 'identifier'], null],
+  // a context per (environment, type, id); an environment variable key per organization
+  ['contexts', ['environmentId', 'type', 'identifier'], null],
+  ['environment_variables', ['organizationId', 'key'], null],
   // live integrations: an identifier per environment, one in-app `novu` per environment, one priority per active one of a channel
   ['integrations', ['environmentId', 'identifier'], { deleted: false }],
   ['integrations', ['environmentId'], { providerId: 'novu', channel: 'in_app', deleted: false }],

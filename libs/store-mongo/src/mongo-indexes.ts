@@ -59,6 +59,16 @@ export const INDEXES: Record<CollectionName, IndexDefinition[]> = {
     { name: 'tenants_environment_identifier', key: { environmentId: 1, identifier: 1 }, unique: true },
     { name: 'tenants_environment_created', key: { environmentId: 1, createdAt: 1, _id: 1 } },
   ],
+  [COLLECTIONS.contexts]: [
+    { name: 'contexts_environment_type_identifier', key: { environmentId: 1, type: 1, identifier: 1 }, unique: true },
+    { name: 'contexts_environment_id', key: { environmentId: 1, _id: 1 } },
+    { name: 'contexts_environment_created', key: { environmentId: 1, createdAt: 1, _id: 1 } },
+    { name: 'contexts_environment_updated', key: { environmentId: 1, updatedAt: 1, _id: 1 } },
+  ],
+  [COLLECTIONS.environmentVariables]: [
+    { name: 'environment_variables_organization_key', key: { organizationId: 1, key: 1 }, unique: true },
+    { name: 'environment_variables_organization_created', key: { organizationId: 1, createdAt: 1, _id: 1 } },
+  ],
   // A soft-deleted integration frees its identifier (and the environment's in-app slot): uniqueness covers live ones only.
   [COLLECTIONS.integrations]: [
     { name: 'integrations_identifier_live', key: { environmentId: 1, identifier: 1 }, unique: true, partialFilterExpression: LIVE },

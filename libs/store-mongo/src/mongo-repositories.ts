@@ -8,6 +8,8 @@ import { MongoIntegrationRepository } from './integrations/mongo-integration.rep
 import { MongoPreferenceRepository } from './subscribers/mongo-preference.repository';
 import { MongoSubscriberRepository } from './subscribers/mongo-subscriber.repository';
 import { MongoTenantRepository } from './tenants/mongo-tenant.repository';
+import { MongoContextRepository } from './contexts/mongo-context.repository';
+import { MongoEnvironmentVariableRepository } from './environments/mongo-environment-variable.repository';
 import { MongoTopicRepository } from './topics/mongo-topic.repository';
 import { MongoWorkflowRepository } from './workflows/mongo-workflow.repository';
 import { MongoLayoutRepository } from './workflows/mongo-layout.repository';
@@ -37,6 +39,8 @@ export function mongoRepositories(store: MongoStore, cipher: CredentialCipher) {
     preferences: guardedRepository('preferences', new MongoPreferenceRepository(store)),
     topics: guardedRepository('topics', new MongoTopicRepository(store)),
     tenants: guardedRepository('tenants', new MongoTenantRepository(store)),
+    contexts: guardedRepository('contexts', new MongoContextRepository(store)),
+    environmentVariables: guardedRepository('environmentVariables', new MongoEnvironmentVariableRepository(store, cipher)),
     integrations: guardedRepository('integrations', new MongoIntegrationRepository(store, cipher)),
     workflows: guardedRepository('workflows', new MongoWorkflowRepository(store)),
     layouts: guardedRepository('layouts', new MongoLayoutRepository(store)),

@@ -15,6 +15,8 @@ export const COLLECTIONS = {
   topics: 'topics',
   topicSubscriptions: 'topic_subscriptions',
   tenants: 'tenants',
+  contexts: 'contexts',
+  environmentVariables: 'environment_variables',
   integrations: 'integrations',
   workflows: 'workflows',
   layouts: 'layouts',

@@ -11,7 +11,8 @@ import {
   THROTTLE_WINDOW_REPOSITORY,
   TRIGGER_REPOSITORY,
 } from '@app/delivery';
-import { ENVIRONMENT_DATA_PURGER, ENVIRONMENT_REPOSITORY } from '@app/environments';
+import { ENVIRONMENT_DATA_PURGER, ENVIRONMENT_REPOSITORY, ENVIRONMENT_VARIABLE_REPOSITORY } from '@app/environments';
+import { CONTEXT_REPOSITORY } from '@app/contexts';
 import { INBOX_REPOSITORY } from '@app/inbox';
 import { QUEUE_JOB_STORE } from '@app/kernel';
 import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY } from '@app/webhooks';
@@ -32,6 +33,8 @@ const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][]
   [PREFERENCE_REPOSITORY, (r) => r.preferences],
   [TOPIC_REPOSITORY, (r) => r.topics],
   [TENANT_REPOSITORY, (r) => r.tenants],
+  [CONTEXT_REPOSITORY, (r) => r.contexts],
+  [ENVIRONMENT_VARIABLE_REPOSITORY, (r) => r.environmentVariables],
   [INTEGRATION_REPOSITORY, (r) => r.integrations],
   [WORKFLOW_REPOSITORY, (r) => new CachedWorkflowRepository(r.workflows)],
   [LAYOUT_REPOSITORY, (r) => new CachedLayoutRepository(r.layouts)],

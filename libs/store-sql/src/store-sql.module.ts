@@ -5,6 +5,7 @@ import { sqlEnvironmentProviders } from './environments';
 import { sqlSubscribersProviders } from './subscribers';
 import { sqlTopicsProviders } from './topics';
 import { sqlTenantsProviders } from './tenants';
+import { sqlContextsProviders } from './contexts';
 import { sqlIntegrationsProviders } from './integrations';
 import { sqlWorkflowsProviders } from './workflows';
 import { sqlDeliveryProviders } from './delivery';
@@ -17,6 +18,7 @@ export const sqlRepositoryProviders = [
   ...sqlSubscribersProviders,
   ...sqlTopicsProviders,
   ...sqlTenantsProviders,
+  ...sqlContextsProviders,
   ...sqlIntegrationsProviders,
   ...sqlWorkflowsProviders,
   ...sqlDeliveryProviders,

@@ -1,4 +1,5 @@
 import type { DeliveryEventRecord, ExecutionDetail, Job, Message, Notification, Suppression, TriggerRecord } from '@app/delivery';
+import type { EnvironmentVariableType } from '@app/environments';
 import type { Integration } from '@app/integrations';
 import type { JobState } from '@app/kernel';
 import type { Subscriber, SubscriberPreference, TopicSubscription } from '@app/subscribers';
@@ -139,6 +140,32 @@ export const tenants = table('tenants', {
 });
 export type TenantRow = Row<typeof tenants>;
 
+/** One per (environment, type, identifier) (migration 38). */
+export const contexts = table('contexts', {
+  id: text,
+  organization_id: text,
+  environment_id: text,
+  type: text,
+  identifier: text,
+  data: jsonb<Record<string, unknown>>(),
+  created_at: timestamptz,
+  updated_at: timestamptz,
+});
+export type ContextRow = Row<typeof contexts>;
+
+/** One per (organization, key); each environment's value encrypted, by environment id (migration 37). */
+export const environmentVariables = table('environment_variables', {
+  id: text,
+  organization_id: text,
+  key: text,
+  type: textOf<EnvironmentVariableType>(),
+  is_secret: boolean,
+  environment_values: jsonb<Record<string, string>>(),
+  created_at: timestamptz,
+  updated_at: timestamptz,
+});
+export type EnvironmentVariableRow = Row<typeof environmentVariables>;
+
 export const integrations = table('integrations', {
   id: text,
   organization_id: text,
@@ -214,6 +241,7 @@ export const triggers = table('triggers', {
   time_ordered_ids: nullable(boolean),
   created_at: timestamptz,
   updated_at: timestamptz,
+  context_keys: nullable(jsonb<Of<TriggerRecord, 'contextKeys'>>()),
 });
 export type TriggerRow = Row<typeof triggers>;
 
@@ -248,6 +276,7 @@ export const notifications = table('notifications', {
   tenant_identifier: nullable(text),
   actor_subscriber_id: nullable(text),
   digested_notification_id: nullable(text),
+  context_keys: nullable(jsonb<Of<Notification, 'contextKeys'>>()),
 });
 export type NotificationRow = Row<typeof notifications>;
 
@@ -280,6 +309,7 @@ export const jobs = table('jobs', {
   error: nullable(jsonb<Of<Job, 'error'>>()),
   created_at: timestamptz,
   updated_at: timestamptz,
+  context_keys: nullable(jsonb<Of<Job, 'contextKeys'>>()),
   /** The details written with the job, without the job's own fields (migration 23). */
   details: nullable(jsonb<Record<string, unknown>[]>()),
   output: nullable(jsonb<unknown>()),
@@ -492,6 +522,8 @@ export const TABLES = [
   topics,
   topicSubscriptions,
   tenants,
+  contexts,
+  environmentVariables,
   integrations,
   workflows,
   layouts,

@@ -20,6 +20,7 @@ export * from './application/publish-workflows/diff-environments.use-case';
 export * from './application/publish-workflows/publish-environment.use-case';
 export * from './application/publish-workflows/sync-workflow.use-case';
 export * from './application/list-environment-tags/list-environment-tags.use-case';
+export * from './application/environment-variable-usage/environment-variable-usage.use-case';
 export * from './workflows.module';
 export * from './application/workflow-cache/cached-workflow.repository';
 export * from './domain/layout';

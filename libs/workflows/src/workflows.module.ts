@@ -20,6 +20,7 @@ import { DeleteLayout } from './application/delete-layout/delete-layout.use-case
 import { DuplicateLayout } from './application/duplicate-layout/duplicate-layout.use-case';
 import { GetLayoutUsage } from './application/get-layout-usage/get-layout-usage.use-case';
 import { LayoutRecords } from './application/layouts/layout-records';
+import { GetEnvironmentVariableUsage } from './application/environment-variable-usage/environment-variable-usage.use-case';
 
 const useCases = [
   CreateWorkflow,
@@ -41,6 +42,7 @@ const useCases = [
   DeleteLayout,
   DuplicateLayout,
   GetLayoutUsage,
+  GetEnvironmentVariableUsage,
 ];
 
 /** Use cases of the workflows context; repository tokens come from the global store module. */

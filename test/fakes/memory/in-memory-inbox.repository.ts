@@ -1,9 +1,9 @@
 import { Message } from '@app/delivery';
-import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState, sortedContextKeys } from '@app/inbox';
 import { EnvironmentScope } from '@app/kernel';
 import { DeliveryTables, inScope } from './memory-delivery-tables';
 import { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
-import { canonicalJson, copy, stored } from './memory-records';
+import { canonicalJson, copy, sameJson, stored } from './memory-records';
 
 const newestFirst = (a: Message, b: Message) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
@@ -115,7 +115,8 @@ export class InMemoryInboxRepository implements InboxRepository {
         (!filter.severity?.length || filter.severity.includes(this.severityOf(m))) &&
         (!filter.createdGte || m.createdAt >= filter.createdGte) &&
         (!filter.createdLte || m.createdAt <= filter.createdLte) &&
-        (!ids || ids.has(m.id)),
+        (!ids || ids.has(m.id)) &&
+        (!filter.contextKeys?.length || sameJson(this.tables.notifications.get(m.notificationId)?.contextKeys ?? [], sortedContextKeys(filter.contextKeys))),
     );
   }
 

@@ -24,7 +24,7 @@ const toTriggerRecord = (t: TriggerRecord): TriggerRecord =>
       'createdAt',
       'updatedAt',
     ],
-    ['actor', 'tenant', 'fanOutJobId', 'broadcast', 'timeOrderedIds'],
+    ['actor', 'tenant', 'contextKeys', 'fanOutJobId', 'broadcast', 'timeOrderedIds'],
   );
 
 /** TriggerRepository in memory: one trigger per (environment, transactionId) until retention deletes it. */

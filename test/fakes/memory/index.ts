@@ -21,12 +21,20 @@ import {
   THROTTLE_WINDOW_REPOSITORY,
   ThrottleWindowRepository,
 } from '@app/delivery';
-import { ENVIRONMENT_DATA_PURGER, ENVIRONMENT_REPOSITORY, EnvironmentDataPurger, EnvironmentRepository } from '@app/environments';
+import {
+  ENVIRONMENT_DATA_PURGER,
+  ENVIRONMENT_REPOSITORY,
+  ENVIRONMENT_VARIABLE_REPOSITORY,
+  EnvironmentDataPurger,
+  EnvironmentRepository,
+  EnvironmentVariableRepository,
+} from '@app/environments';
 import { INBOX_REPOSITORY, InboxRepository } from '@app/inbox';
 import { INTEGRATION_REPOSITORY, IntegrationRepository } from '@app/integrations';
 import { Clock, IDEMPOTENCY_STORE, IdempotencyStore, QUEUE_JOB_STORE, QueueJobStore, systemClock } from '@app/kernel';
 import { PREFERENCE_REPOSITORY, PreferenceRepository, SUBSCRIBER_REPOSITORY, SubscriberRepository, TOPIC_REPOSITORY, TopicRepository } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
+import { CONTEXT_REPOSITORY, ContextRepository } from '@app/contexts';
 import { LAYOUT_REPOSITORY, LayoutRepository, WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { WEBHOOK_DELIVERY_REPOSITORY, WEBHOOK_ENDPOINT_REPOSITORY, WebhookDeliveryRepository, WebhookEndpointRepository } from '@app/webhooks';
 import { InMemoryDigestBucketRepository } from './in-memory-digest-bucket.repository';
@@ -44,6 +52,8 @@ import { InMemoryPreferenceRepository } from './in-memory-preference.repository'
 import { InMemoryQueueJobStore } from './in-memory-queue-job.store';
 import { InMemorySubscriberRepository } from './in-memory-subscriber.repository';
 import { InMemoryTenantRepository } from './in-memory-tenant.repository';
+import { InMemoryContextRepository } from './in-memory-context.repository';
+import { InMemoryEnvironmentVariableRepository } from './in-memory-environment-variable.repository';
 import { InMemoryThrottleWindowRepository } from './in-memory-throttle-window.repository';
 import { InMemoryTopicRepository } from './in-memory-topic.repository';
 import { InMemoryTriggerRepository } from './in-memory-trigger.repository';
@@ -65,6 +75,8 @@ export interface Repositories {
   preferences: PreferenceRepository;
   topics: TopicRepository;
   tenants: TenantRepository;
+  contexts: ContextRepository;
+  environmentVariables: EnvironmentVariableRepository;
   integrations: IntegrationRepository;
   workflows: WorkflowRepository;
   layouts: LayoutRepository;
@@ -111,6 +123,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const preferences = new InMemoryPreferenceRepository();
   const topics = new InMemoryTopicRepository();
   const tenants = new InMemoryTenantRepository();
+  const contexts = new InMemoryContextRepository();
+  const environmentVariables = new InMemoryEnvironmentVariableRepository();
   const integrations = new InMemoryIntegrationRepository();
   const workflows = new InMemoryWorkflowRepository();
   const layouts = new InMemoryLayoutRepository();
@@ -128,6 +142,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     preferences,
     topics,
     tenants,
+    contexts,
+    environmentVariables,
     integrations,
     workflows,
     layouts,
@@ -151,6 +167,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       preferences,
       topics,
       tenants,
+      contexts,
+      environmentVariables,
       integrations,
       workflows,
       layouts,
@@ -171,6 +189,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [PREFERENCE_REPOSITORY, repositories.preferences],
     [TOPIC_REPOSITORY, repositories.topics],
     [TENANT_REPOSITORY, repositories.tenants],
+    [CONTEXT_REPOSITORY, repositories.contexts],
+    [ENVIRONMENT_VARIABLE_REPOSITORY, repositories.environmentVariables],
     [INTEGRATION_REPOSITORY, repositories.integrations],
     [WORKFLOW_REPOSITORY, repositories.workflows],
     [LAYOUT_REPOSITORY, repositories.layouts],

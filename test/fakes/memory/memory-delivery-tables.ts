@@ -47,7 +47,7 @@ export const toNotification = (n: Notification): Notification =>
       'createdAt',
       'updatedAt',
     ],
-    ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'digestedNotificationId'],
+    ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'contextKeys', 'digestedNotificationId'],
   );
 
 export const JOB_REQUIRED_FIELDS = [
@@ -75,6 +75,7 @@ export const JOB_OPTIONAL_FIELDS = [
   'providerId',
   'tenant',
   'actorId',
+  'contextKeys',
   'digest',
   'digestBucketKey',
   'mergedDigestId',

@@ -15,7 +15,7 @@ describe('createMemoryStore', () => {
     expect(moduleRef.get(TRIGGER_REPOSITORY)).toBe(store.triggers);
     expect(moduleRef.get(IDEMPOTENCY_STORE)).toBe(store.idempotency);
     expect(moduleRef.get(SUPPRESSION_REPOSITORY)).toBe(store.suppressions);
-    expect(store.providers).toHaveLength(24);
+    expect(store.providers).toHaveLength(26);
   });
 
   it('shares the delivery records between the notification, job, message and detail repositories', async () => {

@@ -17,6 +17,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   too_large: 413,
   unsupported_media_type: 415,
   unauthorized: 401,
+  forbidden: 403,
   rate_limited: 429,
   unavailable: 503,
 };

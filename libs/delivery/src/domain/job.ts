@@ -71,6 +71,8 @@ export interface Job {
   overrides: Record<string, unknown>;
   tenant?: Record<string, unknown>;
   actorId?: string;
+  /** The trigger's contexts (`type:id`, sorted), whose data its steps read as `context.<type>`. */
+  contextKeys?: string[];
   digest?: JobDigest;
   /** The bucket (digestBucketKey) a digest job belongs to. */
   digestBucketKey?: string;

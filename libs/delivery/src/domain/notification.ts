@@ -27,6 +27,8 @@ export interface Notification {
   topics: NotificationTopic[];
   tenantIdentifier?: string;
   actorSubscriberId?: string;
+  /** The contexts the trigger named (`type:id`, sorted), as Novu records them. */
+  contextKeys?: string[];
   /** Set when this notification's digest merged into another notification's digest. */
   digestedNotificationId?: string;
   createdAt: Date;

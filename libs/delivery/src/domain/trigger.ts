@@ -31,6 +31,8 @@ export interface TriggerRecord {
   actor?: string | Record<string, unknown>;
   /** A tenant identifier or `{identifier, name, data}`. */
   tenant?: string | Record<string, unknown>;
+  /** The contexts the trigger named (`type:id`, sorted), created or updated when it was accepted. */
+  contextKeys?: string[];
   status: TriggerStatus;
   /** The fan-out queue job that carries this trigger (triggers accepted together share one); its own id when absent. */
   fanOutJobId?: string;

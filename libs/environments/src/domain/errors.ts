@@ -43,3 +43,43 @@ export class EnvironmentDeletionRefusedError extends InvalidRequestError {
     super(code, DELETION_REFUSALS[code]);
   }
 }
+
+// Environment variables: messages as Novu words them.
+export class EnvironmentVariableNotFoundError extends NotFoundError {
+  constructor(key: string) {
+    super('environment_variable_not_found', `Environment variable with key "${key}" not found`);
+  }
+}
+
+export class EnvironmentVariableKeyTakenError extends ConflictError {
+  constructor(key: string) {
+    super('environment_variable_key_taken', `Environment variable with key "${key}" already exists`);
+  }
+}
+
+/** The mask a secret is shown as, sent back as a value: it would overwrite the real secret. */
+export class SecretMaskValueError extends InvalidRequestError {
+  constructor() {
+    super(
+      'environment_variable_mask_value',
+      'Submitted value matches the secret mask placeholder; provide the real value or omit the entry to keep the existing one.',
+    );
+  }
+}
+
+export class EnvironmentVariableNoChangesError extends InvalidRequestError {
+  constructor() {
+    super('environment_variable_no_changes', 'At least one field must be provided to update');
+  }
+}
+
+/** An API key writes its own environment's values only (Novu's rule for API keys). */
+export class EnvironmentVariableScopeError extends DomainError {
+  constructor(environmentId: string) {
+    super(
+      'environment_variable_other_environment',
+      `This API key is scoped to a single environment: it cannot set the value of environment ${environmentId}; use a key of that environment`,
+      'forbidden',
+    );
+  }
+}

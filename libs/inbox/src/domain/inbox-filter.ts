@@ -23,7 +23,12 @@ export interface InboxFilter {
   createdLte?: Date;
   /** Only these notifications (mark seen by ids). */
   ids?: string[];
+  /** Only notifications sent within exactly these contexts (`type:id` keys, in any order), as Novu filters them. */
+  contextKeys?: string[];
 }
+
+/** A context filter's keys as notifications record them: once each, sorted. */
+export const sortedContextKeys = (keys: readonly string[]): string[] => [...new Set(keys)].sort();
 
 /** The notification's severity as the Inbox sees it. */
 export const severityOf = (severity: string | undefined): string => severity || 'none';

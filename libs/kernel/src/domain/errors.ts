@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'too_large'
   | 'unsupported_media_type' // 415: a body that is not JSON
   | 'unauthorized'
+  | 'forbidden' // 403: the caller may not do this with its credentials
   | 'rate_limited' // 429
   | 'unavailable';
 

@@ -42,10 +42,18 @@ describe('trigger documents', () => {
     createdAt: at,
     updatedAt: at,
   };
-  const full: TriggerRecord = { ...bare, broadcast: true, actor: { subscriberId: 'carl' }, tenant: 'acme', fanOutJobId: 'f1', timeOrderedIds: true };
+  const full: TriggerRecord = {
+    ...bare,
+    broadcast: true,
+    actor: { subscriberId: 'carl' },
+    tenant: 'acme',
+    contextKeys: ['tenant:acme'],
+    fanOutJobId: 'f1',
+    timeOrderedIds: true,
+  };
 
   it('round-trip every optional field, caller JSON escaped', () => {
-    roundTrips(triggerDocuments, full, bare, ['broadcast', 'actor', 'tenant', 'fanOutJobId', 'timeOrderedIds']);
+    roundTrips(triggerDocuments, full, bare, ['broadcast', 'actor', 'tenant', 'contextKeys', 'fanOutJobId', 'timeOrderedIds']);
     expect(triggerDocuments.toDocument(full).payload).toEqual({ '%24price': 1, name: 'Ada' });
   });
 
@@ -82,9 +90,10 @@ describe('notification documents', () => {
       severity: 'high',
       tenantIdentifier: 'acme',
       actorSubscriberId: 'carl',
+      contextKeys: ['app:jira', 'tenant:acme'],
       digestedNotificationId: 'n0',
     };
-    roundTrips(notificationDocuments, full, bare, ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'digestedNotificationId']);
+    roundTrips(notificationDocuments, full, bare, ['controls', 'severity', 'tenantIdentifier', 'actorSubscriberId', 'contextKeys', 'digestedNotificationId']);
     // channels stay an array of strings: a list filter matches any of them
     expect(notificationDocuments.toDocument(bare).channels).toEqual(['in_app', 'email']);
   });
@@ -116,6 +125,7 @@ describe('job documents', () => {
       providerId: 'sendgrid',
       tenant: { identifier: 'acme' },
       actorId: 'carl',
+      contextKeys: ['tenant:acme'],
       digest: { amount: 5, unit: 'minutes', events: [{ 'a.b': 1 }] },
       digestBucketKey: 'bucket',
       mergedDigestId: 'j9',
@@ -129,6 +139,7 @@ describe('job documents', () => {
       'providerId',
       'tenant',
       'actorId',
+      'contextKeys',
       'digest',
       'digestBucketKey',
       'mergedDigestId',

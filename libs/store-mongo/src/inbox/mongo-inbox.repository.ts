@@ -1,5 +1,5 @@
 import { Message } from '@app/delivery';
-import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState, sortedContextKeys } from '@app/inbox';
 import { EnvironmentScope } from '@app/kernel';
 import { mongo } from 'mongoose';
 import { allOf, beyond } from '../mongo-cursor-page';
@@ -99,7 +99,7 @@ export class MongoInboxRepository implements InboxRepository {
   }
 
   async list(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, page: InboxPageRequest): Promise<{ items: InboxItem[]; hasMore: boolean }> {
-    let match = feedFilter(scope, subscriberId, filter);
+    let match = await this.feedMatch(scope, subscriberId, filter);
     if (page.after !== undefined) {
       const cursor = await this.messages.findOne({ _id: page.after, environmentId: scope.environmentId, subscriberId }, { projection: { createdAt: 1 } });
       // an unknown cursor gives an empty page
@@ -111,7 +111,7 @@ export class MongoInboxRepository implements InboxRepository {
   }
 
   async count(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number> {
-    const match = feedFilter(scope, subscriberId, filter);
+    const match = await this.feedMatch(scope, subscriberId, filter);
     if (!filter.severity?.length) return this.messages.countDocuments(match);
     const [counted] = await this.messages.aggregate<{ n: number }>([...feedPipeline(match, filter.severity), { $count: 'n' }]).toArray();
     return counted?.n ?? 0;
@@ -222,10 +222,24 @@ export class MongoInboxRepository implements InboxRepository {
 
   /** A bulk change's filter: the feed filter, narrowed first to the ids of the severities asked for when there are some. */
   private async bulkFilter(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Filter> {
-    const match = feedFilter(scope, subscriberId, filter);
+    const match = await this.feedMatch(scope, subscriberId, filter);
     if (!filter.severity?.length) return match;
     const docs = await this.messages.aggregate<Doc>([...feedPipeline(match, filter.severity), { $project: { _id: 1 } }]).toArray();
     return allOf(match, { _id: { $in: docs.map((doc) => doc._id!) } });
+  }
+
+  /**
+   * The feed filter, and for a context filter the subscriber's notifications sent within exactly
+   * those contexts (a notification records its contexts' keys sorted: equal arrays are the same set).
+   */
+  private async feedMatch(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Filter> {
+    const match = feedFilter(scope, subscriberId, filter);
+    if (!filter.contextKeys?.length) return match;
+    const notifications = await this.store
+      .collection(COLLECTIONS.notifications)
+      .find({ environmentId: scope.environmentId, subscriberId, contextKeys: { $eq: sortedContextKeys(filter.contextKeys) } }, { projection: { _id: 1 } })
+      .toArray();
+    return allOf(match, { notificationId: { $in: notifications.map((doc) => doc._id) } });
   }
 
   private withSeverity(match: Filter): Promise<Doc[]> {

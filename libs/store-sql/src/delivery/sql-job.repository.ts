@@ -39,6 +39,7 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   ['error', 'jsonb'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
+  ['context_keys', 'jsonb'],
 ];
 
 /** The fields a transition may patch → column and whether it is jsonb; the only names that reach SQL text. */
@@ -76,6 +77,7 @@ export const toJobRow = (j: Job): Record<string, unknown> => ({
   overrides: j.overrides,
   tenant: j.tenant,
   actor_id: j.actorId,
+  context_keys: j.contextKeys,
   digest: j.digest,
   digest_bucket_key: j.digestBucketKey,
   merged_digest_id: j.mergedDigestId,
@@ -114,6 +116,7 @@ export function toJob(row: any): Job {
       providerId: row.provider_id,
       tenant: row.tenant,
       actorId: row.actor_id,
+      contextKeys: row.context_keys,
       digest: row.digest,
       digestBucketKey: row.digest_bucket_key,
       mergedDigestId: row.merged_digest_id,

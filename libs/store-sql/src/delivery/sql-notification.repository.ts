@@ -29,6 +29,7 @@ export const NOTIFICATION_COLUMNS: readonly ColumnSpec[] = [
   ['tenant_identifier', 'text'],
   ['actor_subscriber_id', 'text'],
   ['digested_notification_id', 'text'],
+  ['context_keys', 'jsonb'],
 ];
 
 export const toNotificationRow = (n: Notification): Record<string, unknown> => ({
@@ -51,6 +52,7 @@ export const toNotificationRow = (n: Notification): Record<string, unknown> => (
   tenant_identifier: n.tenantIdentifier,
   actor_subscriber_id: n.actorSubscriberId,
   digested_notification_id: n.digestedNotificationId,
+  context_keys: n.contextKeys,
   created_at: isoTime(n.createdAt),
   updated_at: isoTime(n.updatedAt),
 });
@@ -81,6 +83,7 @@ export function toNotification(row: any): Notification {
       tenantIdentifier: row.tenant_identifier,
       actorSubscriberId: row.actor_subscriber_id,
       digestedNotificationId: row.digested_notification_id,
+      contextKeys: row.context_keys,
     },
   );
 }

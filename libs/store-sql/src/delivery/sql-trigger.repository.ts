@@ -21,7 +21,14 @@ export function toTriggerRecord(row: any): TriggerRecord {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     },
-    { actor: row.actor, tenant: row.tenant, fanOutJobId: row.fanout_job_id, broadcast: row.broadcast || null, timeOrderedIds: row.time_ordered_ids || null },
+    {
+      actor: row.actor,
+      tenant: row.tenant,
+      contextKeys: row.context_keys,
+      fanOutJobId: row.fanout_job_id,
+      broadcast: row.broadcast || null,
+      timeOrderedIds: row.time_ordered_ids || null,
+    },
   );
 }
 
@@ -49,6 +56,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   ['time_ordered_ids', 'boolean'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
+  ['context_keys', 'jsonb'],
 ];
 
 const toRow = (t: TriggerRecord): Record<string, unknown> => ({
@@ -64,6 +72,7 @@ const toRow = (t: TriggerRecord): Record<string, unknown> => ({
   overrides: t.overrides,
   actor: t.actor,
   tenant: t.tenant,
+  context_keys: t.contextKeys,
   status: t.status,
   fanout_job_id: t.fanOutJobId,
   time_ordered_ids: t.timeOrderedIds,

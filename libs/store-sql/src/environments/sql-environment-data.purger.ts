@@ -5,7 +5,8 @@ import { SQL_CLIENT, SqlClient } from '../sql-client';
 /**
  * Every table of the schema with an `environment_id` column, read from the catalogue at each purge,
  * so a table a later migration adds is purged too. triggers_pending lists triggers by id only: its
- * rows of the environment go first, while the triggers that name them are still there.
+ * rows of the environment go first, while the triggers that name them are still there. An
+ * environment variable belongs to the organization: only its value of the environment goes.
  */
 @Injectable()
 export class SqlEnvironmentDataPurger implements EnvironmentDataPurger {
@@ -17,6 +18,11 @@ export class SqlEnvironmentDataPurger implements EnvironmentDataPurger {
         `DELETE FROM triggers_pending p USING triggers t WHERE t.environment_id = $1 AND p.id = t.id AND p.created_at = t.created_at RETURNING 1`,
         [environmentId],
       )
+    ).length;
+    removed += (
+      await this.sql.query(`UPDATE environment_variables SET environment_values = environment_values - $1::text WHERE environment_values ? $1 RETURNING 1`, [
+        environmentId,
+      ])
     ).length;
     for (const table of await environmentTables(this.sql)) {
       // One statement per table: it finds the rows through the table's environment index where there is one.

@@ -1,21 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { Message } from '@app/delivery';
-import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState } from '@app/inbox';
+import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState, sortedContextKeys } from '@app/inbox';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { toMessage } from '../delivery/sql-message.repository';
+import { MessageRow } from '../tables';
 
 const SEVERITY = `COALESCE(NULLIF((SELECT n.severity FROM notifications n WHERE n.id = m.notification_id), ''), 'none')`;
 
 /** The WHERE of one subscriber's in-app messages under a filter; `params` grows with the values. */
 function feedWhere(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, params: unknown[]): string {
   params.push(scope.environmentId, scope.organizationId, subscriberId);
-  const where = [
-    `m.environment_id = $${params.length - 2}`,
-    `m.organization_id = $${params.length - 1}`,
-    `m.subscriber_id = $${params.length}`,
-    `m.channel = 'in_app'`,
-  ];
+  const [environment, organization, subscriber] = [params.length - 2, params.length - 1, params.length].map((n) => `$${n}`);
+  const where = [`m.environment_id = ${environment}`, `m.organization_id = ${organization}`, `m.subscriber_id = ${subscriber}`, `m.channel = 'in_app'`];
   const add = (sql: (placeholder: string) => string, value: unknown) => where.push(sql(`$${params.push(value)}`));
   if (filter.tags?.length) add((p) => `m.tags ?| ${p}::text[]`, filter.tags);
   for (const field of ['read', 'seen', 'archived'] as const) {
@@ -27,6 +24,14 @@ function feedWhere(scope: EnvironmentScope, subscriberId: string, filter: InboxF
   if (filter.createdGte) add((p) => `m.created_at >= ${p}::timestamptz`, filter.createdGte);
   if (filter.createdLte) add((p) => `m.created_at <= ${p}::timestamptz`, filter.createdLte);
   if (filter.ids) add((p) => `m.id = ANY(${p}::text[])`, filter.ids);
+  // A notification records its contexts' keys sorted: equal lists are the same set.
+  if (filter.contextKeys?.length) {
+    add(
+      (p) =>
+        `m.notification_id IN (SELECT n.id FROM notifications n WHERE n.environment_id = ${environment} AND n.subscriber_id = ${subscriber} AND n.context_keys = ${p}::jsonb)`,
+      JSON.stringify(sortedContextKeys(filter.contextKeys)),
+    );
+  }
   return where.join(' AND ');
 }
 
@@ -144,25 +149,27 @@ export class SqlInboxRepository implements InboxRepository {
   async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<InboxChanged[]> {
     const params: unknown[] = [];
     const where = feedWhere(scope, subscriberId, filter, params);
-    const rows = await this.sql.query(changing(where, changeSet(change, params), 'm.*'), params);
+    const rows = await this.sql.query<MessageRow>(changing(where, changeSet(change, params), 'm.*'), params);
     return rows.map((row) => ({ message: toMessage(row), before: stateBefore(row) }));
   }
 
   async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<Message | null> {
     const params: unknown[] = [];
     const where = anySnooze(feedWhere(scope, subscriberId, { ids: [id] }, params));
-    const [row] = await this.sql.query(`DELETE FROM messages m WHERE ${where} RETURNING m.*`, params);
+    const [row] = await this.sql.query<MessageRow>(`DELETE FROM messages m WHERE ${where} RETURNING m.*`, params);
     return row ? toMessage(row) : null;
   }
 
   async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Message[]> {
     const params: unknown[] = [];
-    return (await this.sql.query(`DELETE FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)} RETURNING m.*`, params)).map(toMessage);
+    return (await this.sql.query<MessageRow>(`DELETE FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)} RETURNING m.*`, params)).map(
+      toMessage,
+    );
   }
 
   async wakeSnoozed(now: Date, limit: number): Promise<Message[]> {
     // SKIP LOCKED: concurrent sweeps take disjoint rows; the woken message counts as delivered again now
-    const rows = await this.sql.query(
+    const rows = await this.sql.query<MessageRow>(
       `UPDATE messages SET snoozed_until = NULL, updated_at = $1, delivered_at = delivered_at || jsonb_build_array($3::text)
        WHERE id IN (SELECT id FROM messages WHERE snoozed_until <= $1 ORDER BY snoozed_until LIMIT $2 FOR UPDATE SKIP LOCKED)
        AND snoozed_until <= $1 RETURNING *`,

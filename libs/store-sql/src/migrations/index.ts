@@ -35,6 +35,8 @@ import { throttleWindowsMigration } from './0033_throttle_windows';
 import { jobOutputMigration } from './0034_job_output';
 import { messageDataMigration } from './0035_message_data';
 import { layoutsMigration } from './0036_layouts';
+import { environmentVariablesMigration } from './0037_environment_variables';
+import { contextsMigration } from './0038_contexts';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -74,4 +76,6 @@ export const MIGRATIONS: Migration[] = [
   jobOutputMigration,
   messageDataMigration,
   layoutsMigration,
+  environmentVariablesMigration,
+  contextsMigration,
 ];

@@ -43,6 +43,7 @@ export function buildNotification(scope: EnvironmentScope, subscriber: Subscribe
     topics: context.topic ? [context.topic] : [],
     tenantIdentifier: context.tenant?.identifier as string | undefined,
     actorSubscriberId: context.actorId,
+    ...(trigger.contextKeys?.length ? { contextKeys: trigger.contextKeys } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -69,6 +70,7 @@ export function buildNotification(scope: EnvironmentScope, subscriber: Subscribe
       overrides: trigger.overrides,
       tenant: context.tenant,
       actorId: context.actorId,
+      ...(trigger.contextKeys?.length ? { contextKeys: trigger.contextKeys } : {}),
       digest: step.template.type === 'digest' ? { ...(step.metadata as object) } : undefined,
       attempts: 0,
       createdAt: now,

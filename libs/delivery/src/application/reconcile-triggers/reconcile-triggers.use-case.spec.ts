@@ -1,3 +1,4 @@
+import type { ContextRepository } from '@app/contexts';
 import { JsonSchemas } from '../json-schemas';
 import { Clock, EnvironmentScope, JobQueue, JobState, NewJob } from '@app/kernel';
 import { TenantRepository } from '@app/tenants';
@@ -70,7 +71,15 @@ describe('durable acceptance: TriggerEvent + ReconcileTriggers with a queue that
     queue = new FlakyQueue();
     const workflows = { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository;
     const tenants = { findByIdentifier: async () => null } as unknown as TenantRepository;
-    accept = new TriggerEvent(workflows, tenants, triggers as unknown as TriggerRepository, queue as unknown as JobQueue, clock, new JsonSchemas());
+    accept = new TriggerEvent(
+      workflows,
+      tenants,
+      {} as ContextRepository,
+      triggers as unknown as TriggerRepository,
+      queue as unknown as JobQueue,
+      clock,
+      new JsonSchemas(),
+    );
     reconcile = new ReconcileTriggers(triggers as unknown as TriggerRepository, queue as unknown as JobQueue, clock);
   });
 

@@ -1,6 +1,7 @@
 import { JsonSchemas } from '../json-schemas';
 import { Logger } from '@nestjs/common';
 import { JobQueue, NewJob, StoreRejectedError, systemClock } from '@app/kernel';
+import type { ContextRepository } from '@app/contexts';
 import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
 import { TriggerRecord } from '../../domain/trigger';
@@ -17,6 +18,7 @@ describe('TriggerEvent', () => {
     const useCase = new TriggerEvent(
       { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
       {} as TenantRepository,
+      {} as ContextRepository,
       {
         insertIfAbsent: async (record: TriggerRecord) => {
           if (record.transactionId === 'poison') throw new StoreRejectedError('INSERT INTO triggers: refused', '54000');
@@ -53,6 +55,7 @@ describe('TriggerEvent', () => {
         },
       } as unknown as WorkflowRepository,
       {} as TenantRepository,
+      {} as ContextRepository,
       { insertIfAbsent: async (record: TriggerRecord) => (stored.push(record), true) } as unknown as TriggerRepository,
       { add: async (queue: string, job: NewJob) => void added.push({ queue, job }) } as unknown as JobQueue,
       systemClock,
@@ -78,6 +81,7 @@ describe('TriggerEvent', () => {
     const useCase = new TriggerEvent(
       { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
       {} as TenantRepository,
+      {} as ContextRepository,
       { insertIfAbsent: async () => committed.then(() => true) } as unknown as TriggerRepository,
       { add: async () => undefined } as unknown as JobQueue,
       systemClock,
@@ -105,6 +109,7 @@ describe('TriggerEvent', () => {
     const useCase = new TriggerEvent(
       { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
       {} as TenantRepository,
+      {} as ContextRepository,
       { insertIfAbsent: async () => true } as unknown as TriggerRepository,
       { add: async () => (queueUp ? undefined : Promise.reject(new Error('Command timed out'))) } as unknown as JobQueue,
       systemClock,
@@ -148,6 +153,7 @@ describe('TriggerEvent', () => {
       useCase = new TriggerEvent(
         { findByTriggerIdentifier: async () => workflow } as unknown as WorkflowRepository,
         {} as TenantRepository,
+        {} as ContextRepository,
         // each insert waits until the test commits it, by transactionId
         {
           insertIfAbsent: (record: TriggerRecord) => new Promise((resolve) => commits.set(record.transactionId, () => resolve(true))),

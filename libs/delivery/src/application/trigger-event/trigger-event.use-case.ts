@@ -14,6 +14,7 @@ import {
   newId,
   noopMetrics,
 } from '@app/kernel';
+import { CONTEXT_REPOSITORY, ContextRepository, contextKey, parseContextPayload } from '@app/contexts';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, Workflow, WorkflowRepository } from '@app/workflows';
 import { RecipientProblems, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
@@ -35,6 +36,8 @@ export interface TriggerEventCommand {
   transactionId?: string;
   actor?: unknown;
   tenant?: unknown;
+  /** Novu's `context`: contexts by type, each an id or `{id, data}`; missing ones are created. */
+  context?: unknown;
 }
 
 export type TriggerResultStatus = 'processed' | 'trigger_not_active' | 'no_tenant_found' | 'no_workflow_steps_defined' | 'no_workflow_active_steps_defined';
@@ -129,6 +132,7 @@ export class TriggerEvent {
   constructor(
     @Inject(WORKFLOW_REPOSITORY) private readonly workflows: WorkflowRepository,
     @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
+    @Inject(CONTEXT_REPOSITORY) private readonly contexts: ContextRepository,
     @Inject(TRIGGER_REPOSITORY) private readonly triggers: TriggerRepository,
     @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -169,7 +173,8 @@ export class TriggerEvent {
     const recipients = command.broadcast ? { problems: {} } : parseRecipients(command.to);
     const actor = parseActor(command.actor);
     const tenant = parseTenant(command.tenant);
-    const problems = { ...recipients.problems, ...actor.problems, ...tenant.problems };
+    const contexts = parseContextPayload(command.context);
+    const problems = { ...recipients.problems, ...actor.problems, ...tenant.problems, ...contexts.problems };
     if (Object.keys(problems).length) throw new InvalidTriggerError(problems, command as unknown as Record<string, unknown>);
     const payload = command.payload ?? {};
     const payloadBytes = Buffer.byteLength(JSON.stringify(payload));
@@ -191,6 +196,8 @@ export class TriggerEvent {
     const checkedPayload = this.withSchemaDefaults(workflow, payload);
 
     const now = this.clock.now();
+    // As Novu: a context the trigger names is created when missing, and takes the data it gives.
+    if (contexts.entries.length) await this.contexts.upsert(scope, contexts.entries, { newId: () => newId(now.getTime()), now });
     const record: TriggerRecord = {
       id: newId(now.getTime()),
       organizationId: scope.organizationId,
@@ -204,6 +211,7 @@ export class TriggerEvent {
       overrides: command.overrides ?? {},
       actor: command.actor as TriggerRecord['actor'],
       tenant: command.tenant as TriggerRecord['tenant'],
+      ...(contexts.entries.length ? { contextKeys: contexts.entries.map((entry) => contextKey(entry.type, entry.identifier)) } : {}),
       status: 'accepted',
       timeOrderedIds: true,
       createdAt: now,

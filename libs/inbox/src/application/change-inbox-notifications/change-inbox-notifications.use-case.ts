@@ -31,8 +31,8 @@ export class ChangeInboxNotifications {
     @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
-  /** `filter` narrows by tags, data or ids; returns how many notifications it covered. Each message changed is an outbound event. */
-  async execute(session: SubscriberSession, action: InboxBulkAction, filter: Pick<InboxFilter, 'tags' | 'data' | 'ids'>): Promise<number> {
+  /** `filter` narrows by tags, data, ids or contexts; returns how many notifications it covered. Each message changed is an outbound event. */
+  async execute(session: SubscriberSession, action: InboxBulkAction, filter: Pick<InboxFilter, 'tags' | 'data' | 'ids' | 'contextKeys'>): Promise<number> {
     const id = session.subscriberInternalId;
     let covered: number;
     if (action === 'delete') {
