@@ -221,6 +221,7 @@ function topicRepositoryContract(open: () => Promise<{ repository: TopicReposito
     const cleared = await repository.updateSubscription(env, 'prefs', 'a', { preferences: [] }, tick());
     expect(cleared!.preferences).toBeUndefined();
     expect(cleared!.name).toBe('Ours');
+    expect(await repository.listMembersFor(env, 'prefs', 'w-1', null, 10)).toEqual({ members: [{ subscriberId: 'a' }], next: null });
     expect((await repository.listSubscriptions(env, 'prefs', subscriptions())).items[0].name).toBe('Ours');
     expect(await repository.updateSubscription(env, 'prefs', 'b', { name: 'X' }, tick())).toBeNull();
     expect(await repository.updateSubscription(env, 'other', 'a', { name: 'X' }, tick())).toBeNull();

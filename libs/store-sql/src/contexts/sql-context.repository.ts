@@ -68,9 +68,9 @@ export class SqlContextRepository implements ContextRepository {
         scope,
         orderColumn: ORDER_COLUMNS[search.orderBy],
         request: search,
-        where: (param) => [
-          ...(search.identifier !== undefined ? [`identifier = ${param(search.identifier)}`] : []),
-          ...(search.search ? [`(type || ':' || identifier) ILIKE ${param(containsPattern(search.search))} ESCAPE '\\'`] : []),
+        where: [
+          ...(search.identifier !== undefined ? [sql`identifier = ${search.identifier}`] : []),
+          ...(search.search ? [sql`(type || ':' || identifier) ILIKE ${containsPattern(search.search)} ESCAPE '\\'`] : []),
         ],
       },
       toContext,

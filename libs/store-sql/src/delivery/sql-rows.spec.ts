@@ -1,5 +1,4 @@
-import { ColumnSpec, insertFromJson, isoTime, jsonRows } from './sql-rows';
-import { sql as statement } from '../sql-statement';
+import { ColumnSpec, insertFromJsonSql, isoTime, jsonRows } from './sql-rows';
 import { createSqlClient } from '../sql-client';
 
 describe('isoTime', () => {
@@ -46,7 +45,7 @@ describe('jsonRows and insertFromJsonSql', () => {
         { id: 'zeroes', doc: [], flag: true, count: 0, note: '' },
         { id: 'leading', note: 'only the last column' },
       ];
-      await sql.query(insertFromJson('t', columns, jsonRows([...rows, { id: 'skipped' }], columns), statement`r.id <> ${'skipped'}`));
+      await sql.query(insertFromJsonSql('t', columns, 1, "r.id <> 'skipped'"), [jsonRows([...rows, { id: 'skipped' }], columns)]);
       const read = await sql.query('SELECT id, doc, flag, count, at, note FROM t ORDER BY id');
       expect(read).toEqual([
         { id: 'empty', doc: null, flag: null, count: null, at: null, note: null },

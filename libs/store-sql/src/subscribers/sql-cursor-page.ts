@@ -1,12 +1,13 @@
 import { CursorPage, CursorRequest, EnvironmentScope, TOTAL_COUNT_CAP } from '@app/kernel';
 import { SqlClient } from '../sql-client';
+import { Sql, join, raw, sql } from '../sql-statement';
 
-/** The filtered set a cursor list walks: `where` uses $1..$n of `params`; $1 is always the environment. */
+/** The filtered set a cursor list walks: the rows of `scope`'s environment for which every `where` holds. */
 export interface CursorListQuery {
   table: string;
   scope: EnvironmentScope;
-  /** Extra conditions, each in terms of placeholders it got from `param`. */
-  where: (param: (value: unknown) => string) => string[];
+  /** Extra conditions. */
+  where: Sql[];
   /** Column sorted on, the row id breaking ties. */
   orderColumn: 'id' | 'created_at' | 'updated_at' | 'key COLLATE "C"';
   request: CursorRequest;
@@ -28,56 +29,49 @@ export function containsPattern(value: string): string {
  * backwards; limit+1 rows tell whether more exist; an unknown cursor gives an empty page.
  * Cursor positions are compared inside SQL, so timestamps keep their full precision.
  */
-export async function cursorListPage<T>(sql: SqlClient, query: CursorListQuery, toItem: (row: any) => T): Promise<CursorPage<T>> {
-  const { table, scope, orderColumn, request } = query;
-  const filterParams: unknown[] = [scope.environmentId];
-  const filterSql = ['environment_id = $1', ...query.where((value) => `$${filterParams.push(value)}`)].join(' AND ');
-  const withParams = () => {
-    const params = [...filterParams];
-    return { params, param: (value: unknown) => `$${params.push(value)}` };
-  };
+export async function cursorListPage<R extends { id: string }, T>(client: SqlClient, query: CursorListQuery, toItem: (row: R) => T): Promise<CursorPage<T>> {
+  const { scope, request } = query;
+  const table = raw(query.table);
+  const orderColumn = raw(query.orderColumn);
+  const filter = join([sql`environment_id = ${scope.environmentId}`, ...query.where], ' AND ');
   const empty: CursorPage<T> = { items: [], next: null, previous: null, totalCount: 0, totalCountCapped: false };
 
   const cursor = request.after ?? request.before;
   if (cursor !== undefined) {
-    const found = await sql.query(`SELECT 1 FROM ${table} WHERE environment_id = $1 AND id = $2`, [scope.environmentId, cursor]);
+    const found = await client.query(sql`SELECT 1 FROM ${table} WHERE environment_id = ${scope.environmentId} AND id = ${cursor}`);
     if (found.length === 0) return empty;
   }
 
-  const position = `(${orderColumn}, id)`;
-  const at = (param: (value: unknown) => string, id: string) => `(SELECT ${orderColumn}, id FROM ${table} WHERE environment_id = $1 AND id = ${param(id)})`;
+  const position = sql`(${orderColumn}, id)`;
+  const at = (id: string) => sql`(SELECT ${orderColumn}, id FROM ${table} WHERE environment_id = ${scope.environmentId} AND id = ${id})`;
   const forward = request.orderDirection === 'DESC' ? '<' : '>';
   const backward = request.orderDirection === 'DESC' ? '>' : '<';
   const inclusive = request.includeCursor ? '=' : '';
   const paging = request.before !== undefined;
 
   // The capped count runs beside the page (its own connection on PostgreSQL): a search pays the slower of the two, not both.
-  const counted = sql.query<{ count: number }>(
-    `SELECT COUNT(*)::int AS count FROM (SELECT 1 FROM ${table} WHERE ${filterSql} LIMIT ${TOTAL_COUNT_CAP + 1}) AS capped`,
-    filterParams,
+  const counted = client.query<{ count: number }>(
+    sql`SELECT COUNT(*)::int AS count FROM (SELECT 1 FROM ${table} WHERE ${filter} LIMIT ${raw(String(TOTAL_COUNT_CAP + 1))}) AS capped`,
   );
   counted.catch(() => undefined); // awaited below; a page failure must not leave it unhandled
 
-  const page = withParams();
-  let where = filterSql;
-  if (request.after !== undefined) where += ` AND ${position} ${forward}${inclusive} ${at(page.param, request.after)}`;
-  if (request.before !== undefined) where += ` AND ${position} ${backward}${inclusive} ${at(page.param, request.before)}`;
-  const direction = paging ? (request.orderDirection === 'DESC' ? 'ASC' : 'DESC') : request.orderDirection;
-  const rows = await sql.query(
-    `SELECT * FROM ${table} WHERE ${where} ORDER BY ${orderColumn} ${direction}, id ${direction} LIMIT ${page.param(request.limit + 1)}`,
-    page.params,
+  const where = [filter];
+  if (request.after !== undefined) where.push(sql`${position} ${raw(forward + inclusive)} ${at(request.after)}`);
+  if (request.before !== undefined) where.push(sql`${position} ${raw(backward + inclusive)} ${at(request.before)}`);
+  const direction = raw(paging ? (request.orderDirection === 'DESC' ? 'ASC' : 'DESC') : request.orderDirection);
+  const rows = await client.query<R>(
+    sql`SELECT * FROM ${table} WHERE ${join(where, ' AND ')} ORDER BY ${orderColumn} ${direction}, id ${direction} LIMIT ${request.limit + 1}`,
   );
   const more = rows.length > request.limit;
   const pageRows = rows.slice(0, request.limit);
   if (paging) pageRows.reverse();
 
   const exists = async (comparator: string, id: string) => {
-    const probe = withParams();
-    const found = await sql.query(`SELECT 1 FROM ${table} WHERE ${filterSql} AND ${position} ${comparator} ${at(probe.param, id)} LIMIT 1`, probe.params);
+    const found = await client.query(sql`SELECT 1 FROM ${table} WHERE ${filter} AND ${position} ${raw(comparator)} ${at(id)} LIMIT 1`);
     return found.length > 0;
   };
-  const first = pageRows[0]?.id as string | undefined;
-  const last = pageRows[pageRows.length - 1]?.id as string | undefined;
+  const first = pageRows[0]?.id;
+  const last = pageRows[pageRows.length - 1]?.id;
   let next: string | null = null;
   let previous: string | null = null;
   if (paging) {

@@ -2,6 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, CursorPage, EnvironmentScope, PageRequest } from '@app/kernel';
 import { Subscriber, SubscriberChanges, SubscriberChannel, SubscriberRepository, SubscriberSearch, SubscriberUpsert, clearedBy } from '@app/subscribers';
 import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
+import { Sql, join, raw, sql } from '../sql-statement';
+import { NewRow, assignments, insertInto } from '../sql-table';
+import { SubscriberRow, subscribers } from '../tables';
 import { containsPattern, cursorListPage } from './sql-cursor-page';
 import { TrigramStatistics, prefilterPattern } from './trigram-prefilter';
 
@@ -29,11 +32,12 @@ const SEARCHED = {
   name: { text: "btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))", statistics: 'subscribers_name_trigrams' },
 } as const;
 
-const COLUMN_ENTRIES = Object.entries(COLUMNS);
+type ProfileField = keyof typeof COLUMNS;
+const COLUMN_ENTRIES = Object.entries(COLUMNS) as [ProfileField, (typeof COLUMNS)[ProfileField]][];
 
 const present = <T>(value: T | null | undefined): value is T => value !== null && value !== undefined;
 
-export function toSubscriber(row: any): Subscriber {
+export function toSubscriber(row: SubscriberRow): Subscriber {
   const subscriber: Subscriber = {
     id: row.id,
     organizationId: row.organization_id,
@@ -44,7 +48,7 @@ export function toSubscriber(row: any): Subscriber {
     updatedAt: row.updated_at,
   };
   for (const [field, column] of COLUMN_ENTRIES) {
-    if (present(row[column])) (subscriber as any)[field] = row[column];
+    if (present(row[column])) Object.assign(subscriber, { [field]: row[column] });
   }
   if (row.cleared_fields?.length) subscriber.cleared = row.cleared_fields;
   if (present(row.is_online)) subscriber.isOnline = row.is_online;
@@ -52,24 +56,29 @@ export function toSubscriber(row: any): Subscriber {
   return subscriber;
 }
 
-/** `data` travels as JSON text into a jsonb parameter; null clears it. */
-const columnValue = (field: string, value: unknown) => (field === 'data' && value !== null ? JSON.stringify(value) : value);
-const placeholder = (field: string, n: number) => (field === 'data' ? `$${n}::jsonb` : `$${n}`);
+/** The columns of `fields` with their values in `source` (null clears one). */
+function profileColumns(source: SubscriberChanges, fields: readonly ProfileField[]): Partial<SubscriberRow> {
+  const columns: Partial<SubscriberRow> = {};
+  for (const field of fields) Object.assign(columns, { [COLUMNS[field]]: source[field] });
+  return columns;
+}
 
-/** The cleared-fields mark after a change: fields it sets ($changed) lose it, the ones it nulls ($nulled) gain it. */
-const nextCleared = (current: string, nulled: string, changed: string) =>
-  `ARRAY(SELECT DISTINCT f FROM unnest(${current} || ${nulled}::text[]) AS f WHERE f = ANY(${nulled}::text[]) OR NOT f = ANY(${changed}::text[]) ORDER BY f)`;
+/** The cleared-fields mark after a change: fields it sets (`changed`) lose it, the ones it nulls (`nulled`) gain it. */
+const nextCleared = (current: Sql, nulled: Sql, changed: readonly ProfileField[]) =>
+  sql`ARRAY(SELECT DISTINCT f FROM unnest(${current} || ${nulled}) AS f WHERE f = ANY(${nulled}) OR NOT f = ANY(${changed}::text[]) ORDER BY f)`;
 
 @Injectable()
 export class SqlSubscriberRepository implements SubscriberRepository {
   /** Grouped by environment: the delivery worker reads many subscribers of one environment at once. */
   private readonly bySubscriberId = new CallBatcher<string, Subscriber | null>(async (environmentId, subscriberIds) => {
-    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[])', [
-      environmentId,
-      textArray(subscriberIds),
-    ]);
-    const found = new Map(rows.map((row) => [row.subscriber_id as string, row]));
-    return subscriberIds.map((id) => (found.has(id) ? toSubscriber(found.get(id)) : null));
+    const rows = await this.sql.query<SubscriberRow>(
+      sql`SELECT * FROM subscribers WHERE environment_id = ${environmentId} AND subscriber_id = ANY(${textArray(subscriberIds)}::text[])`,
+    );
+    const found = new Map(rows.map((row) => [row.subscriber_id, row]));
+    return subscriberIds.map((id) => {
+      const row = found.get(id);
+      return row ? toSubscriber(row) : null;
+    });
   });
 
   private readonly trigrams: TrigramStatistics;
@@ -87,48 +96,52 @@ export class SqlSubscriberRepository implements SubscriberRepository {
 
   async findManyByIds(scope: EnvironmentScope, ids: string[]): Promise<Subscriber[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND id = ANY($2::text[]) ORDER BY id', [scope.environmentId, ids]);
+    const rows = await this.sql.query<SubscriberRow>(
+      sql`SELECT * FROM subscribers WHERE environment_id = ${scope.environmentId} AND id = ANY(${ids}::text[]) ORDER BY id`,
+    );
     return rows.map(toSubscriber);
   }
 
   async findManyBySubscriberIds(scope: EnvironmentScope, subscriberIds: string[]): Promise<Subscriber[]> {
     if (subscriberIds.length === 0) return [];
-    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($2::text[]) ORDER BY id', [
-      scope.environmentId,
-      subscriberIds,
-    ]);
+    const rows = await this.sql.query<SubscriberRow>(
+      sql`SELECT * FROM subscribers WHERE environment_id = ${scope.environmentId} AND subscriber_id = ANY(${subscriberIds}::text[]) ORDER BY id`,
+    );
     return rows.map(toSubscriber);
   }
 
   async listBatch(scope: EnvironmentScope, afterCursor: string | null, limit: number): Promise<{ subscribers: Subscriber[]; next: string | null }> {
-    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 AND ($2::text IS NULL OR id > $2::text) ORDER BY id LIMIT $3', [
-      scope.environmentId,
-      afterCursor,
-      limit + 1,
-    ]);
+    const rows = await this.sql.query<SubscriberRow>(
+      sql`SELECT * FROM subscribers WHERE environment_id = ${scope.environmentId} AND (${afterCursor}::text IS NULL OR id > ${afterCursor}::text)
+          ORDER BY id LIMIT ${limit + 1}`,
+    );
     const batch = rows.slice(0, limit).map(toSubscriber);
     return { subscribers: batch, next: rows.length > limit ? batch[batch.length - 1].id : null };
   }
 
   async listPage(scope: EnvironmentScope, { page, limit }: PageRequest): Promise<{ items: Subscriber[]; hasMore: boolean }> {
-    const rows = await this.sql.query('SELECT * FROM subscribers WHERE environment_id = $1 ORDER BY id LIMIT $2 OFFSET $3', [
-      scope.environmentId,
-      limit + 1,
-      page * limit,
-    ]);
+    const rows = await this.sql.query<SubscriberRow>(
+      sql`SELECT * FROM subscribers WHERE environment_id = ${scope.environmentId} ORDER BY id LIMIT ${limit + 1} OFFSET ${page * limit}`,
+    );
     return { items: rows.slice(0, limit).map(toSubscriber), hasMore: rows.length > limit };
   }
 
   async insert(s: Subscriber): Promise<boolean> {
-    const fields = Object.keys(COLUMNS).filter((f) => present((s as any)[f])) as (keyof typeof COLUMNS)[];
-    const params: unknown[] = [s.id, s.organizationId, s.environmentId, s.subscriberId, JSON.stringify(s.channels), s.createdAt, s.updatedAt, s.cleared ?? []];
-    const values = fields.map((f) => placeholder(f, params.push(columnValue(f, (s as any)[f]))));
-    const rows = await this.sql.query(
-      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at, cleared_fields${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::text[]${values.map((v) => `, ${v}`).join('')})
-       ON CONFLICT (environment_id, subscriber_id) DO NOTHING RETURNING id`,
-      params,
-    );
+    const row: NewRow<typeof subscribers> = {
+      id: s.id,
+      organization_id: s.organizationId,
+      environment_id: s.environmentId,
+      subscriber_id: s.subscriberId,
+      channels: s.channels,
+      created_at: s.createdAt,
+      updated_at: s.updatedAt,
+      cleared_fields: s.cleared ?? [],
+      ...profileColumns(
+        s,
+        COLUMN_ENTRIES.map(([field]) => field).filter((field) => present(s[field])),
+      ),
+    };
+    const rows = await this.sql.query(sql`${insertInto(subscribers, [row])} ON CONFLICT (environment_id, subscriber_id) DO NOTHING RETURNING id`);
     return rows.length === 1;
   }
 
@@ -139,34 +152,39 @@ export class SqlSubscriberRepository implements SubscriberRepository {
       const existing = await this.findBySubscriberId(scope, upsert.subscriberId);
       if (existing) return { subscriber: existing, created: false };
     }
-    const params: unknown[] = [upsert.id, scope.organizationId, scope.environmentId, upsert.subscriberId, upsert.now, clearedBy(upsert.changes)];
-    const values = fields.map((f) => placeholder(f, params.push(columnValue(f, upsert.changes[f]))));
+    const row: NewRow<typeof subscribers> = {
+      id: upsert.id,
+      organization_id: scope.organizationId,
+      environment_id: scope.environmentId,
+      subscriber_id: upsert.subscriberId,
+      channels: [],
+      created_at: upsert.now,
+      updated_at: upsert.now,
+      cleared_fields: clearedBy(upsert.changes),
+      ...profileColumns(upsert.changes, fields),
+    };
     // With nothing to change the no-op assignment still locks and returns the existing row.
     const assignments = fields.length
       ? [
-          ...fields.map((f) => `${COLUMNS[f]} = EXCLUDED.${COLUMNS[f]}`),
-          `cleared_fields = ${nextCleared('subscribers.cleared_fields', '$6', `$${params.push(fields)}`)}`,
-          'updated_at = EXCLUDED.updated_at',
+          ...fields.map((f) => raw(`${COLUMNS[f]} = EXCLUDED.${COLUMNS[f]}`)),
+          sql`cleared_fields = ${nextCleared(raw('subscribers.cleared_fields'), raw('EXCLUDED.cleared_fields'), fields)}`,
+          raw('updated_at = EXCLUDED.updated_at'),
         ]
-      : ['subscriber_id = EXCLUDED.subscriber_id'];
-    const [row] = await this.sql.query(
-      `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, channels, created_at, updated_at, cleared_fields${fields.map((f) => `, ${COLUMNS[f]}`).join('')})
-       VALUES ($1, $2, $3, $4, '[]'::jsonb, $5, $5, $6::text[]${values.map((v) => `, ${v}`).join('')})
-       ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET ${assignments.join(', ')}
-       RETURNING *, (xmax = 0) AS inserted`,
-      params,
+      : [raw('subscriber_id = EXCLUDED.subscriber_id')];
+    const [stored] = await this.sql.query<SubscriberRow & { inserted: boolean }>(
+      sql`${insertInto(subscribers, [row])}
+          ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET ${join(assignments)}
+          RETURNING *, (xmax = 0) AS inserted`,
     );
-    return { subscriber: toSubscriber(row), created: row.inserted === true };
+    return { subscriber: toSubscriber(stored), created: stored.inserted === true };
   }
 
   async update(scope: EnvironmentScope, subscriberId: string, changes: SubscriberChanges, now: Date): Promise<Subscriber | null> {
     const fields = this.changedFields(changes);
-    const params: unknown[] = [scope.environmentId, subscriberId, now, clearedBy(changes), fields];
-    const assignments = fields.map((f) => `${COLUMNS[f]} = ${placeholder(f, params.push(columnValue(f, changes[f])))}`);
-    const [row] = await this.sql.query(
-      `UPDATE subscribers SET ${[...assignments, `cleared_fields = ${nextCleared('cleared_fields', '$4', '$5')}`, 'updated_at = $3'].join(', ')}
-       WHERE environment_id = $1 AND subscriber_id = $2 RETURNING *`,
-      params,
+    const set = assignments(subscribers, { ...profileColumns(changes, fields), updated_at: now });
+    const [row] = await this.sql.query<SubscriberRow>(
+      sql`UPDATE subscribers SET ${set}, cleared_fields = ${nextCleared(raw('cleared_fields'), sql`${clearedBy(changes)}::text[]`, fields)}
+          WHERE environment_id = ${scope.environmentId} AND subscriber_id = ${subscriberId} RETURNING *`,
     );
     return row ? toSubscriber(row) : null;
   }
@@ -179,19 +197,17 @@ export class SqlSubscriberRepository implements SubscriberRepository {
     now: Date,
   ): Promise<Subscriber | null> {
     // jsonb equality ignores key order, so the list read back compares equal to what is stored.
-    const [row] = await this.sql.query(
-      `UPDATE subscribers SET channels = $3::jsonb, updated_at = $5
-       WHERE environment_id = $1 AND subscriber_id = $2 AND channels = $4::jsonb RETURNING *`,
-      [scope.environmentId, subscriberId, JSON.stringify(next), JSON.stringify(expected), now],
+    const [row] = await this.sql.query<SubscriberRow>(
+      sql`UPDATE subscribers SET ${assignments(subscribers, { channels: next, updated_at: now })}
+          WHERE environment_id = ${scope.environmentId} AND subscriber_id = ${subscriberId} AND channels = ${JSON.stringify(expected)}::jsonb RETURNING *`,
     );
     return row ? toSubscriber(row) : null;
   }
 
   async delete(scope: EnvironmentScope, subscriberId: string): Promise<boolean> {
-    const rows = await this.sql.query('DELETE FROM subscribers WHERE environment_id = $1 AND subscriber_id = $2 RETURNING id', [
-      scope.environmentId,
-      subscriberId,
-    ]);
+    const rows = await this.sql.query(
+      sql`DELETE FROM subscribers WHERE environment_id = ${scope.environmentId} AND subscriber_id = ${subscriberId} RETURNING id`,
+    );
     return rows.length === 1;
   }
 
@@ -211,20 +227,20 @@ export class SqlSubscriberRepository implements SubscriberRepository {
         scope,
         orderColumn: ORDER_COLUMNS[search.orderBy],
         request: search,
-        where: (param) => [
+        where: [
           // The prefilter first: both go to the trigram index, the exact pattern only probing what the prefilter leaves.
           ...prefilters.flatMap(({ field, value, prefilter }) => [
-            ...(prefilter ? [`${SEARCHED[field].text} ILIKE ${param(prefilter)} ESCAPE '\\'`] : []),
-            `${SEARCHED[field].text} ILIKE ${param(containsPattern(value))} ESCAPE '\\'`,
+            ...(prefilter ? [sql`${raw(SEARCHED[field].text)} ILIKE ${prefilter} ESCAPE '\\'`] : []),
+            sql`${raw(SEARCHED[field].text)} ILIKE ${containsPattern(value)} ESCAPE '\\'`,
           ]),
-          ...(filter.subscriberId ? [`subscriber_id = ${param(filter.subscriberId)}`] : []),
+          ...(filter.subscriberId ? [sql`subscriber_id = ${filter.subscriberId}`] : []),
         ],
       },
       toSubscriber,
     );
   }
 
-  private changedFields(changes: SubscriberChanges): (keyof typeof COLUMNS)[] {
-    return (Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]).filter((f) => changes[f] !== undefined);
+  private changedFields(changes: SubscriberChanges): ProfileField[] {
+    return COLUMN_ENTRIES.map(([field]) => field).filter((f) => changes[f] !== undefined);
   }
 }
