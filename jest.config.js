@@ -23,6 +23,9 @@ module.exports = {
   // generous: on a slow afternoon of this 2-core machine an app's start under the full run's load took over 60 s
   testTimeout: 120000,
   setupFiles: ['reflect-metadata'],
-  // the default summary, then which tests were skipped and why (MongoDB without MONGODB_URL)
-  reporters: ['default', '<rootDir>/test/support/skipped-tests.reporter.js'],
+  // the run's directory, where the files share one service build and one migrated PGlite (test/support/test-run.ts)
+  globalSetup: '<rootDir>/test/support/test-run.setup.js',
+  globalTeardown: '<rootDir>/test/support/test-run.teardown.js',
+  // the default summary, which tests were skipped and why (MongoDB without MONGODB_URL), the slowest files
+  reporters: ['default', '<rootDir>/test/support/skipped-tests.reporter.js', '<rootDir>/test/support/slowest-files.reporter.js'],
 };

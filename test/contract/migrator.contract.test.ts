@@ -15,7 +15,7 @@ const indexes = (sql: SqlClient, table: string) =>
 describe.each(SQL_STORES)('migrate on $name', (store) => {
   let sql: SqlClient;
   beforeAll(async () => {
-    sql = await store.open();
+    sql = await store.open({ fromEmpty: true });
   });
   afterAll(() => sql.close());
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DockerStage, ROOT, healthcheckArgv, interpolateAll, parseDockerfile, readCompose, readRootFile } from '../support/deploy-files';
 import { runNpm } from '../support/npm';
-import { ServiceHarness, ServiceProcess, buildService, removeBuild } from '../support/service-processes';
+import { ServiceHarness, ServiceProcess, buildService } from '../support/service-processes';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -91,7 +91,6 @@ describe("the image's start commands, run as its container runs them", () => {
 
   afterAll(async () => {
     await h?.close();
-    removeBuild(buildDir);
     if (appDir) rmSync(appDir, { recursive: true, force: true });
   }, 60_000);
 

@@ -1,20 +1,19 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { buildService, buildTypeErrors, freePort } from '../support/service-processes';
 import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY } from '../support/test-app';
 
 /**
- * The built service as an operator runs it (`node dist/apps/api/src/main.js`). It is built by the
- * same two steps as `npm run build`, into a private directory so parallel runs never share a `dist`.
+ * The built service as an operator runs it (`node dist/apps/api/src/main.js`), built by the same two
+ * steps as `npm run build` (buildService: once per test run, outside the repository).
  */
 const ROOT = resolve(__dirname, '../..');
 const run = promisify(execFile);
 
 let buildDir: string;
-let buildProblems = '';
 const scratchDirs: string[] = [];
 const scratch = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -24,16 +23,8 @@ const scratch = (prefix: string) => {
 const mainJs = () => join(buildDir, 'apps/api/src/main.js');
 
 beforeAll(async () => {
-  buildDir = scratch('notify-build-');
-  const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
-  // tsc still emits when another file has a type error; that is reported by its own test below.
-  await run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', buildDir], { cwd: ROOT }).catch((error) => {
-    buildProblems = `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error);
-  });
-  await run(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', buildDir], { cwd: ROOT });
-  // The build lives outside the repository, so point it at the repository's packages.
-  symlinkSync(join(ROOT, 'node_modules'), join(buildDir, 'node_modules'), 'dir');
-}, 180_000);
+  buildDir = await buildService();
+}, 240_000);
 
 afterAll(() => scratchDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -63,17 +54,6 @@ function runToExit(vars: Record<string, string>, args: string[] = []): Promise<E
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolveExit({ code, output });
-    });
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
     });
   });
 }
@@ -117,7 +97,7 @@ async function startService(vars: Record<string, string>): Promise<RunningServic
 describe('configuration of the built service', () => {
   it('builds without type errors', () => {
     expect(existsSync(mainJs())).toBe(true);
-    expect(buildProblems).toBe('');
+    expect(buildTypeErrors(buildDir)).toBe('');
   });
 
   it.each([

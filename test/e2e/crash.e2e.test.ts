@@ -1,5 +1,5 @@
 import { LoopbackReceiver } from '../../libs/providers/src/testing/loopback-receiver';
-import { ServiceHarness, ServiceProcess, buildService, removeBuild } from '../support/service-processes';
+import { ServiceHarness, ServiceProcess, buildService } from '../support/service-processes';
 import { waitFor } from '../support/wait-for';
 
 /**
@@ -46,7 +46,6 @@ describe('crash: kill -9 the worker in the middle of 5,000 triggers', () => {
   afterAll(async () => {
     await h?.close();
     await receiver?.close();
-    removeBuild(buildDir);
   }, 60_000);
 
   it('delivers every trigger exactly once after the worker is killed and replaced', async () => {

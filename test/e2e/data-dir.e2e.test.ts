@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATA_DIR_LOCK_FILE } from '@app/store-sql';
-import { ServiceHarness, buildService, freePort, removeBuild, sleep } from '../support/service-processes';
+import { ServiceHarness, buildService, freePort, sleep } from '../support/service-processes';
 
 /**
  * One process owns an embedded DATA_DIR. The built service (`node main.js`) and CLI run as an
@@ -22,7 +22,6 @@ beforeAll(async () => {
 afterAll(() => {
   children.forEach((child) => child.kill('SIGKILL'));
   scratchDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
-  removeBuild(buildDir);
 });
 
 function scratchDataDir(): string {

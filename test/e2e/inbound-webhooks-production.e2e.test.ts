@@ -3,7 +3,7 @@ import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { MessageBirdSigner, SendGridSigner, SignedRequest, TwilioSigner } from '../fakes/vendor-event-signers';
-import { ServiceHarness, buildService, removeBuild } from '../support/service-processes';
+import { ServiceHarness, buildService } from '../support/service-processes';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -33,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await Promise.all([sendgridFake.close(), twilioFake.close(), messagebirdFake.close()]);
-  if (buildDir) removeBuild(buildDir);
 }, 60_000);
 
 const post = (path: string, signed: SignedRequest) => {

@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { LoopbackReceiver, ReceivedRequest } from '../../libs/providers/src/testing/loopback-receiver';
-import { ServiceHarness, buildService, removeBuild } from '../support/service-processes';
+import { ServiceHarness, buildService } from '../support/service-processes';
 import { ApiClient, describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -296,7 +296,6 @@ describe('outbound webhooks, production mode: a worker killed mid-delivery loses
   afterAll(async () => {
     await h?.close();
     await receiver?.close();
-    removeBuild(buildDir);
   }, 60_000);
 
   it('delivers the event after the worker is killed and replaced', async () => {

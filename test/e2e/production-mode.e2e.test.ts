@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { LoopbackReceiver } from '../../libs/providers/src/testing/loopback-receiver';
 import { deterministicId } from '../../libs/kernel/src';
 import { BullJobQueue } from '../../libs/queue/src/bull/bull-job-queue';
-import { ServiceHarness, ServiceProcess, buildService, removeBuild, sleep } from '../support/service-processes';
+import { ServiceHarness, ServiceProcess, buildService, sleep } from '../support/service-processes';
 import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -34,7 +34,6 @@ describe('production mode: api + two workers on PostgreSQL and Redis', () => {
   afterAll(async () => {
     await h?.close();
     await receiver?.close();
-    removeBuild(buildDir);
   }, 60_000);
 
   async function createWorkflow(steps: unknown[]): Promise<string> {

@@ -1,6 +1,6 @@
 import { TEST_CA_PATH } from '../fakes/vendor-fake';
 import { Fleet, FleetMember, startFleet } from '../support/provider-fleet';
-import { ServiceHarness, buildService, removeBuild } from '../support/service-processes';
+import { ServiceHarness, buildService } from '../support/service-processes';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -22,7 +22,6 @@ let buildDir: string;
 beforeAll(async () => {
   buildDir = await buildService();
 }, 240_000);
-afterAll(() => removeBuild(buildDir));
 
 describe.each(MODES)('every provider delivers through its vendor protocol (%s mode)', (mode) => {
   let h: ServiceHarness;

@@ -1,6 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import { io, Socket } from 'socket.io-client';
-import { ServiceHarness, ServiceProcess, buildService, freePort, removeBuild, sleep } from '../support/service-processes';
+import { ServiceHarness, ServiceProcess, buildService, freePort, sleep } from '../support/service-processes';
 import { startRedis, stopRedis } from '../support/own-redis';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -52,7 +52,6 @@ describe('the Inbox while Redis fails', () => {
     redis?.kill('SIGCONT');
     await h?.close();
     if (redis) await stopRedis(redis);
-    removeBuild(buildDir);
   }, 60_000);
 
   const inbox = async (token: string, method: string, path: string, body?: unknown) => {

@@ -1,5 +1,5 @@
 import { ChildProcess } from 'node:child_process';
-import { ServiceHarness, ServiceProcess, buildService, freePort, removeBuild } from '../support/service-processes';
+import { ServiceHarness, ServiceProcess, buildService, freePort } from '../support/service-processes';
 import { startRedis, stopRedis } from '../support/own-redis';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -30,7 +30,6 @@ describe('a Redis restart that loses the queues', () => {
   afterAll(async () => {
     await h?.close();
     if (redis) await stopRedis(redis);
-    removeBuild(buildDir);
   }, 60_000);
 
   it('delivers delayed steps whose wake-ups were in the lost queue', async () => {

@@ -1,5 +1,5 @@
 import { ChildProcess } from 'node:child_process';
-import { ServiceHarness, ServiceProcess, buildService, freePort, removeBuild, sleep } from '../support/service-processes';
+import { ServiceHarness, ServiceProcess, buildService, freePort, sleep } from '../support/service-processes';
 import { startRedis, stopRedis } from '../support/own-redis';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -54,7 +54,6 @@ describe('a Redis that stalls during a burst of triggers', () => {
     redis?.kill('SIGCONT');
     await h?.close();
     if (redis) await stopRedis(redis);
-    removeBuild(buildDir);
   }, 60_000);
 
   const get = async (path: string) => {

@@ -1,4 +1,4 @@
-import { JsonResponse, ServiceHarness, ServiceProcess, buildService, removeBuild, sleep } from '../support/service-processes';
+import { JsonResponse, ServiceHarness, ServiceProcess, buildService, sleep } from '../support/service-processes';
 import { PrivatePostgres } from '../support/private-postgres';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -37,7 +37,6 @@ describe('a PostgreSQL crash and a fast restart under a burst of triggers', () =
   afterAll(async () => {
     await h?.close();
     await postgres?.destroy();
-    removeBuild(buildDir);
   }, 60_000);
 
   /** One trigger, with the time it took and the answer (or the connection error). */

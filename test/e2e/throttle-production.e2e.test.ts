@@ -1,8 +1,8 @@
 import { systemClock } from '@app/kernel';
 import { SqlClient, createSqlClient } from '@app/store-sql';
 import { CreateWorkflow } from '@app/workflows';
-import { ServiceHarness, buildService, removeBuild, sleep } from '../support/service-processes';
 import { SqlLayoutRepository, SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
+import { ServiceHarness, buildService, sleep } from '../support/service-processes';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -51,7 +51,6 @@ describe('throttle step in production mode: api + two workers on PostgreSQL and 
   afterAll(async () => {
     await sql?.close();
     await h?.close();
-    removeBuild(buildDir);
   }, 60_000);
 
   async function round(subscriberId: string, from: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { TEST_REDIS_URL } from './test-app';
+import { madeOnce } from './test-run';
 
 /**
  * Production mode as an operator runs it: the built service (`node dist/apps/api/src/main.js
@@ -28,17 +29,26 @@ const liveChildren = new Set<ChildProcess>();
 process.once('exit', () => liveChildren.forEach((child) => child.kill('SIGKILL')));
 
 /**
- * Builds the service the way `npm run build` does, into a private directory (parallel builds never
- * share a dist/). Returns the directory; remove it with rmSync when done.
+ * The service built the way `npm run build` does, once per test run (test-run.ts), outside the
+ * repository (parallel runs never share a dist/). Files only read it, and it is removed with the run.
  */
-export async function buildService(): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), 'notify-build-'));
-  const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
-  // tsc still emits when some other file has a type error; the config e2e test reports those.
-  await run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).catch(() => undefined);
-  await run(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT });
-  symlinkSync(join(ROOT, 'node_modules'), join(outDir, 'node_modules'), 'dir');
-  return outDir;
+export function buildService(): Promise<string> {
+  return madeOnce('build', async (outDir) => {
+    const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+    // tsc still emits when some file has a type error; the config e2e test reports those (buildTypeErrors).
+    const typeErrors = await run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+      () => '',
+      (error) => `${error.stdout ?? ''}${error.stderr ?? ''}` || String(error),
+    );
+    writeFileSync(`${outDir}.type-errors`, typeErrors);
+    await run(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: ROOT });
+    symlinkSync(join(ROOT, 'node_modules'), join(outDir, 'node_modules'), 'dir');
+  });
+}
+
+/** What tsc reported while making the build of buildService() (empty: none). */
+export function buildTypeErrors(buildDir: string): string {
+  return readFileSync(`${buildDir}.type-errors`, 'utf8');
 }
 
 export async function freePort(): Promise<number> {
@@ -343,11 +353,6 @@ export class ServiceHarness {
       if (keys.length) await this.redis.unlink(...keys);
     } while (cursor !== '0');
   }
-}
-
-/** Removes a build directory from buildService(). */
-export function removeBuild(buildDir: string | undefined): void {
-  if (buildDir) rmSync(buildDir, { recursive: true, force: true });
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

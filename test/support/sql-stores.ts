@@ -32,19 +32,25 @@ import { SqlTopicRepository } from '../../libs/store-sql/src/topics';
 import { SqlLayoutRepository, SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { Repositories, createMemoryStore } from '../fakes/memory';
 import { SqlInboxRepository } from '../../libs/store-sql/src/inbox';
+import { SqlTranslationRepository } from '../../libs/store-sql/src/translations';
+import { migratedPgliteDir } from './pglite-template';
 import { TEST_DATABASE_URL, uniqueName } from './test-app';
 
 export interface StoreFixture {
   name: string;
-  /** A fresh, migrated, empty store for one suite. */
-  open(): Promise<SqlClient>;
+  /**
+   * A fresh, migrated, empty store for one suite. PGlite's is a copy of the run's migrated data
+   * directory unless `fromEmpty` asks for the migrations to run on a new one here.
+   */
+  open(options?: { fromEmpty?: boolean }): Promise<SqlClient>;
 }
 
 /** The SQL stores every contract suite runs against. */
 export const SQL_STORES: StoreFixture[] = [
   {
     name: 'PGlite',
-    async open() {
+    async open({ fromEmpty = false } = {}) {
+      if (!fromEmpty) return createSqlClient({ dataDir: await migratedPgliteDir() });
       const client = await createSqlClient({});
       await migrate(client);
       return client;
@@ -100,6 +106,7 @@ export function sqlRepositories(sql: SqlClient): Repositories {
     webhookEndpoints: new SqlWebhookEndpointRepository(sql, new AesGcmCredentialCipher(randomBytes(32))),
     webhookDeliveries: new SqlWebhookDeliveryRepository(sql),
     inbox: new SqlInboxRepository(sql),
+    translations: new SqlTranslationRepository(sql),
     environmentData: new SqlEnvironmentDataPurger(sql),
   };
 }

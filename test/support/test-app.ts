@@ -1,9 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { loadConfig } from '@app/config';
@@ -11,7 +8,9 @@ import { CreateApiKey, CreateEnvironment, ENVIRONMENT_REPOSITORY, EnvironmentRep
 import { Clock } from '@app/kernel';
 import { AppModule } from '../../apps/api/src/app.module';
 import { configureApp, createHttpAdapter } from '../../apps/api/src/configure-app';
+import { migratedPgliteDir } from './pglite-template';
 import { MONGODB_SKIP_MARK } from './skip-marks';
+import { scratchDir } from './test-run';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -58,7 +57,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const resolved = {
     ...options,
     store,
-    dataDir: options.dataDir ?? mkdtempSync(join(tmpdir(), 'notify-test-')),
+    dataDir: options.dataDir ?? (store === 'pglite' ? await migratedPgliteDir() : scratchDir('data')),
     sqlSchema: options.sqlSchema ?? uniqueName('t'),
     apiKey: options.apiKey ?? `test_${randomBytes(16).toString('hex')}`,
   };

@@ -4,13 +4,14 @@ import { Test } from '@nestjs/testing';
 import type Bull from 'bull';
 import { JOB_QUEUE, QUEUE_JOB_STORE } from '@app/kernel';
 import { SqlQueueJobStore, createSqlClient } from '@app/store-sql';
+import { migratedPgliteDir } from '../../../test/support/pglite-template';
 import { BullJobQueue } from './bull/bull-job-queue';
 import { EmbeddedJobQueue } from './embedded/embedded-job-queue';
 import { QueueModule } from './queue.module';
 
 describe('QueueModule.forRoot', () => {
   it("binds the embedded queue on the store's job store when no Redis URL is given", async () => {
-    const sql = await createSqlClient({});
+    const sql = await createSqlClient({ dataDir: await migratedPgliteDir() });
     @Global()
     @Module({ providers: [{ provide: QUEUE_JOB_STORE, useValue: new SqlQueueJobStore(sql) }], exports: [QUEUE_JOB_STORE] })
     class FakeStoreModule {}

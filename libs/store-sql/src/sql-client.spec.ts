@@ -1,4 +1,5 @@
 import { StoreRejectedError, StoreUnavailableError } from '@app/kernel';
+import { migratedPgliteDir } from '../../../test/support/pglite-template';
 import { createSqlClient, storeError } from './sql-client';
 
 describe('store errors carry the statement and the code, never the values', () => {
@@ -35,7 +36,7 @@ describe('store errors carry the statement and the code, never the values', () =
   });
 
   it('a real PGlite error: the value PostgreSQL quotes in its message is cut, the code kept', async () => {
-    const client = await createSqlClient({});
+    const client = await createSqlClient({ dataDir: await migratedPgliteDir() });
     try {
       const failure = await client.query('SELECT $1::jsonb AS v', ['{"apiKey": SECRET-not-json']).catch((error: Error) => error);
       expect(failure).toBeInstanceOf(StoreRejectedError);

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createSqlClient, migrate, SqlClient, SqlQueueJobStore } from '@app/store-sql';
+import { migratedPgliteDir } from '../../../../test/support/pglite-template';
 import { EmbeddedJobQueue } from './embedded-job-queue';
 
 async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
@@ -16,7 +15,7 @@ const QUEUE = 'restart-test';
 
 describe('EmbeddedJobQueue on a PGlite directory', () => {
   let dataDir: string;
-  beforeEach(() => (dataDir = mkdtempSync(join(tmpdir(), 'queue-restart-'))));
+  beforeEach(async () => (dataDir = await migratedPgliteDir()));
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   async function openStore(): Promise<SqlClient> {
