@@ -1,10 +1,14 @@
 // The hexagon as a checked rule (run by `npm test`; test/architecture shows each rule refusing a
 // violation): domain code is plain TypeScript, use cases depend on ports, adapters depend on ports
-// and never on each other, libs/bootstrap alone wires several adapters, apps share only libs.
+// and never on each other, libs/bootstrap alone wires several adapters, apps share only libs, and
+// inside apps/api a context folder imports only its own folder and the app's shared folders.
 const CONTEXTS = '(kernel|environments|subscribers|tenants|contexts|integrations|workflows|delivery|webhooks|inbox)';
 const ADAPTER_LIBS = '(store-sql|store-mongo|queue|providers|redis|metrics|realtime)';
 const ADAPTERS = `^libs/${ADAPTER_LIBS}/`;
-const IO_MODULES = '^(fs|node:fs|net|node:net|http|node:http|https|node:https|http2|node:http2|dgram|node:dgram|child_process|node:child_process|pg|@electric-sql/pglite|mongoose|bull|ioredis|nodemailer|express|prom-client)$';
+// apps/api's folders every context may import: guards, pipes, interceptors and errors; Swagger; the DTOs several contexts serve.
+const API_SHARED = '(http|docs|shared-dto)';
+const IO_MODULES =
+  '^(fs|node:fs|net|node:net|http|node:http|https|node:https|http2|node:http2|dgram|node:dgram|child_process|node:child_process|pg|@electric-sql/pglite|mongoose|bull|ioredis|nodemailer|express|prom-client)$';
 
 module.exports = {
   forbidden: [
@@ -45,6 +49,22 @@ module.exports = {
       // DeliveryProcessor stays in apps/worker until it moves to libs/bootstrap as a whole file; the
       // embedded api runs it meanwhile.
       to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'api-contexts-do-not-import-each-other',
+      comment:
+        "a context folder of apps/api (topics/, messages/, inbox/…) imports its own folder and the app's shared folders, never another context " +
+        'nor the root files that compose the app: what several contexts serve lives in shared-dto/',
+      severity: 'error',
+      from: { path: '^apps/api/src/([^/]+)/', pathNot: `^apps/api/src/${API_SHARED}/` },
+      to: { path: '^apps/api/src/', pathNot: `^apps/api/src/($1|${API_SHARED})/` },
+    },
+    {
+      name: 'api-shared-folders-import-no-context',
+      comment: "apps/api's shared folders (http/, docs/, shared-dto/) import only each other",
+      severity: 'error',
+      from: { path: `^apps/api/src/${API_SHARED}/` },
+      to: { path: '^apps/api/src/', pathNot: `^apps/api/src/${API_SHARED}/` },
     },
     {
       name: 'adapters-do-not-import-each-other',

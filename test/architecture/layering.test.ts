@@ -22,6 +22,11 @@ const FIXTURE: Record<string, string[]> = {
   'libs/bootstrap/src/index.ts': [],
   'apps/api/src/index.ts': [],
   'apps/api/src/core.module.ts': [],
+  'apps/api/src/topics/topic.dto.ts': [],
+  'apps/api/src/subscribers/subscriber.dto.ts': [],
+  'apps/api/src/inbox/inbox.dto.ts': [],
+  'apps/api/src/messages/message.dto.ts': [],
+  'apps/api/src/shared-dto/subscriber.dto.ts': [],
   'apps/worker/src/delivery-worker.module.ts': [],
 
   // refused: one app importing another, by relative path or by alias
@@ -36,8 +41,16 @@ const FIXTURE: Record<string, string[]> = {
   'libs/delivery/src/application/trigger.use-case.ts': ['@app/bootstrap'],
   'libs/store-sql/src/sql.module.ts': ['@app/bootstrap'],
 
+  // refused: a context folder of apps/api importing another context (a subfolder of one too) or the root files that
+  // compose the app; a shared folder of apps/api (http, docs, shared-dto) importing a context
+  'apps/api/src/topics/topics.controller.ts': ['./topic.dto', '../subscribers/subscriber.dto', '../app.module'],
+  'apps/api/src/subscribers/preferences/preferences.mapper.ts': ['../../inbox/inbox.dto', '../subscriber.dto', '../../shared-dto/subscriber.dto'],
+  'apps/api/src/shared-dto/message.dto.ts': ['./subscriber.dto', '../http/guard', '../messages/message.dto'],
+  'apps/api/src/docs/api-responses.ts': ['../topics/topic.dto'],
+
   // allowed: an app's own folder and libraries; the composition library wiring several adapters
   'apps/api/src/health/health.controller.ts': ['@app/kernel', '../http/guard'],
+  'apps/api/src/messages/messages.controller.ts': ['./message.dto', '../shared-dto/message.dto', '../http/guard', '../docs/api-responses', '@app/delivery'],
   'apps/api/src/http/guard.ts': [],
   'libs/bootstrap/src/core.module.ts': ['@app/store-sql', '@app/queue', '@app/redis', '@app/providers', '@app/metrics', '@app/kernel'],
   'libs/store-sql/src/queue/sql-queue-job.store.ts': ['@app/kernel', '../sql-client'],
@@ -119,12 +132,28 @@ describe('layering rules (.dependency-cruiser.cjs) on a fixture tree', () => {
     ]);
   });
 
-  it('allows an app its own folder and the libraries, and the composition library every adapter', () => {
+  it('api-contexts-do-not-import-each-other: a context of apps/api importing another context or a root file is refused', () => {
+    expect(broken('api-contexts-do-not-import-each-other')).toEqual([
+      'apps/api/src/subscribers/preferences/preferences.mapper.ts → apps/api/src/inbox/inbox.dto.ts',
+      'apps/api/src/topics/topics.controller.ts → apps/api/src/app.module.ts',
+      'apps/api/src/topics/topics.controller.ts → apps/api/src/subscribers/subscriber.dto.ts',
+    ]);
+  });
+
+  it("api-shared-folders-import-no-context: apps/api's http, docs or shared-dto importing a context is refused", () => {
+    expect(broken('api-shared-folders-import-no-context')).toEqual([
+      'apps/api/src/docs/api-responses.ts → apps/api/src/topics/topic.dto.ts',
+      'apps/api/src/shared-dto/message.dto.ts → apps/api/src/messages/message.dto.ts',
+    ]);
+  });
+
+  it('allows an app its own folder and the libraries, a context of apps/api its shared folders, and the composition library every adapter', () => {
     const refused = new Set(violations.map((violation) => violation.from));
     expect(refused).not.toContain('apps/api/src/health/health.controller.ts');
+    expect(refused).not.toContain('apps/api/src/messages/messages.controller.ts');
     expect(refused).not.toContain('libs/bootstrap/src/core.module.ts');
     expect(refused).not.toContain('libs/store-sql/src/queue/sql-queue-job.store.ts');
     expect(violations.filter((violation) => violation.from === 'apps/api/src/app.module.ts')).toHaveLength(1);
-    expect(violations).toHaveLength(8);
+    expect(violations).toHaveLength(13);
   });
 });

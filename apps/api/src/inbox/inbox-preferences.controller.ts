@@ -1,31 +1,14 @@
 import { Body, Controller, Get, Param, Patch, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { SubscriberSession } from '@app/inbox';
-import { ChannelFlags } from '@app/kernel';
-import { BulkUpdateSubscriberPreferences, GetSubscriberPreferences, SubscriberPreferencesView, UpdateSubscriberPreferences } from '@app/subscribers';
+import { BulkUpdateSubscriberPreferences, GetSubscriberPreferences, UpdateSubscriberPreferences } from '@app/subscribers';
 import { ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { PublicRoute } from '../http/api-key.guard';
-import { BulkPreferencesRequestDto, InboxChannelsDto, InboxPreferenceDto } from './inbox.dto';
+import { InboxChannelsDto, InboxPreferenceDto } from '../shared-dto/inbox.dto';
+import { toInboxWorkflowPreference } from '../shared-dto/inbox.mapper';
+import { BulkPreferencesRequestDto } from './inbox.dto';
+import { channelsOf, findWorkflowPreference, toInboxGlobalPreference } from './inbox.mapper';
 import { CurrentSubscriber, SubscriberTokenGuard } from './subscriber-token.guard';
-import { toInboxWorkflowPreference } from '../subscribers/preferences/preferences.mapper';
-
-const CHANNEL_KEYS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
-
-function channelsOf(body: InboxChannelsDto): Partial<ChannelFlags> {
-  return Object.fromEntries(CHANNEL_KEYS.filter((key) => typeof body[key] === 'boolean').map((key) => [key, body[key]]));
-}
-
-/** Novu's Inbox preference: `global`, or `template` with its workflow. */
-function globalPreference(view: SubscriberPreferencesView): InboxPreferenceDto {
-  return { level: 'global', enabled: view.global.enabled, channels: view.global.channels, ...(view.global.schedule ? { schedule: view.global.schedule } : {}) };
-}
-
-const workflowPreference = toInboxWorkflowPreference;
-
-function findWorkflow(view: SubscriberPreferencesView, reference: string): InboxPreferenceDto {
-  const found = view.workflows.find((w) => w.workflow.id === reference || w.workflow.identifier === reference || w.workflow.slug === reference);
-  return found ? workflowPreference(found) : globalPreference(view);
-}
 
 /** The subscriber's own preferences, through the subscribers context's preference use cases. */
 @ApiTags('Inbox')
@@ -46,21 +29,21 @@ export class InboxPreferencesController {
   @ApiDataResponse(InboxPreferenceDto, { isArray: true })
   async list(@CurrentSubscriber() session: SubscriberSession): Promise<InboxPreferenceDto[]> {
     const view = await this.getPreferences.execute({ scope: session, subscriberId: session.subscriberId });
-    return [globalPreference(view), ...view.workflows.map(workflowPreference)];
+    return [toInboxGlobalPreference(view), ...view.workflows.map(toInboxWorkflowPreference)];
   }
 
   @Get('global')
   @ApiOperation({ summary: 'The global preference' })
   @ApiDataResponse(InboxPreferenceDto)
   async global(@CurrentSubscriber() session: SubscriberSession): Promise<InboxPreferenceDto> {
-    return globalPreference(await this.getPreferences.execute({ scope: session, subscriberId: session.subscriberId }));
+    return toInboxGlobalPreference(await this.getPreferences.execute({ scope: session, subscriberId: session.subscriberId }));
   }
 
   @Patch()
   @ApiOperation({ summary: 'Change the global channels', description: "A global change also clears that channel's per-workflow choices, as Novu." })
   @ApiDataResponse(InboxPreferenceDto, { description: 'The global preference after the change' })
   async updateGlobal(@CurrentSubscriber() session: SubscriberSession, @Body() body: InboxChannelsDto): Promise<InboxPreferenceDto> {
-    return globalPreference(await this.updatePreferences.execute({ scope: session, subscriberId: session.subscriberId, channels: channelsOf(body) }));
+    return toInboxGlobalPreference(await this.updatePreferences.execute({ scope: session, subscriberId: session.subscriberId, channels: channelsOf(body) }));
   }
 
   @Patch('bulk')
@@ -74,7 +57,7 @@ export class InboxPreferencesController {
       subscriberId: session.subscriberId,
       preferences: body.preferences.map((entry) => ({ workflowId: entry.workflowId, channels: channelsOf(entry) })),
     });
-    return changed.map(workflowPreference);
+    return changed.map(toInboxWorkflowPreference);
   }
 
   @Patch(':workflowId')
@@ -89,6 +72,6 @@ export class InboxPreferencesController {
     @Body() body: InboxChannelsDto,
   ): Promise<InboxPreferenceDto> {
     const view = await this.updatePreferences.execute({ scope: session, subscriberId: session.subscriberId, workflowId, channels: channelsOf(body) });
-    return findWorkflow(view, workflowId);
+    return findWorkflowPreference(view, workflowId);
   }
 }

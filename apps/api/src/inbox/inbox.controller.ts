@@ -28,18 +28,16 @@ import { ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { PublicRoute } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
 import {
-  ActionRequestDto,
   BulkInboxRequestDto,
-  InboxCountsResponseDto,
   InboxFilterEchoDto,
   InboxNotificationDto,
   InboxNotificationsResponseDto,
-  InboxSessionRequestDto,
-  InboxSessionResponseDto,
   MarkSeenRequestDto,
   SnoozeRequestDto,
-} from './inbox.dto';
-import { bulkFilter, countFilters, definedOnly, filterFromQuery, pageFromQuery, readQuery } from './inbox-query';
+} from '../shared-dto/inbox.dto';
+import { definedOnly } from '../shared-dto/defined-only';
+import { bulkFilter, countFilters, filterFromQuery, pageFromQuery, readQuery } from '../shared-dto/inbox-query';
+import { ActionRequestDto, InboxCountsResponseDto, InboxSessionRequestDto, InboxSessionResponseDto } from './inbox.dto';
 import { CurrentSubscriber, SubscriberTokenGuard } from './subscriber-token.guard';
 
 const Unauthorized = () => ApiResponse({ status: 401, description: 'Missing, forged or expired subscriber token', type: ErrorResponseDto });

@@ -1,6 +1,7 @@
 import { Condition } from '@app/kernel';
 import { Integration, IntegrationCredentials, maskConfigurations, maskCredentials } from '@app/integrations';
 import { ConditionDto, IntegrationResponseDto } from './integration.dto';
+import { definedOnly } from '../shared-dto/defined-only';
 
 /** Domain → wire: secrets masked, dates as ISO strings, optional fields left out rather than null. */
 export function toIntegrationResponse(integration: Integration): IntegrationResponseDto {
@@ -29,8 +30,7 @@ export function toIntegrationResponse(integration: Integration): IntegrationResp
 
 /** Validated DTO instances → plain values: only the fields the caller sent. */
 export function definedFields<T extends object>(dto: T | undefined): Partial<T> | undefined {
-  if (!dto) return undefined;
-  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined)) as Partial<T>;
+  return dto && definedOnly(dto);
 }
 
 export function toCredentials(dto: object | undefined): Record<string, IntegrationCredentials[string] | null> | undefined {

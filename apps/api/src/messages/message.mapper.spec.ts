@@ -4,7 +4,8 @@ import { Message } from '@app/delivery';
 import { Subscriber } from '@app/subscribers';
 import { createValidationPipe } from '../http/validation';
 import { DeleteMessagesQueryDto, ListMessagesQueryDto } from './message.dto';
-import { toMessageResponse, toMessagesResponse } from './message.mapper';
+import { toMessageResponse } from '../shared-dto/message.mapper';
+import { toMessagesResponse } from './message.mapper';
 
 const at = new Date('2025-01-02T03:04:05.000Z');
 

@@ -3,19 +3,13 @@ import { ApiBadRequestResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOk
 import { AuthenticatedScope } from '@app/environments';
 import { DeleteMessagesByTransaction, ListMessages } from '@app/delivery';
 import { DeleteMessage, MarkMessagesAs } from '@app/inbox';
-import { InvalidRequestError } from '@app/kernel';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import {
-  DeleteMessageResponseDto,
-  DeleteMessagesQueryDto,
-  ListMessagesQueryDto,
-  MessageResponseDto,
-  MessagesResponseDto,
-  ServerMarkMessagesAsRequestDto,
-} from './message.dto';
-import { toMessageResponse, toMessagesResponse } from './message.mapper';
+import { MessageResponseDto, MessagesResponseDto } from '../shared-dto/message.dto';
+import { idsOf, toMessageResponse } from '../shared-dto/message.mapper';
+import { DeleteMessageResponseDto, DeleteMessagesQueryDto, ListMessagesQueryDto, ServerMarkMessagesAsRequestDto } from './message.dto';
+import { toMessagesResponse } from './message.mapper';
 
 @ApiTags('Messages')
 @ApiCommonErrors()
@@ -81,13 +75,4 @@ export class MessagesController {
   ): Promise<void> {
     await this.deleteMessagesByTransaction.execute(scope, transactionId, query.channel);
   }
-}
-
-/** `messageId`: one id or a list (at most 100). */
-export function idsOf(messageId: unknown): string[] {
-  const ids = Array.isArray(messageId) ? messageId : [messageId];
-  if (!ids.length || ids.length > 100 || !ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 64)) {
-    throw new InvalidRequestError('invalid_message_id', 'messageId must be a message id or a list of 1 to 100 of them');
-  }
-  return ids as string[];
 }

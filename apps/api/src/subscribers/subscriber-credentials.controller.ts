@@ -5,8 +5,8 @@ import { CredentialsUpdateMode, DeleteSubscriberCredentials, UpdateSubscriberCre
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { UpdateSubscriberChannelRequestDto } from './credentials.dto';
-import { SubscriberResponseDto } from './subscriber.dto';
-import { toSubscriberResponse } from './subscriber.mapper';
+import { SubscriberResponseDto } from '../shared-dto/subscriber.dto';
+import { toSubscriberResponse } from '../shared-dto/subscriber.mapper';
 
 const SubscriberIdParam = () => ApiParam({ name: 'subscriberId', description: "The caller's own identifier of the subscriber", example: 'user-123' });
 const IdempotencyKeyHeader = () =>

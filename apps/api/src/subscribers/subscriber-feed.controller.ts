@@ -15,11 +15,10 @@ import { InvalidRequestError } from '@app/kernel';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { dataObject } from '../inbox/inbox-query';
-import { MarkMessagesAsRequestDto, MessageResponseDto } from '../messages/message.dto';
-import { toMessageResponse } from '../messages/message.mapper';
-import { idsOf } from '../messages/messages.controller';
-import { NotSupportedError } from '../unsupported/not-supported.controller';
+import { dataObject } from '../shared-dto/inbox-query';
+import { MarkMessagesAsRequestDto, MessageResponseDto } from '../shared-dto/message.dto';
+import { idsOf, toMessageResponse } from '../shared-dto/message.mapper';
+import { NotSupportedError } from '../http/not-supported';
 import { IdempotencyKeyHeader, SubscriberIdParam, SubscriberNotFound } from './route-docs';
 import {
   MarkAllMessagesRequestDto,

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/sw
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { PageQueryDto } from '../http/page-query.dto';
-import { MarkMessagesAsRequestDto, MessagesResponseDto } from '../messages/message.dto';
+import { MarkMessagesAsRequestDto, MessagesResponseDto } from '../shared-dto/message.dto';
 
 const FLAG = ['true', 'false'] as const;
 // Deprecated in the document: no value succeeds, and Swagger UI leaves deprecated fields out of its example.

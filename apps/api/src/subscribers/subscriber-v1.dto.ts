@@ -4,7 +4,8 @@ import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsOptional, ValidateNe
 import { MAX_BULK_SUBSCRIBERS } from '@app/subscribers';
 import { PageQueryDto } from '../http/page-query.dto';
 import { UpdateSubscriberChannelRequestDto } from './credentials.dto';
-import { CreateSubscriberRequestDto, SubscriberResponseDto } from './subscriber.dto';
+import { SubscriberResponseDto } from '../shared-dto/subscriber.dto';
+import { CreateSubscriberRequestDto } from './subscriber.dto';
 
 /** Novu's v1 create (identify) body: the profile, and optionally credentials per chat/push provider. */
 export class IdentifySubscriberRequestDto extends CreateSubscriberRequestDto {

@@ -18,8 +18,10 @@ import { IdempotencyKeyHeader, SubscriberIdParam, SubscriberNotFound } from './r
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
 import { UpdateSubscriberChannelRequestDto } from './credentials.dto';
-import { PatchSubscriberRequestDto, RemoveSubscriberResponseDto, SubscriberResponseDto } from './subscriber.dto';
-import { toSubscriberChanges, toSubscriberResponse } from './subscriber.mapper';
+import { SubscriberResponseDto } from '../shared-dto/subscriber.dto';
+import { toSubscriberResponse } from '../shared-dto/subscriber.mapper';
+import { PatchSubscriberRequestDto, RemoveSubscriberResponseDto } from './subscriber.dto';
+import { toSubscriberChanges } from './subscriber.mapper';
 import {
   BulkCreateSubscribersRequestDto,
   BulkCreateSubscribersResponseDto,

@@ -5,19 +5,21 @@ import { CreateSubscriber, DeleteSubscriber, GetSubscriber, ListSubscriberSubscr
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { cursorRequest, toCursorPageResponse } from './cursor-query.dto';
+import { cursorRequest, toCursorPageResponse } from '../http/cursor-query.dto';
 import {
   CreateSubscriberQueryDto,
   CreateSubscriberRequestDto,
+  ListSubscriberSubscriptionsQueryDto,
   ListSubscribersResponseDto,
   PatchSubscriberRequestDto,
   RemoveSubscriberResponseDto,
   SearchSubscribersQueryDto,
-  SubscriberResponseDto,
 } from './subscriber.dto';
-import { toSubscriberChanges, toSubscriberResponse } from './subscriber.mapper';
-import { ListSubscriberSubscriptionsQueryDto, ListTopicSubscriptionsResponseDto } from '../topics/topic.dto';
-import { toTopicSubscriptionResponse } from '../topics/topic.mapper';
+import { SubscriberResponseDto } from '../shared-dto/subscriber.dto';
+import { toSubscriberResponse } from '../shared-dto/subscriber.mapper';
+import { ListTopicSubscriptionsResponseDto } from '../shared-dto/topic-subscription.dto';
+import { toTopicSubscriptionResponse } from '../shared-dto/topic-subscription.mapper';
+import { toSubscriberChanges } from './subscriber.mapper';
 
 const SubscriberIdParam = () => ApiParam({ name: 'subscriberId', description: "The caller's own identifier of the subscriber", example: 'user-123' });
 const IdempotencyKeyHeader = () =>

@@ -2,21 +2,10 @@ import { IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { TOPIC_KEY_PATTERN, TOPIC_ORDER_FIELDS } from '@app/subscribers';
-import { CursorQueryDto, cursorQueryDto } from '../subscribers/cursor-query.dto';
+import { CursorPageDto, CursorQueryDto, cursorQueryDto } from '../http/cursor-query.dto';
 import { IsIdentifier } from '../http/identifier';
-
-export class TopicResponseDto {
-  @ApiProperty({ description: 'Internal id of the topic' })
-  _id: string;
-  @ApiProperty({ description: 'Key of the topic, unique in the environment', example: 'product-updates' })
-  key: string;
-  @ApiPropertyOptional({ description: 'Name of the topic', example: 'Product updates' })
-  name?: string;
-  @ApiProperty({ description: 'Creation time (ISO-8601)' })
-  createdAt: string;
-  @ApiProperty({ description: 'Last change (ISO-8601)' })
-  updatedAt: string;
-}
+import { SubscriptionSubscriberDto } from '../shared-dto/subscriber.dto';
+import { TopicResponseDto } from '../shared-dto/topic-subscription.dto';
 
 export class TopicSummaryDto {
   @ApiProperty({ description: 'Internal id of the topic' })
@@ -25,21 +14,6 @@ export class TopicSummaryDto {
   key: string;
   @ApiPropertyOptional({ description: 'Name of the topic' })
   name?: string;
-}
-
-export class SubscriptionSubscriberDto {
-  @ApiProperty({ description: 'Internal id of the subscriber' })
-  _id: string;
-  @ApiProperty({ description: "The caller's own identifier of the subscriber" })
-  subscriberId: string;
-  @ApiPropertyOptional({ description: 'Avatar URL' })
-  avatar?: string;
-  @ApiPropertyOptional({ description: 'First name' })
-  firstName?: string;
-  @ApiPropertyOptional({ description: 'Last name' })
-  lastName?: string;
-  @ApiPropertyOptional({ description: 'Email address' })
-  email?: string;
 }
 
 export class SubscriptionWorkflowDto {
@@ -132,38 +106,9 @@ export class SubscriptionsResultDto {
   errors?: SubscriptionErrorDto[];
 }
 
-export class TopicSubscriptionResponseDto {
-  @ApiProperty({ description: 'Internal id of the subscription' })
-  _id: string;
-  @ApiProperty({ description: 'Identifier of the subscription' })
-  identifier: string;
-  @ApiProperty({ description: 'Creation time (ISO-8601)' })
-  createdAt: string;
-  @ApiProperty({ description: 'The topic', type: TopicResponseDto })
-  topic: TopicResponseDto;
-  @ApiProperty({ description: 'The subscriber', type: SubscriptionSubscriberDto })
-  subscriber: SubscriptionSubscriberDto | null;
-}
-
-class CursorPageDto {
-  @ApiProperty({ description: 'Cursor of the next page, null on the last page', type: String, nullable: true })
-  next: string | null;
-  @ApiProperty({ description: 'Cursor of the previous page, null on the first page', type: String, nullable: true })
-  previous: string | null;
-  @ApiProperty({ description: 'Number of matching items, at most 50,000' })
-  totalCount: number;
-  @ApiProperty({ description: 'Whether more than 50,000 items match' })
-  totalCountCapped: boolean;
-}
-
 export class ListTopicsResponseDto extends CursorPageDto {
   @ApiProperty({ description: 'One page of topics', type: [TopicResponseDto] })
   data: TopicResponseDto[];
-}
-
-export class ListTopicSubscriptionsResponseDto extends CursorPageDto {
-  @ApiProperty({ description: 'One page of subscriptions', type: [TopicSubscriptionResponseDto] })
-  data: TopicSubscriptionResponseDto[];
 }
 
 export class ListTopicsQueryDto extends cursorQueryDto(TOPIC_ORDER_FIELDS) {
@@ -271,13 +216,6 @@ export class UpdateTopicSubscriptionRequestDto {
     },
   })
   preferences?: unknown[];
-}
-
-export class ListSubscriberSubscriptionsQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ description: 'Only the subscription to the topic of this key' })
-  @IsOptional()
-  @IsString()
-  key?: string;
 }
 
 export class DeleteTopicResponseDto {

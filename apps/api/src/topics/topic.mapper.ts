@@ -1,7 +1,5 @@
 import {
-  Subscriber,
   SubscriptionPreferenceRequest,
-  Topic,
   TopicSubscription,
   TopicSubscriptionDetails,
   TopicSubscriptionWithWorkflows,
@@ -9,31 +7,8 @@ import {
   subscriptionIdentifier,
 } from '@app/subscribers';
 import { Workflow } from '@app/workflows';
-import {
-  SubscriptionDetailsResponseDto,
-  SubscriptionPreferenceDto,
-  SubscriptionResponseDto,
-  SubscriptionSubscriberDto,
-  SubscriptionsResultDto,
-  TopicResponseDto,
-  TopicSubscriptionResponseDto,
-} from './topic.dto';
-
-export function toTopicResponse(topic: Topic): TopicResponseDto {
-  return {
-    _id: topic.id,
-    key: topic.key,
-    ...(topic.name !== undefined ? { name: topic.name } : {}),
-    createdAt: topic.createdAt.toISOString(),
-    updatedAt: topic.updatedAt.toISOString(),
-  };
-}
-
-function toSubscriptionSubscriber(s: Subscriber | null): SubscriptionSubscriberDto | null {
-  if (!s) return null;
-  const optional = { avatar: s.avatar, firstName: s.firstName, lastName: s.lastName, email: s.email };
-  return { _id: s.id, subscriberId: s.subscriberId, ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)) };
-}
+import { toSubscriptionSubscriber } from '../shared-dto/topic-subscription.mapper';
+import { SubscriptionDetailsResponseDto, SubscriptionPreferenceDto, SubscriptionResponseDto, SubscriptionsResultDto } from './topic.dto';
 
 export function toSubscriptionResponse({ subscription, topic, subscriber }: TopicSubscriptionDetails): SubscriptionResponseDto {
   return {
@@ -44,16 +19,6 @@ export function toSubscriptionResponse({ subscription, topic, subscriber }: Topi
     subscriber: toSubscriptionSubscriber(subscriber),
     createdAt: subscription.createdAt.toISOString(),
     updatedAt: subscription.updatedAt.toISOString(),
-  };
-}
-
-export function toTopicSubscriptionResponse({ subscription, topic, subscriber }: TopicSubscriptionDetails): TopicSubscriptionResponseDto {
-  return {
-    _id: subscription.id,
-    identifier: subscriptionIdentifier(subscription.topicKey, subscription.subscriberId),
-    createdAt: subscription.createdAt.toISOString(),
-    topic: toTopicResponse(topic),
-    subscriber: toSubscriptionSubscriber(subscriber),
   };
 }
 

@@ -28,31 +28,24 @@ import {
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { cursorRequest, toCursorPageResponse } from '../subscribers/cursor-query.dto';
+import { cursorRequest, toCursorPageResponse } from '../http/cursor-query.dto';
+import { ListTopicSubscriptionsResponseDto, TopicResponseDto } from '../shared-dto/topic-subscription.dto';
+import { toTopicResponse, toTopicSubscriptionResponse } from '../shared-dto/topic-subscription.mapper';
 import {
   CreateUpdateTopicRequestDto,
   DeleteTopicResponseDto,
   ListTopicSubscriptionsQueryDto,
-  ListTopicSubscriptionsResponseDto,
   ListTopicsQueryDto,
   ListTopicsResponseDto,
   SubscriptionDetailsResponseDto,
   SubscriptionsResultDto,
-  TopicResponseDto,
   TopicSubscriptionsRequestDto,
   UpdateTopicRequestDto,
   UpdateTopicSubscriptionRequestDto,
   SubscriptionResponseDto,
   UpsertTopicQueryDto,
 } from './topic.dto';
-import {
-  toSubscriptionDetailsResponse,
-  toSubscriptionPreferenceRequests,
-  toSubscriptionsResult,
-  toTopicResponse,
-  toTopicSubscriptionResponse,
-  toUpdatedSubscriptionResponse,
-} from './topic.mapper';
+import { toSubscriptionDetailsResponse, toSubscriptionPreferenceRequests, toSubscriptionsResult, toUpdatedSubscriptionResponse } from './topic.mapper';
 
 const TopicKeyParam = () => ApiParam({ name: 'topicKey', description: 'Key of the topic', example: 'product-updates' });
 const IdempotencyKeyHeader = () =>

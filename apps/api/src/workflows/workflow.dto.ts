@@ -16,20 +16,17 @@ import {
   MaxLength,
   Min,
   ValidateBy,
-  ValidateIf,
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
-import { CONDITION_OPERATORS, PREVIOUS_STEP_STATES } from '@app/kernel';
 import { ACTOR_TYPES, DIGEST_TYPES, DELAY_TYPES, MONTHLY_TYPES, ORDINALS, ORDINAL_VALUES, V1_STEP_TYPES, TIME_UNITS, WEEK_DAYS } from '@app/workflows';
 import { PageQueryDto } from '../http/page-query.dto';
+import { NotificationTriggerDto, StepFilterDto } from '../shared-dto/workflow.dto';
 
 const NAME_MAX = 256;
 const TEXT_MAX = 100_000;
 const MAX_STEPS = 100;
 const MAX_EMAIL_BLOCKS = 500;
-const CONDITION_SOURCES = ['payload', 'subscriber', 'tenant', 'actor'] as const;
-const BUILDER_FIELD_TYPES = ['BOOLEAN', 'TEXT', 'DATE', 'NUMBER', 'STATEMENT', 'LIST', 'MULTI_LIST', 'GROUP'] as const;
 const METADATA_TYPES = [...new Set([...DIGEST_TYPES, ...DELAY_TYPES])];
 
 function isEmailBlock(value: unknown): boolean {
@@ -62,20 +59,6 @@ function IsTemplateContent(options?: ValidationOptions) {
   );
 }
 
-/** Condition values are compared as strings; numbers and booleans are accepted and kept as text. */
-function IsConditionValue(options?: ValidationOptions) {
-  return ValidateBy(
-    {
-      name: 'isConditionValue',
-      validator: {
-        validate: (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value),
-        defaultMessage: () => 'value must be a string, number or boolean',
-      },
-    },
-    options,
-  );
-}
-
 export class PreferenceChannelsDto {
   @ApiPropertyOptional({ description: 'Email on by default', example: true })
   @IsOptional()
@@ -101,82 +84,6 @@ export class PreferenceChannelsDto {
   @IsOptional()
   @IsBoolean()
   push?: boolean;
-}
-
-const isFieldPart = (part: { on?: unknown }) => part.on !== 'previousStep';
-const isPreviousStepPart = (part: { on?: unknown }) => part.on === 'previousStep';
-
-export class ConditionPartDto {
-  @ApiPropertyOptional({
-    description: 'Path inside the source (`on`), e.g. `plan` or `address.country`; required unless `on` is previousStep',
-    example: 'plan',
-  })
-  @ValidateIf(isFieldPart)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(NAME_MAX)
-  field?: string;
-
-  @ApiPropertyOptional({
-    description: 'Expected value (templates like `{{payload.x}}` are rendered first); required unless `on` is previousStep',
-    example: 'pro',
-  })
-  @ValidateIf(isFieldPart)
-  @IsConditionValue()
-  value?: string | number | boolean;
-
-  @ApiPropertyOptional({ description: 'Comparison; required unless `on` is previousStep', enum: CONDITION_OPERATORS, example: 'EQUAL' })
-  @ValidateIf(isFieldPart)
-  @IsIn(CONDITION_OPERATORS)
-  operator?: string;
-
-  @ApiProperty({
-    description:
-      'What the field is read from; `previousStep` (Novu): instead of a field, the state of the message(s) an earlier channel step (`step`) sent ' +
-      'in the same notification when this step runs — `stepType` read, unread, seen or unseen (an email counts as read and seen once its ' +
-      'provider reports it opened or clicked); a step that sent nothing passes, as Novu',
-    enum: [...CONDITION_SOURCES, 'previousStep'],
-    example: 'payload',
-  })
-  @IsIn([...CONDITION_SOURCES, 'previousStep'])
-  on: string;
-
-  @ApiPropertyOptional({
-    description: 'previousStep: the `uuid` of an earlier channel step of the workflow (422 otherwise); left out, the nearest channel step before this one',
-    example: '0f8b0a4e-5d6c-4f4e-9a53-4a8d1b2f6c11',
-  })
-  @ValidateIf((part: { on?: unknown; step?: unknown }) => isPreviousStepPart(part) && part.step !== undefined)
-  @IsString()
-  @MaxLength(NAME_MAX)
-  step?: string;
-
-  @ApiPropertyOptional({ description: 'previousStep: the state that passes', enum: PREVIOUS_STEP_STATES, example: 'read' })
-  @ValidateIf(isPreviousStepPart)
-  @IsIn(PREVIOUS_STEP_STATES)
-  stepType?: string;
-}
-
-export class ConditionDto {
-  @ApiPropertyOptional({ description: 'Inverts the result of this filter', default: false })
-  @IsOptional()
-  @IsBoolean()
-  isNegated?: boolean;
-
-  @ApiPropertyOptional({ description: "Novu's builder field type (informational)", enum: BUILDER_FIELD_TYPES, default: 'GROUP' })
-  @IsOptional()
-  @IsIn(BUILDER_FIELD_TYPES)
-  type?: string;
-
-  @ApiProperty({ description: 'How the children combine', enum: ['AND', 'OR'], example: 'AND' })
-  @IsIn(['AND', 'OR'])
-  value: 'AND' | 'OR';
-
-  @ApiProperty({ description: 'The comparisons of this filter', type: [ConditionPartDto] })
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => ConditionPartDto)
-  children: ConditionPartDto[];
 }
 
 export class CtaButtonDto {
@@ -530,13 +437,13 @@ export class StepVariantRequestDto {
   @Type(() => StepTemplateDto)
   template: StepTemplateDto;
 
-  @ApiPropertyOptional({ description: 'Step conditions; several filters are OR-ed', type: [ConditionDto] })
+  @ApiPropertyOptional({ description: 'Step conditions; several filters are OR-ed', type: [StepFilterDto] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
   @ValidateNested({ each: true })
-  @Type(() => ConditionDto)
-  filters?: ConditionDto[];
+  @Type(() => StepFilterDto)
+  filters?: StepFilterDto[];
 
   @ApiPropertyOptional({ description: 'Digest or delay settings (required for those types, ignored for channel steps)', type: StepMetadataDto })
   @IsOptional()
@@ -661,22 +568,6 @@ export class ListWorkflowsQueryDto extends PageQueryDto {
 
 // ---- responses ----
 
-export class NotificationTriggerVariableDto {
-  @ApiProperty({ description: 'Variable name', example: 'orderId' })
-  name: string;
-}
-
-export class NotificationTriggerDto {
-  @ApiProperty({ description: 'Always "event"', enum: ['event'] })
-  type: 'event';
-  @ApiProperty({ description: 'Trigger identifier', example: 'welcome' })
-  identifier: string;
-  @ApiProperty({ description: 'Payload variables the templates use', type: [NotificationTriggerVariableDto] })
-  variables: NotificationTriggerVariableDto[];
-  @ApiProperty({ description: 'Subscriber fields the templates use', type: [NotificationTriggerVariableDto] })
-  subscriberVariables: NotificationTriggerVariableDto[];
-}
-
 export class NotificationGroupDto {
   @ApiProperty({ description: 'Group id' })
   _id: string;
@@ -706,8 +597,8 @@ export class StepVariantResponseDto {
   shouldStopOnFail: boolean;
   @ApiProperty({ description: 'The step template', type: StepTemplateResponseDto })
   template: StepTemplateResponseDto;
-  @ApiProperty({ description: 'Step conditions', type: [ConditionDto] })
-  filters: ConditionDto[];
+  @ApiProperty({ description: 'Step conditions', type: [StepFilterDto] })
+  filters: StepFilterDto[];
   @ApiPropertyOptional({ description: 'Digest or delay settings', type: StepMetadataDto })
   metadata?: StepMetadataDto;
   @ApiPropertyOptional({ description: 'Reply forwarding', type: ReplyCallbackDto })

@@ -1,4 +1,4 @@
-import { PreviousStepState, StepCondition, isPreviousStepPart } from '@app/kernel';
+import { PreviousStepState } from '@app/kernel';
 import {
   DEFAULT_NOTIFICATION_GROUP_NAME,
   EmailBlock,
@@ -12,8 +12,9 @@ import {
   defaultNotificationGroupId,
   stepMetadata,
 } from '@app/workflows';
+import { StepFilterDto } from '../shared-dto/workflow.dto';
+import { toFilterResponse } from '../shared-dto/workflow.mapper';
 import {
-  ConditionDto,
   CreateWorkflowRequestDto,
   StepMetadataDto,
   StepRequestDto,
@@ -23,10 +24,9 @@ import {
   UpdateWorkflowRequestDto,
   WorkflowResponseDto,
 } from './workflow.dto';
+import { definedOnly } from '../shared-dto/defined-only';
 
-const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-
-function toCondition(dto: ConditionDto): StepFilterDraft {
+function toCondition(dto: StepFilterDto): StepFilterDraft {
   return {
     isNegated: dto.isNegated ?? false,
     type: dto.type ?? 'GROUP',
@@ -34,22 +34,8 @@ function toCondition(dto: ConditionDto): StepFilterDraft {
     // Validated: a field part has field, value and operator; a previousStep part has stepType.
     children: dto.children.map((part) =>
       part.on === 'previousStep'
-        ? defined({ on: 'previousStep' as const, step: part.step, stepType: part.stepType as PreviousStepState })
+        ? definedOnly({ on: 'previousStep' as const, step: part.step, stepType: part.stepType as PreviousStepState })
         : { field: part.field as string, value: String(part.value), operator: part.operator as string, on: part.on },
-    ),
-  };
-}
-
-/** A stored step filter as answered (Novu's shapes: a previousStep part has no field, value or operator). */
-export function toFilterResponse(condition: StepCondition): ConditionDto {
-  return {
-    isNegated: condition.isNegated ?? false,
-    type: condition.type ?? 'GROUP',
-    value: condition.value,
-    children: condition.children.map((part) =>
-      isPreviousStepPart(part)
-        ? { on: part.on, step: part.step, stepType: part.stepType }
-        : { field: part.field, value: String(part.value), operator: part.operator, on: part.on },
     ),
   };
 }
@@ -57,18 +43,18 @@ export function toFilterResponse(condition: StepCondition): ConditionDto {
 // Keeps only known block fields: the body was validated but not whitelisted inside the array.
 function toEmailBlocks(blocks: Record<string, unknown>[]): EmailBlock[] {
   return blocks.map((block) =>
-    defined({
+    definedOnly({
       type: block.type as EmailBlock['type'],
       content: block.content as string,
       url: block.url as string | undefined,
-      styles: block.styles ? defined({ textAlign: (block.styles as EmailBlock['styles'])?.textAlign }) : undefined,
+      styles: block.styles ? definedOnly({ textAlign: (block.styles as EmailBlock['styles'])?.textAlign }) : undefined,
     }),
   );
 }
 
 function toStepDraft(dto: StepVariantRequestDto): Omit<StepDraft, 'variants'> {
   const t = dto.template;
-  const template = defined({
+  const template = definedOnly({
     id: t._id,
     type: t.type,
     name: t.name,
@@ -80,16 +66,16 @@ function toStepDraft(dto: StepVariantRequestDto): Omit<StepDraft, 'variants'> {
     senderName: t.senderName,
     avatar: t.avatar,
     actor: t.actor ? { type: t.actor.type, data: t.actor.data ?? null } : undefined,
-    variables: t.variables?.map((v) => defined({ name: v.name, type: v.type, required: v.required, defaultValue: v.defaultValue })),
+    variables: t.variables?.map((v) => definedOnly({ name: v.name, type: v.type, required: v.required, defaultValue: v.defaultValue })),
     cta: t.cta
-      ? defined({
+      ? definedOnly({
           type: t.cta.type,
-          data: t.cta.data ? defined({ url: t.cta.data.url }) : undefined,
-          action: t.cta.action ? defined({ buttons: t.cta.action.buttons?.map((b) => defined({ ...b })) }) : undefined,
+          data: t.cta.data ? definedOnly({ url: t.cta.data.url }) : undefined,
+          action: t.cta.action ? definedOnly({ buttons: t.cta.action.buttons?.map((b) => definedOnly({ ...b })) }) : undefined,
         })
       : undefined,
   }) as StepDraft['template'];
-  return defined({
+  return definedOnly({
     id: dto._id,
     uuid: dto.uuid,
     name: dto.name,
@@ -97,8 +83,8 @@ function toStepDraft(dto: StepVariantRequestDto): Omit<StepDraft, 'variants'> {
     shouldStopOnFail: dto.shouldStopOnFail,
     template,
     filters: dto.filters?.map(toCondition),
-    metadata: dto.metadata ? defined({ ...dto.metadata, timed: dto.metadata.timed ? defined({ ...dto.metadata.timed }) : undefined }) : undefined,
-    replyCallback: dto.replyCallback ? defined({ active: dto.replyCallback.active, url: dto.replyCallback.url }) : undefined,
+    metadata: dto.metadata ? definedOnly({ ...dto.metadata, timed: dto.metadata.timed ? definedOnly({ ...dto.metadata.timed }) : undefined }) : undefined,
+    replyCallback: dto.replyCallback ? definedOnly({ active: dto.replyCallback.active, url: dto.replyCallback.url }) : undefined,
   });
 }
 
@@ -107,14 +93,14 @@ function toStepDrafts(steps: StepRequestDto[]): StepDraft[] {
 }
 
 export function toWorkflowFields(body: CreateWorkflowRequestDto | UpdateWorkflowRequestDto): WorkflowFields {
-  return defined({
+  return definedOnly({
     name: body.name,
     identifier: body.identifier,
     description: body.description,
     tags: body.tags,
     active: body.active,
     critical: body.critical,
-    preferenceSettings: body.preferenceSettings ? defined({ ...body.preferenceSettings }) : undefined,
+    preferenceSettings: body.preferenceSettings ? definedOnly({ ...body.preferenceSettings }) : undefined,
     data: body.data,
     notificationGroupId: body.notificationGroupId,
     steps: body.steps ? toStepDrafts(body.steps) : undefined,

@@ -4,14 +4,15 @@ import { AuthenticatedScope } from '@app/environments';
 import { BulkUpdateSubscriberPreferences, GetSubscriberPreferences, Schedule, UpdateSubscriberPreferences } from '@app/subscribers';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../../docs/api-responses';
 import { CurrentScope } from '../../http/api-key.guard';
-import { InboxPreferenceDto } from '../../inbox/inbox.dto';
+import { InboxPreferenceDto } from '../../shared-dto/inbox.dto';
+import { toInboxWorkflowPreference } from '../../shared-dto/inbox.mapper';
 import {
   BulkUpdatePreferencesRequestDto,
   PatchSubscriberPreferencesRequestDto,
   PreferencesQueryDto,
   SubscriberPreferencesResponseDto,
 } from './preferences.dto';
-import { toInboxWorkflowPreference, toPreferencesResponse } from './preferences.mapper';
+import { toPreferencesResponse } from './preferences.mapper';
 
 const SubscriberIdParam = () => ApiParam({ name: 'subscriberId', description: 'Your own identifier of the subscriber', example: 'user-123' });
 

@@ -1,6 +1,5 @@
 import { CHANNELS } from '@app/kernel';
 import { SubscriberPreferencesView, WorkflowPreferencesView } from '@app/subscribers';
-import type { InboxPreferenceDto } from '../../inbox/inbox.dto';
 import { SubscriberPreferencesResponseDto } from './preferences.dto';
 import { GlobalPreferencesV1ResponseDto, WorkflowPreferenceV1Dto } from './preferences-v1.dto';
 
@@ -18,17 +17,6 @@ export function toPreferencesResponse(view: SubscriberPreferencesView): Subscrib
       workflow: { slug: w.workflow.slug, identifier: w.workflow.identifier, name: w.workflow.name, updatedAt: w.workflow.updatedAt.toISOString() },
       ...(w.updatedAt ? { updatedAt: w.updatedAt.toISOString() } : {}),
     })),
-  };
-}
-
-/** Novu's Inbox preference shape (`level: template`), which its v2 bulk update also answers with. */
-export function toInboxWorkflowPreference(preference: WorkflowPreferencesView): InboxPreferenceDto {
-  const { workflow } = preference;
-  return {
-    level: 'template',
-    enabled: preference.enabled,
-    channels: preference.channels,
-    workflow: { id: workflow.id, identifier: workflow.identifier, name: workflow.name, critical: workflow.critical, tags: [], severity: 'none' },
   };
 }
 

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { CursorPage } from '@app/kernel';
@@ -45,6 +45,18 @@ export function cursorQueryDto<F extends readonly [string, ...string[]]>(orderFi
 }
 
 export class CursorQueryDto extends cursorQueryDto(ORDER_BY_VALUES) {}
+
+/** The paging fields of a cursor list answer; each list adds its `data`. */
+export class CursorPageDto {
+  @ApiProperty({ description: 'Cursor of the next page, null on the last page', type: String, nullable: true })
+  next: string | null;
+  @ApiProperty({ description: 'Cursor of the previous page, null on the first page', type: String, nullable: true })
+  previous: string | null;
+  @ApiProperty({ description: 'Number of matching items, at most 50,000' })
+  totalCount: number;
+  @ApiProperty({ description: 'Whether more than 50,000 items match' })
+  totalCountCapped: boolean;
+}
 
 /** The cursor part of a list query, in the shape use cases take. */
 interface CursorQueryFields<F extends string> {

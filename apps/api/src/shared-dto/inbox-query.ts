@@ -132,8 +132,3 @@ export function bulkFilter(body: { tags?: unknown; data?: unknown } | undefined)
   if (data) filter.data = data;
   return filter;
 }
-
-/** The filter as applied, without the fields left out (the list routes answer it back). */
-export function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-}
