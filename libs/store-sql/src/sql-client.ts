@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import { Pool, QueryConfig, types } from 'pg';
 import { StoreRejectedError, StoreUnavailableError } from '@app/kernel';
 import { DataDirLock } from './data-dir-lock';
-import { Sql } from './sql-statement';
+import { Statement } from './sql-statement';
 
 // int8 (COUNT(*), bigserial) as JS numbers, never strings; our counts stay far below 2^53.
 types.setTypeParser(20, (value) => Number(value));
@@ -14,7 +14,7 @@ types.setTypeParser(20, (value) => Number(value));
 export interface SqlClient {
   readonly dialect: 'postgres' | 'pglite';
   /** A statement built with `sql` carries its values; a text takes them as `params`. */
-  query<T = Record<string, any>>(sql: Statement, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, any>>(sql: Query, params?: unknown[]): Promise<T[]>;
   /**
    * query for a hot statement of fixed text: PostgreSQL parses and plans it once per connection
    * instead of at every call (a fifth of the batched delivery insert's time). Only for inserts of the
@@ -22,7 +22,7 @@ export interface SqlClient {
    * table was small (one that reads every row of an index) as it grows. And only with fixed result
    * columns (never `SELECT *`: a column added by a migration would fail a plan cached before it).
    */
-  queryPrepared<T = Record<string, any>>(sql: Statement, params?: unknown[]): Promise<T[]>;
+  queryPrepared<T = Record<string, any>>(sql: Query, params?: unknown[]): Promise<T[]>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Runs `work` on one connection (session-level locks need that). */
@@ -31,10 +31,11 @@ export interface SqlClient {
 }
 export const SQL_CLIENT = Symbol('SqlClient');
 
-type Statement = string | Sql;
+/** A statement built with `sql`, or a text with its values apart. */
+type Query = string | Statement;
 
 /** The text and values of a statement. */
-function textAndValues(statement: Statement, params: unknown[] = []): [string, any[]] {
+function textAndValues(statement: Query, params: unknown[] = []): [string, any[]] {
   return typeof statement === 'string' ? [statement, params] : [statement.text, statement.values as any[]];
 }
 
@@ -118,7 +119,7 @@ const MAX_PREPARED_STATEMENTS = 64;
 const preparedNames = new Map<string, string>();
 
 /** pg's named-statement form of `sql`: the same text always gets the same name, so each connection prepares it once. */
-function preparedQuery(statement: Statement, params?: unknown[]): QueryConfig {
+function preparedQuery(statement: Query, params?: unknown[]): QueryConfig {
   const [sql, values] = textAndValues(statement, params);
   let name = preparedNames.get(sql);
   if (name === undefined && preparedNames.size < MAX_PREPARED_STATEMENTS) {
@@ -131,11 +132,11 @@ function preparedQuery(statement: Statement, params?: unknown[]): QueryConfig {
 class PostgresClient implements SqlClient {
   readonly dialect = 'postgres' as const;
   constructor(private readonly pool: Pool) {}
-  async query<T>(statement: Statement, params?: unknown[]): Promise<T[]> {
+  async query<T>(statement: Query, params?: unknown[]): Promise<T[]> {
     const [sql, values] = textAndValues(statement, params);
     return guarded(sql, async () => (await this.pool.query(sql, values)).rows as T[]);
   }
-  async queryPrepared<T>(statement: Statement, params?: unknown[]): Promise<T[]> {
+  async queryPrepared<T>(statement: Query, params?: unknown[]): Promise<T[]> {
     const query = preparedQuery(statement, params);
     return guarded(query.text, async () => (await this.pool.query(query)).rows as T[]);
   }
@@ -146,11 +147,11 @@ class PostgresClient implements SqlClient {
     const connection = await guarded('connect', () => this.pool.connect());
     const single: SqlClient = {
       dialect: 'postgres',
-      query: <R>(statement: Statement, params?: unknown[]) => {
+      query: <R>(statement: Query, params?: unknown[]) => {
         const [sql, values] = textAndValues(statement, params);
         return guarded(sql, async () => (await connection.query(sql, values)).rows as R[]);
       },
-      queryPrepared: <R>(statement: Statement, params?: unknown[]) => {
+      queryPrepared: <R>(statement: Query, params?: unknown[]) => {
         const query = preparedQuery(statement, params);
         return guarded(query.text, async () => (await connection.query(query)).rows as R[]);
       },
@@ -175,11 +176,11 @@ class PgliteClient implements SqlClient {
     private readonly db: PGlite,
     private readonly lock?: DataDirLock,
   ) {}
-  async query<T>(statement: Statement, params?: unknown[]): Promise<T[]> {
+  async query<T>(statement: Query, params?: unknown[]): Promise<T[]> {
     const [sql, values] = textAndValues(statement, params);
     return guarded(sql, async () => (await this.db.query<T>(sql, values)).rows);
   }
-  queryPrepared<T>(statement: Statement, params?: unknown[]): Promise<T[]> {
+  queryPrepared<T>(statement: Query, params?: unknown[]): Promise<T[]> {
     return this.query(statement, params); // PGlite's query has no named statements
   }
   async exec(sql: string): Promise<void> {

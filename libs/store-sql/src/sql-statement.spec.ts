@@ -1,4 +1,4 @@
-import { empty, join, raw, sql } from './sql-statement';
+import { empty, join, param, raw, sql } from './sql-statement';
 import { assignments, boolean, defaulted, insertInto, jsonb, nullable, table, text, textList } from './sql-table';
 
 describe('sql', () => {
@@ -12,6 +12,14 @@ describe('sql', () => {
   it('gives a value used twice two parameters', () => {
     const at = new Date(0);
     expect(sql`VALUES (${at}, ${at})`.text).toBe('VALUES ($1, $2)');
+  });
+
+  it('binds named parameters at each call, one placeholder per name however often it appears', () => {
+    const statement = sql`SELECT ${param('rows')}, ${1}, ${param('rows')}, ${param('ids')}`;
+    expect(statement.text).toBe('SELECT $1, $2, $1, $3');
+    expect(statement.bind({ rows: 'r', ids: ['i'] })).toEqual({ text: 'SELECT $1, $2, $1, $3', values: ['r', 1, ['i']] });
+    expect(statement.bind({ rows: 's', ids: [] }).values).toEqual(['s', 1, []]);
+    expect(() => statement.bind({ rows: 'r' })).toThrow(/ids/);
   });
 
   it('joins nothing to nothing', () => {

@@ -58,6 +58,9 @@ export type NewRow<T extends Table> = { [K in Exclude<keyof T['columns'], Option
   [K in OptionalKeys<T['columns']>]?: ValueOf<T['columns'][K]>;
 };
 
+/** A row as jsonRows writes it (times as ISO text): the table's columns, any of them left out. */
+export type JsonRow<T extends Table> = { [K in keyof T['columns']]?: unknown };
+
 /**
  * A value as the parameter of a column of type `type`: jsonb goes as JSON text (null and undefined
  * as SQL NULL, never a JSON null), cast where a parameter's type is not taken from its column.

@@ -2,11 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher } from '@app/kernel';
 import { ChainChanges, ChainRepository, ChainWrite, ChainWriteResult, Job, JobMove, Message, NewChain, isTerminalJobStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { Sql, param, raw, sql } from '../sql-statement';
+import { MessageRow } from '../tables';
 import { EXECUTION_DETAIL_COLUMNS, toExecutionDetailRow, toJobDetailEntry } from './sql-execution-detail.repository';
 import { JOB_COLUMNS, leaveOutFirstJobDefaults, toJobRow } from './sql-job.repository';
 import { MESSAGE_COLUMNS, toMessage, toMessageRow } from './sql-message.repository';
 import { NOTIFICATION_COLUMNS, toNotificationRow } from './sql-notification.repository';
-import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJsonSql, isoTime, jsonRows, jsonRowsSource } from './sql-rows';
+import { ColumnSpec, MAX_ROWS_PER_STATEMENT, insertFromJson, isoTime, jsonRows, jsonRowsSource } from './sql-rows';
 
 // ---------------------------------------------------------------- new chains: one INSERT per batch
 
@@ -46,12 +48,12 @@ const MESSAGE_INHERITS: Inherited = [
 ];
 const INHERITED_COLUMNS = [...new Set([...JOB_INHERITS, ...MESSAGE_INHERITS].map(([, notificationColumn]) => notificationColumn))];
 
-/** insertFromJsonSql for the rows of the notifications `created` wrote: a column of `inherits` left out of a row is its notification's (`n`). */
-function insertInheritingSql(table: string, columns: readonly ColumnSpec[], param: number, inherits: Inherited): string {
+/** insertFromJson for the rows of the notifications `created` wrote: a column of `inherits` left out of a row is its notification's (`n`). */
+function insertInheriting(table: string, columns: readonly ColumnSpec[], rows: unknown, inherits: Inherited): Sql {
   const names = columns.map(([name]) => name);
   const from = new Map(inherits);
   const values = names.map((name) => (from.has(name) ? `COALESCE(r.${name}, n.${from.get(name)})` : `r.${name}`));
-  return `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${jsonRowsSource(columns, param)} JOIN created n ON n.id = r.notification_id`;
+  return sql`INSERT INTO ${raw(table)} (${raw(names.join(', '))}) SELECT ${raw(values.join(', '))} FROM ${jsonRowsSource(columns, rows)} JOIN created n ON n.id = r.notification_id`;
 }
 
 /**
@@ -65,10 +67,10 @@ function leaveOutInherited(row: Record<string, unknown>, notificationRow: Record
 
 // One statement: the notifications first, then the rows of those it created (a data-modifying CTE
 // sees the others' RETURNING), so a notification that existed brings none of its rows in again.
-const INSERT_NEW_CHAINS = `WITH created AS (${insertFromJsonSql('notifications', NOTIFICATION_COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id, ${INHERITED_COLUMNS.join(', ')}),
-  jobs_written AS (${insertInheritingSql('jobs', NEW_JOB_COLUMNS, 2, JOB_INHERITS)} ON CONFLICT (id) DO NOTHING),
-  messages_written AS (${insertInheritingSql('messages', MESSAGE_COLUMNS, 3, MESSAGE_INHERITS)} ON CONFLICT (id) DO NOTHING),
-  details_written AS (${insertFromJsonSql('execution_details', EXECUTION_DETAIL_COLUMNS, 4, 'r.notification_id IN (SELECT id FROM created)')} ON CONFLICT (id) DO NOTHING)
+const INSERT_NEW_CHAINS = sql`WITH created AS (${insertFromJson('notifications', NOTIFICATION_COLUMNS, param('notifications'))} ON CONFLICT (id) DO NOTHING RETURNING id, ${raw(INHERITED_COLUMNS.join(', '))}),
+  jobs_written AS (${insertInheriting('jobs', NEW_JOB_COLUMNS, param('jobs'), JOB_INHERITS)} ON CONFLICT (id) DO NOTHING),
+  messages_written AS (${insertInheriting('messages', MESSAGE_COLUMNS, param('messages'), MESSAGE_INHERITS)} ON CONFLICT (id) DO NOTHING),
+  details_written AS (${insertFromJson('execution_details', EXECUTION_DETAIL_COLUMNS, param('details'), raw('r.notification_id IN (SELECT id FROM created)'))} ON CONFLICT (id) DO NOTHING)
 SELECT id FROM created`;
 
 /**
@@ -172,37 +174,42 @@ const withWrite = (columns: readonly ColumnSpec[]): readonly ColumnSpec[] => [['
 const CHANGED_MESSAGE_COLUMNS = withWrite(MESSAGE_COLUMNS);
 const CHANGED_DETAIL_COLUMNS = withWrite(EXECUTION_DETAIL_COLUMNS);
 
-/** `INSERT INTO table` the rows of parameter `param` (their `w` column left out) of the writes applied. */
-function insertAppliedSql(table: string, columns: readonly ColumnSpec[], param: number): string {
-  const names = columns.map(([name]) => name).filter((name) => name !== 'w');
-  return `INSERT INTO ${table} (${names.join(', ')}) SELECT ${names.join(', ')} FROM ${jsonRowsSource(columns, param)} WHERE r.w IN (SELECT w FROM applied) ON CONFLICT (id) DO NOTHING`;
+/** `INSERT INTO table` the rows of the jsonb parameter `rows` (their `w` column left out) of the writes applied. */
+function insertApplied(table: string, columns: readonly ColumnSpec[], rows: unknown): Sql {
+  const names = raw(
+    columns
+      .map(([name]) => name)
+      .filter((name) => name !== 'w')
+      .join(', '),
+  );
+  return sql`INSERT INTO ${raw(table)} (${names}) SELECT ${names} FROM ${jsonRowsSource(columns, rows)} WHERE r.w IN (SELECT w FROM applied) ON CONFLICT (id) DO NOTHING`;
 }
 
-const setMoved = MOVED_FIELDS.map((name) => `${name} = r.${name}`).join(', ');
+const setMoved = raw(MOVED_FIELDS.map((name) => `${name} = r.${name}`).join(', '));
 /**
  * One statement: the lead moves first (compare-and-set); a write is applied when its lead's move held
- * or it has none ($6); only an applied write's other moves, messages, deliveries, details and digest
+ * or it has none (`unguarded`); only an applied write's other moves, messages, deliveries, details and digest
  * link go in. Each move is a compare-and-set of its own, on the status the session last knew.
  */
-const WRITE_CHANGES = `WITH guard AS (
-    UPDATE jobs j SET ${setMoved} FROM ${jsonRowsSource(MOVE_COLUMNS, 1)}
+const WRITE_CHANGES = sql`WITH guard AS (
+    UPDATE jobs j SET ${setMoved} FROM ${jsonRowsSource(MOVE_COLUMNS, param('moves'))}
     WHERE r.lead AND j.id = r.id AND j.status = r.from_status RETURNING r.w, j.id
   ),
-  applied AS (SELECT w FROM guard UNION ALL SELECT unnest($6::int[])),
+  applied AS (SELECT w FROM guard UNION ALL SELECT unnest(${param('unguarded')}::int[])),
   moved AS (
-    UPDATE jobs j SET ${setMoved} FROM ${jsonRowsSource(MOVE_COLUMNS, 1)}
+    UPDATE jobs j SET ${setMoved} FROM ${jsonRowsSource(MOVE_COLUMNS, param('moves'))}
     WHERE NOT r.lead AND j.id = r.id AND j.status = r.from_status AND r.w IN (SELECT w FROM applied) RETURNING j.id
   ),
-  messages_written AS (${insertAppliedSql('messages', CHANGED_MESSAGE_COLUMNS, 2)} RETURNING id),
+  messages_written AS (${insertApplied('messages', CHANGED_MESSAGE_COLUMNS, param('messages'))} RETURNING id),
   delivered AS (
     UPDATE messages m SET status = r.status, updated_at = r.updated_at, delivered_at = r.delivered_at, identifier = r.identifier,
       error_id = r.error_id, error_text = r.error_text
-    FROM ${jsonRowsSource(DELIVERY_COLUMNS, 3)} WHERE m.id = r.id AND r.w IN (SELECT w FROM applied)
+    FROM ${jsonRowsSource(DELIVERY_COLUMNS, param('deliveries'))} WHERE m.id = r.id AND r.w IN (SELECT w FROM applied)
   ),
-  details_written AS (${insertAppliedSql('execution_details', CHANGED_DETAIL_COLUMNS, 4)}),
+  details_written AS (${insertApplied('execution_details', CHANGED_DETAIL_COLUMNS, param('details'))}),
   digested AS (
     UPDATE notifications n SET digested_notification_id = r.digested_notification_id, updated_at = now()
-    FROM ${jsonRowsSource(DIGESTED_COLUMNS, 5)} WHERE n.id = r.id AND r.w IN (SELECT w FROM applied)
+    FROM ${jsonRowsSource(DIGESTED_COLUMNS, param('digested'))} WHERE n.id = r.id AND r.w IN (SELECT w FROM applied)
   )
 SELECT 'w' AS kind, w::text AS id FROM applied
 UNION ALL SELECT 'j', id FROM guard UNION ALL SELECT 'j', id FROM moved
@@ -277,12 +284,14 @@ export class SqlChainRepository implements ChainRepository {
       calls.forEach((chains, call) => chains.forEach((chain, index) => kept[call][index] && addNewChainRows(chain, rows)));
       const created = new Set(
         (
-          await this.sql.queryPrepared<{ id: string }>(INSERT_NEW_CHAINS, [
-            jsonRows(rows.notifications, NOTIFICATION_COLUMNS),
-            jsonRows(rows.jobs, NEW_JOB_COLUMNS),
-            jsonRows(rows.messages, MESSAGE_COLUMNS),
-            jsonRows(rows.details, EXECUTION_DETAIL_COLUMNS),
-          ])
+          await this.sql.queryPrepared<{ id: string }>(
+            INSERT_NEW_CHAINS.bind({
+              notifications: jsonRows(rows.notifications, NOTIFICATION_COLUMNS),
+              jobs: jsonRows(rows.jobs, NEW_JOB_COLUMNS),
+              messages: jsonRows(rows.messages, MESSAGE_COLUMNS),
+              details: jsonRows(rows.details, EXECUTION_DETAIL_COLUMNS),
+            }),
+          )
         ).map((row) => row.id),
       );
       return calls.map((chains, call) =>
@@ -344,21 +353,23 @@ export class SqlChainRepository implements ChainRepository {
       for (const detail of write.details) details.push({ w, ...toExecutionDetailRow(detail) });
       if (write.digestedInto) digested.push({ w, id: write.notificationId, digested_notification_id: write.digestedInto });
     });
-    const rows = await this.sql.query<{ kind: 'w' | 'j' | 'm'; id: string }>(WRITE_CHANGES, [
-      jsonRows(moves, MOVE_COLUMNS),
-      jsonRows(messages, CHANGED_MESSAGE_COLUMNS),
-      jsonRows(deliveries, DELIVERY_COLUMNS),
-      jsonRows(details, CHANGED_DETAIL_COLUMNS),
-      jsonRows(digested, DIGESTED_COLUMNS),
-      unguarded,
-    ]);
+    const rows = await this.sql.query<{ kind: 'w' | 'j' | 'm'; id: string }>(
+      WRITE_CHANGES.bind({
+        moves: jsonRows(moves, MOVE_COLUMNS),
+        messages: jsonRows(messages, CHANGED_MESSAGE_COLUMNS),
+        deliveries: jsonRows(deliveries, DELIVERY_COLUMNS),
+        details: jsonRows(details, CHANGED_DETAIL_COLUMNS),
+        digested: jsonRows(digested, DIGESTED_COLUMNS),
+        unguarded,
+      }),
+    );
     const applied = new Set(rows.filter((row) => row.kind === 'w').map((row) => Number(row.id)));
     const moved = new Set(rows.filter((row) => row.kind === 'j').map((row) => row.id));
     const created = new Set(rows.filter((row) => row.kind === 'm').map((row) => row.id));
     // a message that existed is read as stored: a separate statement sees a row a concurrent one committed
     const missing = writes.flatMap((write, w) => (applied.has(w) ? write.messages.filter((message) => !created.has(message.id)).map((m) => m.id) : []));
-    const existing = missing.length ? await this.sql.query('SELECT * FROM messages WHERE id = ANY($1::text[])', [missing]) : [];
-    const found = new Map(existing.map((row) => [row.id as string, toMessage(row)]));
+    const existing = missing.length ? await this.sql.query<MessageRow>(sql`SELECT * FROM messages WHERE id = ANY(${missing}::text[])`) : [];
+    const found = new Map(existing.map((row) => [row.id, toMessage(row)]));
     return writes.map((write, w) =>
       applied.has(w)
         ? {

@@ -2,61 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, Channel, EnvironmentScope, Page } from '@app/kernel';
 import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { Sql, join, param, raw, sql } from '../sql-statement';
+import { JsonRow, columnSpecs } from '../sql-table';
+import { MessageRow, messages } from '../tables';
 import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
-import { ColumnSpec, insertFromJsonSql, isoTime, jsonRows, setPresent } from './sql-rows';
+import { insertFromJson, isoTime, jsonRows, setPresent } from './sql-rows';
 
-/**
- * The columns of messages, in the order bulk inserts write them (jsonRows): those every message has first,
- * then those the delivery insert takes from the notification, those of some channels, and those set later.
- */
-export const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
-  ['id', 'text'],
-  ['notification_id', 'text'],
-  ['job_id', 'text'],
-  ['step_id', 'text'],
-  ['channel', 'text'],
-  ['provider_id', 'text'],
-  ['status', 'text'],
-  ['content', 'jsonb'],
-  ['read', 'boolean'],
-  ['seen', 'boolean'],
-  ['archived', 'boolean'],
-  ['delivered_at', 'jsonb'],
-  ['overrides', 'jsonb'],
-  ['tags', 'jsonb'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-  ['organization_id', 'text'],
-  ['environment_id', 'text'],
-  ['subscriber_id', 'text'],
-  ['workflow_id', 'text'],
-  ['template_identifier', 'text'],
-  ['transaction_id', 'text'],
-  ['payload', 'jsonb'],
-  ['subject', 'text'],
-  ['title', 'text'],
-  ['cta', 'jsonb'],
-  ['avatar', 'text'],
-  ['actor_subscriber_id', 'text'],
-  ['actor', 'jsonb'],
-  ['email', 'text'],
-  ['phone', 'text'],
-  ['device_tokens', 'jsonb'],
-  ['direct_webhook_url', 'text'],
-  ['identifier', 'text'],
-  ['error_id', 'text'],
-  ['error_text', 'text'],
-  ['last_seen_date', 'timestamptz'],
-  ['last_read_date', 'timestamptz'],
-  ['snoozed_until', 'timestamptz'],
-  ['archived_at', 'timestamptz'],
-  ['first_seen_date', 'timestamptz'],
-  ['delivery_state', 'text'],
-  ['delivery_state_at', 'timestamptz'],
-  ['data', 'jsonb'],
-];
+/** The columns of messages, in the order bulk inserts write them (jsonRows). */
+export const MESSAGE_COLUMNS = columnSpecs(messages);
 
-export const toMessageRow = (m: Message): Record<string, unknown> => ({
+export const toMessageRow = (m: Message): JsonRow<typeof messages> => ({
   id: m.id,
   organization_id: m.organizationId,
   environment_id: m.environmentId,
@@ -103,7 +58,7 @@ export const toMessageRow = (m: Message): Record<string, unknown> => ({
   updated_at: isoTime(m.updatedAt),
 });
 
-export function toMessage(row: any): Message {
+export function toMessage(row: MessageRow): Message {
   return setPresent<Message>(
     {
       id: row.id,
@@ -122,7 +77,7 @@ export function toMessage(row: any): Message {
       seen: row.seen,
       archived: row.archived,
       // jsonb keeps the dates as ISO text
-      deliveredAt: (row.delivered_at ?? []).map((d: string) => new Date(d)),
+      deliveredAt: (row.delivered_at ?? []).map((d) => new Date(d)),
       payload: row.payload,
       overrides: row.overrides,
       createdAt: row.created_at,
@@ -163,20 +118,28 @@ export const MESSAGES_NOT_BY_JOB_ID_SQL = 'job_id <> id';
 /** The predicate of messages_env_subscriber_not_in_app (migration 30); a subscriber's in-app messages are in messages_inbox. */
 export const MESSAGES_NOT_IN_APP_SQL = "channel <> 'in_app'";
 
+const INSERT_MESSAGES = sql`${insertFromJson('messages', MESSAGE_COLUMNS, param('rows'))} ON CONFLICT (id) DO NOTHING RETURNING id`;
+
+/** The messages `ids` of one subscriber of the scope. */
+const ofSubscriber = (scope: EnvironmentScope, subscriberId: string, ids: string[]) =>
+  sql`environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND subscriber_id = ${subscriberId} AND id = ANY(${ids}::text[])`;
+
+/** The message `id` of the scope. */
+const inScope = (scope: EnvironmentScope, id: string) =>
+  sql`id = ${id} AND environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId}`;
+
 @Injectable()
 export class SqlMessageRepository implements MessageRepository {
-  private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, messages) => {
-    const inserted = await this.sql.query(`${insertFromJsonSql('messages', MESSAGE_COLUMNS, 1)} ON CONFLICT (id) DO NOTHING RETURNING id`, [
-      jsonRows(messages.map(toMessageRow), MESSAGE_COLUMNS),
-    ]);
+  private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, batch) => {
+    const inserted = await this.sql.query<Pick<MessageRow, 'id'>>(INSERT_MESSAGES.bind({ rows: jsonRows(batch.map(toMessageRow), MESSAGE_COLUMNS) }));
     // a created row is the message as given; only the existing ones need reading
-    const given = new Map(messages.map((message) => [message.id, message]));
-    const created = new Map(inserted.map((row) => [row.id as string, given.get(row.id)!]));
-    const missing = messages.filter((message) => !created.has(message.id)).map((message) => message.id);
+    const given = new Map(batch.map((message) => [message.id, message]));
+    const created = new Map(inserted.map((row) => [row.id, given.get(row.id)!]));
+    const missing = batch.filter((message) => !created.has(message.id)).map((message) => message.id);
     // a separate read: a row committed by a concurrent insert is visible to a new statement
-    const existing = missing.length ? await this.sql.query('SELECT * FROM messages WHERE id = ANY($1::text[])', [missing]) : [];
-    const found = new Map(existing.map((row) => [row.id as string, toMessage(row)]));
-    return messages.map((message) => {
+    const existing = missing.length ? await this.sql.query<MessageRow>(sql`SELECT * FROM messages WHERE id = ANY(${missing}::text[])`) : [];
+    const found = new Map(existing.map((row) => [row.id, toMessage(row)]));
+    return batch.map((message) => {
       const fresh = created.get(message.id);
       if (fresh) {
         created.delete(message.id); // the same id twice in one batch: the first caller created it
@@ -194,118 +157,105 @@ export class SqlMessageRepository implements MessageRepository {
   }
 
   async updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean> {
+    const sent = sql`${update.status} = 'sent'`;
+    const deliveredAt = sql`${update.deliveredAt?.toISOString() ?? null}::text`;
     const rows = await this.sql.query(
-      `UPDATE messages SET status = $2,
-         error_id = CASE WHEN $2 = 'sent' THEN NULL ELSE COALESCE($3, error_id) END,
-         error_text = CASE WHEN $2 = 'sent' THEN NULL ELSE COALESCE($4, error_text) END,
-         identifier = COALESCE($5, identifier),
-         delivered_at = CASE WHEN $6::text IS NULL THEN delivered_at ELSE delivered_at || jsonb_build_array($6::text) END,
-         updated_at = COALESCE($7::timestamptz, now())
-       WHERE id = $1 RETURNING id`,
-      [
-        id,
-        update.status,
-        update.errorId ?? null,
-        update.errorText ?? null,
-        update.identifier ?? null,
-        update.deliveredAt?.toISOString() ?? null,
-        update.updatedAt ?? null,
-      ],
+      sql`UPDATE messages SET status = ${update.status},
+            error_id = CASE WHEN ${sent} THEN NULL ELSE COALESCE(${update.errorId ?? null}, error_id) END,
+            error_text = CASE WHEN ${sent} THEN NULL ELSE COALESCE(${update.errorText ?? null}, error_text) END,
+            identifier = COALESCE(${update.identifier ?? null}, identifier),
+            delivered_at = CASE WHEN ${deliveredAt} IS NULL THEN delivered_at ELSE delivered_at || jsonb_build_array(${deliveredAt}) END,
+            updated_at = COALESCE(${update.updatedAt ?? null}::timestamptz, now())
+          WHERE id = ${id} RETURNING id`,
     );
     return rows.length === 1;
   }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Message | null> {
-    const [row] = await this.sql.query('SELECT * FROM messages WHERE id = $1 AND environment_id = $2 AND organization_id = $3', [
-      id,
-      scope.environmentId,
-      scope.organizationId,
-    ]);
+    const [row] = await this.sql.query<MessageRow>(sql`SELECT * FROM messages WHERE ${inScope(scope, id)}`);
     return row ? toMessage(row) : null;
   }
 
   async findByProviderIdentifier(scope: EnvironmentScope, providerId: string, identifiers: string[]): Promise<Message | null> {
     if (!identifiers.length) return null;
-    const [row] = await this.sql.query(
-      `SELECT * FROM messages WHERE environment_id = $1 AND organization_id = $2 AND provider_id = $3 AND identifier = ANY($4::text[])
-       ORDER BY created_at DESC, id DESC LIMIT 1`,
-      [scope.environmentId, scope.organizationId, providerId, identifiers],
+    const [row] = await this.sql.query<MessageRow>(
+      sql`SELECT * FROM messages
+          WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND provider_id = ${providerId} AND identifier = ANY(${identifiers}::text[])
+          ORDER BY created_at DESC, id DESC LIMIT 1`,
     );
     return row ? toMessage(row) : null;
   }
 
   async recordDeliveryState(id: string, change: { state: string; at: Date }): Promise<boolean> {
     const rows = await this.sql.query(
-      `UPDATE messages SET delivery_state = $2, delivery_state_at = $3
-       WHERE id = $1 AND (delivery_state_at IS NULL OR delivery_state_at <= $3) RETURNING id`,
-      [id, change.state, change.at],
+      sql`UPDATE messages SET delivery_state = ${change.state}, delivery_state_at = ${change.at}
+          WHERE id = ${id} AND (delivery_state_at IS NULL OR delivery_state_at <= ${change.at}) RETURNING id`,
     );
     return rows.length === 1;
   }
 
   async findByJobId(jobId: string): Promise<Message[]> {
     // a message with its job's id by primary key, the others through messages_job_not_own (migration 28)
-    const rows = await this.sql.query(
-      `SELECT * FROM messages WHERE id = $1 AND job_id = $1
-       UNION ALL SELECT * FROM messages WHERE job_id = $1 AND ${MESSAGES_NOT_BY_JOB_ID_SQL}
-       ORDER BY created_at, id`,
-      [jobId],
+    const rows = await this.sql.query<MessageRow>(
+      sql`SELECT * FROM messages WHERE id = ${jobId} AND job_id = ${jobId}
+          UNION ALL SELECT * FROM messages WHERE job_id = ${jobId} AND ${raw(MESSAGES_NOT_BY_JOB_ID_SQL)}
+          ORDER BY created_at, id`,
     );
     return rows.map(toMessage);
   }
 
   async list(scope: EnvironmentScope, query: MessageListQuery): Promise<Page<Message>> {
     if (query.transactionIds !== undefined && query.transactionIds.length === 0) return { items: [], totalCount: 0 };
-    const params: unknown[] = [scope.environmentId, scope.organizationId];
-    const where = ['environment_id = $1', 'organization_id = $2'];
-    if (query.channel !== undefined) where.push(`channel = $${params.push(query.channel)}`);
-    if (query.subscriberId !== undefined) where.push(`subscriber_id = $${params.push(query.subscriberId)}`);
-    if (query.transactionIds !== undefined) where.push(`transaction_id = ANY($${params.push(query.transactionIds)}::text[])`);
-    const filter = where.join(' AND ');
-    const limit = `$${params.length + 1}`;
-    const offset = `$${params.length + 2}`;
-    const limitWithOffset = `$${params.length + 3}`;
+    const where: Sql[] = [sql`environment_id = ${scope.environmentId}`, sql`organization_id = ${scope.organizationId}`];
+    if (query.channel !== undefined) where.push(sql`channel = ${query.channel}`);
+    if (query.subscriberId !== undefined) where.push(sql`subscriber_id = ${query.subscriberId}`);
+    if (query.transactionIds !== undefined) where.push(sql`transaction_id = ANY(${query.transactionIds}::text[])`);
+    const filter = join(where, ' AND ');
     // One subscriber's messages of every channel: its in-app ones are indexed by messages_inbox and the
     // others by messages_env_subscriber_not_in_app (migration 30), so each part is read in order and merged.
     const merged = query.subscriberId !== undefined && query.channel === undefined;
-    const parts = merged ? [`${filter} AND channel = 'in_app'`, `${filter} AND ${MESSAGES_NOT_IN_APP_SQL}`] : [filter];
-    const ordered = (where: string, bound: string) => `SELECT * FROM messages WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${bound}`;
+    const parts = merged ? [sql`${filter} AND channel = 'in_app'`, sql`${filter} AND ${raw(MESSAGES_NOT_IN_APP_SQL)}`] : [filter];
+    const ordered = (part: Sql, bound: number) => sql`SELECT * FROM messages WHERE ${part} ORDER BY created_at DESC, id DESC LIMIT ${bound}`;
+    const offset = query.page * query.limit;
     const [rows, [count]] = await Promise.all([
-      this.sql.query(
+      this.sql.query<MessageRow>(
         merged
-          ? `SELECT * FROM (${parts.map((part) => `(${ordered(part, limitWithOffset)})`).join(' UNION ALL ')}) m ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
-          : `${ordered(filter, limit)} OFFSET ${offset}`,
-        [...params, query.limit, query.page * query.limit, ...(merged ? [query.limit + query.page * query.limit] : [])],
+          ? sql`SELECT * FROM (${join(
+              parts.map((part) => sql`(${ordered(part, query.limit + offset)})`),
+              ' UNION ALL ',
+            )}) m ORDER BY created_at DESC, id DESC LIMIT ${query.limit} OFFSET ${offset}`
+          : sql`${ordered(filter, query.limit)} OFFSET ${offset}`,
       ),
-      this.sql.query<{ total: number }>(`SELECT ${parts.map((part) => `(SELECT COUNT(*) FROM messages WHERE ${part})`).join(' + ')} AS total`, params),
+      this.sql.query<{ total: number }>(
+        sql`SELECT ${join(
+          parts.map((part) => sql`(SELECT COUNT(*) FROM messages WHERE ${part})`),
+          ' + ',
+        )} AS total`,
+      ),
     ]);
     return { items: rows.map(toMessage), totalCount: count.total };
   }
 
   async deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<Message[]> {
-    const rows = await this.sql.query(
-      `DELETE FROM messages WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND ($4::text IS NULL OR channel = $4)
-       RETURNING *`,
-      [scope.environmentId, scope.organizationId, transactionId, channel ?? null],
+    const rows = await this.sql.query<MessageRow>(
+      sql`DELETE FROM messages
+          WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND transaction_id = ${transactionId}
+            AND (${channel ?? null}::text IS NULL OR channel = ${channel ?? null})
+          RETURNING *`,
     );
     return rows.map(toMessage);
   }
 
   async deleteById(scope: EnvironmentScope, id: string): Promise<Message | null> {
-    const [row] = await this.sql.query('DELETE FROM messages WHERE id = $1 AND environment_id = $2 AND organization_id = $3 RETURNING *', [
-      id,
-      scope.environmentId,
-      scope.organizationId,
-    ]);
+    const [row] = await this.sql.query<MessageRow>(sql`DELETE FROM messages WHERE ${inScope(scope, id)} RETURNING *`);
     return row ? toMessage(row) : null;
   }
 
   async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
     if (ids.length === 0) return 0;
     const rows = await this.sql.query(
-      `UPDATE messages SET seen = true, last_seen_date = $5, updated_at = $5
-       WHERE environment_id = $1 AND organization_id = $2 AND subscriber_id = $3 AND id = ANY($4::text[]) AND NOT seen RETURNING id`,
-      [scope.environmentId, scope.organizationId, subscriberId, ids, at],
+      sql`UPDATE messages SET seen = true, last_seen_date = ${at}, updated_at = ${at}
+          WHERE ${ofSubscriber(scope, subscriberId, ids)} AND NOT seen RETURNING id`,
     );
     return rows.length;
   }
@@ -313,9 +263,8 @@ export class SqlMessageRepository implements MessageRepository {
   async markRead(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
     if (ids.length === 0) return 0;
     const rows = await this.sql.query(
-      `UPDATE messages SET read = true, last_read_date = $5, seen = true, last_seen_date = COALESCE(last_seen_date, $5), updated_at = $5
-       WHERE environment_id = $1 AND organization_id = $2 AND subscriber_id = $3 AND id = ANY($4::text[]) AND NOT read RETURNING id`,
-      [scope.environmentId, scope.organizationId, subscriberId, ids, at],
+      sql`UPDATE messages SET read = true, last_read_date = ${at}, seen = true, last_seen_date = COALESCE(last_seen_date, ${at}), updated_at = ${at}
+          WHERE ${ofSubscriber(scope, subscriberId, ids)} AND NOT read RETURNING id`,
     );
     return rows.length;
   }

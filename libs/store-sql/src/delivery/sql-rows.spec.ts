@@ -1,4 +1,6 @@
-import { ColumnSpec, insertFromJsonSql, isoTime, jsonRows } from './sql-rows';
+import { ColumnSpec, insertFromJson, isoTime, jsonRows } from './sql-rows';
+import { sql as statement } from '../sql-statement';
+import { migratedPgliteDir } from '../../../../test/support/pglite-template';
 import { createSqlClient } from '../sql-client';
 
 describe('isoTime', () => {
@@ -35,7 +37,7 @@ describe('jsonRows and insertFromJsonSql', () => {
   });
 
   it('reads the rows back as written, a JSON null as NULL in every column (PGlite)', async () => {
-    const sql = await createSqlClient({});
+    const sql = await createSqlClient({ dataDir: await migratedPgliteDir() });
     try {
       await sql.exec('CREATE TABLE t (id text PRIMARY KEY, doc jsonb, flag boolean, count integer, at timestamptz, note text)');
       const at = new Date('2024-06-01T12:34:56.789Z');
@@ -45,7 +47,7 @@ describe('jsonRows and insertFromJsonSql', () => {
         { id: 'zeroes', doc: [], flag: true, count: 0, note: '' },
         { id: 'leading', note: 'only the last column' },
       ];
-      await sql.query(insertFromJsonSql('t', columns, 1, "r.id <> 'skipped'"), [jsonRows([...rows, { id: 'skipped' }], columns)]);
+      await sql.query(insertFromJson('t', columns, jsonRows([...rows, { id: 'skipped' }], columns), statement`r.id <> ${'skipped'}`));
       const read = await sql.query('SELECT id, doc, flag, count, at, note FROM t ORDER BY id');
       expect(read).toEqual([
         { id: 'empty', doc: null, flag: null, count: null, at: null, note: null },

@@ -3,7 +3,8 @@ import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
 import { deleteOldest } from './sql-retention';
-import { ColumnSpec, insertFromJsonSql, jsonRows, setPresent } from './sql-rows';
+import { ColumnSpec, insertFromJson, jsonRows, setPresent } from './sql-rows';
+import { param, sql } from '../sql-statement';
 
 export function toTriggerRecord(row: any): TriggerRecord {
   return setPresent<TriggerRecord>(
@@ -84,7 +85,7 @@ const toRow = (t: TriggerRecord): Record<string, unknown> => ({
  * A trigger inserted `accepted` is listed in triggers_pending (migration 26) by the same statement;
  * a row clashing with any unique constraint (its id, or its environment's transactionId) is skipped.
  */
-const INSERT_TRIGGERS = `WITH inserted AS (${insertFromJsonSql('triggers', COLUMNS, 1)} ON CONFLICT DO NOTHING RETURNING id, status, created_at),
+const INSERT_TRIGGERS = sql`WITH inserted AS (${insertFromJson('triggers', COLUMNS, param('rows'))} ON CONFLICT DO NOTHING RETURNING id, status, created_at),
   pending AS (INSERT INTO triggers_pending (created_at, id) SELECT created_at, id FROM inserted WHERE status = 'accepted')
   SELECT id FROM inserted`;
 
@@ -102,7 +103,7 @@ const KEEP_PENDING_LISTED = `left_pending AS (
 export class SqlTriggerRepository implements TriggerRepository {
   /** Concurrent trigger requests share one insert; a transactionId taken (by anyone, even in the same batch) loses. */
   private readonly inserts = new CallBatcher<TriggerRecord, boolean>(async (_, triggers) => {
-    const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_TRIGGERS, [jsonRows(triggers.map(toRow), COLUMNS)]);
+    const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_TRIGGERS.bind({ rows: jsonRows(triggers.map(toRow), COLUMNS) }));
     const inserted = new Set(rows.map((row) => row.id));
     return triggers.map((t) => inserted.has(t.id));
   });

@@ -4,7 +4,7 @@ import { Workflow, WorkflowRepository, WorkflowSearch, WorkflowUpdateResult } fr
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { Sql, empty, join, raw, sql } from '../sql-statement';
 import { assignments, insertInto } from '../sql-table';
-import { WorkflowRow, workflows } from '../tables';
+import { WorkflowDocument, WorkflowRow, workflows } from '../tables';
 import { escapeLike } from '../subscribers/sql-cursor-page';
 
 /** Fields of the document that are JSON as they are, and absent when unset. */
@@ -14,13 +14,6 @@ type OptionalFields = Pick<Workflow, (typeof OPTIONAL_FIELDS)[number]>;
 function optionalFields(source: OptionalFields): OptionalFields {
   return Object.fromEntries(OPTIONAL_FIELDS.filter((field) => source[field] !== undefined).map((field) => [field, source[field]]));
 }
-
-// Columns hold what queries filter on; the document holds the rest of the aggregate.
-export type WorkflowDocument = OptionalFields &
-  Pick<
-    Workflow,
-    'creatorId' | 'description' | 'draft' | 'preferenceSettings' | 'tags' | 'steps' | 'trigger' | 'notificationGroupId' | 'data' | 'lastPublishedBy'
-  > & { lastPublishedAt?: string };
 
 const toDocument = (w: Workflow): WorkflowDocument => ({
   creatorId: w.creatorId,
