@@ -2,6 +2,7 @@ import { VersioningType } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCors, { FastifyCorsOptions } from '@fastify/cors';
 import fastifyEtag from '@fastify/etag';
+import fastifyMultipart from '@fastify/multipart';
 import fresh from 'fresh';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
@@ -40,6 +41,18 @@ function isInboundWebhook(request: FastifyRequest): boolean {
 
 const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
+/** The routes that take files: JSON files in a multipart form, read by @fastify/multipart. */
+const UPLOAD_PATHS = new Set(['/v2/translations/upload', '/v2/translations/master-json/upload']);
+const MULTIPART_CONTENT_TYPE = /^multipart\/form-data\s*;/i;
+
+function isUpload(request: FastifyRequest): boolean {
+  return (
+    request.method === 'POST' &&
+    UPLOAD_PATHS.has(request.url.split('?')[0].replace(/\/$/, '')) &&
+    MULTIPART_CONTENT_TYPE.test(request.headers['content-type'] ?? '')
+  );
+}
+
 /** A body larger than its route's limit, refused from its Content-Length before it is read, or as it is read. */
 export class BodyTooLargeError extends DomainError {
   constructor(limit: number, length: number) {
@@ -65,7 +78,7 @@ function refuseBeforeBody(config: AppConfig) {
       return done(length > config.inboundWebhookBodyLimitBytes ? new BodyTooLargeError(config.inboundWebhookBodyLimitBytes, length) : undefined);
     }
     const contentType = request.headers['content-type'];
-    if (!JSON_CONTENT_TYPE.test(contentType ?? '')) return done(new UnsupportedMediaTypeError(contentType));
+    if (!JSON_CONTENT_TYPE.test(contentType ?? '') && !isUpload(request)) return done(new UnsupportedMediaTypeError(contentType));
     done(length > config.bodyLimitBytes ? new BodyTooLargeError(config.bodyLimitBytes, length) : undefined);
   };
 }
@@ -172,6 +185,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', refuseBeforeBody(config));
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, parseBody(config));
+  // multipart bodies (the upload routes alone get past the hook with one): each file up to the body limit
+  await app.register(fastifyMultipart, { limits: { fileSize: config.bodyLimitBytes, files: 100, fields: 20, parts: 120 } });
   // Errors from the hook and the parser reach Nest's handler, so the global filter gives them the same JSON body.
   // The Inbox is called from customers' pages on any origin; a subscriber token (a header, never a
   // cookie) authenticates, so any origin may call /v1/inbox (API-key routes send no CORS headers).

@@ -32,6 +32,8 @@ const UNIQUE_KEYS: [collection: string, fields: string[], partial: Record<string
   ['suppressions', ['environmentId', 'address'], null],
   ['queue_jobs', ['queue', 'id'], null],
   ['webhook_endpoints', ['environmentId'], { kind: 'reply_callback' }],
+  // one translation per resource and locale
+  ['translations', ['environmentId', 'resourceType', 'resourceKey', 'locale'], null],
 ];
 
 const uniques = (collection: string) => (INDEXES as Record<string, IndexDefinition[]>)[collection].filter((index) => index.unique);

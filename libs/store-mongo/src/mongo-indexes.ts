@@ -172,6 +172,12 @@ export const INDEXES: Record<CollectionName, IndexDefinition[]> = {
     { name: 'webhook_attempts_success', key: { endpointId: 1, success: 1, createdAt: 1 } },
     { name: 'webhook_attempts_created', key: { createdAt: 1, _id: 1 } },
   ],
+  [COLLECTIONS.translations]: [
+    { name: 'translations_environment_resource_locale', key: { environmentId: 1, resourceType: 1, resourceKey: 1, locale: 1 }, unique: true },
+    { name: 'translations_environment_locale', key: { environmentId: 1, locale: 1 } },
+  ],
+  // one document per environment, keyed by its id
+  [COLLECTIONS.translationSettings]: [],
 };
 
 /** The lock document that serialises index creation: one process builds at a time, the others wait. */

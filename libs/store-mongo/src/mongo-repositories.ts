@@ -26,6 +26,7 @@ import { MongoInboxRepository } from './inbox/mongo-inbox.repository';
 import { MongoQueueJobStore } from './queue/mongo-queue-job.store';
 import { MongoWebhookDeliveryRepository } from './webhooks/mongo-webhook-delivery.repository';
 import { MongoWebhookEndpointRepository } from './webhooks/mongo-webhook-endpoint.repository';
+import { MongoTranslationRepository } from './translations/mongo-translation.repository';
 
 /**
  * An adapter of every store-backed port on one MongoDB store, each guarded (guardedRepository):
@@ -59,6 +60,7 @@ export function mongoRepositories(store: MongoStore, cipher: CredentialCipher) {
     webhookEndpoints: guardedRepository('webhookEndpoints', new MongoWebhookEndpointRepository(store, cipher)),
     webhookDeliveries: guardedRepository('webhookDeliveries', new MongoWebhookDeliveryRepository(store)),
     inbox: guardedRepository('inbox', new MongoInboxRepository(store)),
+    translations: guardedRepository('translations', new MongoTranslationRepository(store)),
     environmentData: guardedRepository('environmentData', new MongoEnvironmentDataPurger(store)),
   };
 }

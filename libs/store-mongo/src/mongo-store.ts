@@ -33,6 +33,8 @@ export const COLLECTIONS = {
   webhookEndpoints: 'webhook_endpoints',
   webhookDeliveries: 'webhook_deliveries',
   webhookAttempts: 'webhook_attempts',
+  translations: 'translations',
+  translationSettings: 'translation_settings',
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 

@@ -20,6 +20,7 @@ import { CREDENTIAL_CIPHER, CredentialCipher, INTEGRATION_REPOSITORY } from '@ap
 import { PREFERENCE_REPOSITORY, SUBSCRIBER_REPOSITORY, TOPIC_REPOSITORY } from '@app/subscribers';
 import { TENANT_REPOSITORY } from '@app/tenants';
 import { CachedLayoutRepository, CachedWorkflowRepository, LAYOUT_REPOSITORY, WORKFLOW_REPOSITORY } from '@app/workflows';
+import { CachedTranslationRepository, TRANSLATION_REPOSITORY } from '@app/workflows';
 import { ensureIndexes } from './mongo-indexes';
 import { MongoRepositories, mongoRepositories } from './mongo-repositories';
 import { MONGO_STORE, MongoStore, MongoStoreOptions, openMongoStore } from './mongo-store';
@@ -52,6 +53,7 @@ const BINDINGS: [InjectionToken, (repositories: MongoRepositories) => unknown][]
   [WEBHOOK_ENDPOINT_REPOSITORY, (r) => r.webhookEndpoints],
   [WEBHOOK_DELIVERY_REPOSITORY, (r) => r.webhookDeliveries],
   [INBOX_REPOSITORY, (r) => r.inbox],
+  [TRANSLATION_REPOSITORY, (r) => new CachedTranslationRepository(r.translations)],
   [ENVIRONMENT_DATA_PURGER, (r) => r.environmentData],
 ];
 

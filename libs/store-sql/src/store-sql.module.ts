@@ -12,6 +12,7 @@ import { sqlDeliveryProviders } from './delivery';
 import { sqlQueueProviders } from './queue';
 import { sqlWebhooksProviders } from './webhooks';
 import { sqlInboxProviders } from './inbox';
+import { sqlTranslationsProviders } from './translations';
 
 export const sqlRepositoryProviders = [
   ...sqlEnvironmentProviders,
@@ -25,6 +26,7 @@ export const sqlRepositoryProviders = [
   ...sqlQueueProviders,
   ...sqlWebhooksProviders,
   ...sqlInboxProviders,
+  ...sqlTranslationsProviders,
 ];
 
 class SqlClientCloser implements OnApplicationShutdown {

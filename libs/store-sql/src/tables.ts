@@ -4,8 +4,8 @@ import type { Integration } from '@app/integrations';
 import type { JobState } from '@app/kernel';
 import type { Subscriber, SubscriberPreference, TopicSubscription } from '@app/subscribers';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '@app/webhooks';
-import type { LayoutControlValues } from '@app/workflows';
-import type { WorkflowDocument } from './workflows/sql-workflow.repository';
+import type { LayoutControlValues, Workflow } from '@app/workflows';
+import type { TranslationContent, TranslationResourceType } from '@app/workflows';
 import { Row, bigint, boolean, defaulted, integer, jsonb, nullable, table, text, textList, textListOf, textOf, timestamptz } from './sql-table';
 
 /**
@@ -190,6 +190,27 @@ export const integrations = table('integrations', {
 });
 export type IntegrationRow = Row<typeof integrations>;
 
+// Columns hold what queries filter on; the document holds the rest of the aggregate.
+export type WorkflowDocument = Pick<
+  Workflow,
+  | 'creatorId'
+  | 'description'
+  | 'draft'
+  | 'preferenceSettings'
+  | 'tags'
+  | 'steps'
+  | 'trigger'
+  | 'notificationGroupId'
+  | 'data'
+  | 'lastPublishedBy'
+  | 'origin'
+  | 'payloadSchema'
+  | 'validatePayload'
+  | 'severity'
+  | 'isTranslationEnabled'
+  | 'preferences'
+> & { lastPublishedAt?: string };
+
 export const workflows = table('workflows', {
   id: text,
   organization_id: text,
@@ -243,7 +264,6 @@ export const triggers = table('triggers', {
   updated_at: timestamptz,
   context_keys: nullable(jsonb<Of<TriggerRecord, 'contextKeys'>>()),
 });
-export type TriggerRow = Row<typeof triggers>;
 
 /** The accepted triggers, by creation (migration 26). */
 export const triggersPending = table('triggers_pending', {
@@ -278,7 +298,6 @@ export const notifications = table('notifications', {
   digested_notification_id: nullable(text),
   context_keys: nullable(jsonb<Of<Notification, 'contextKeys'>>()),
 });
-export type NotificationRow = Row<typeof notifications>;
 
 /** In the order bulk inserts write them; `details` and `output` last. */
 export const jobs = table('jobs', {
@@ -314,7 +333,6 @@ export const jobs = table('jobs', {
   details: nullable(jsonb<Record<string, unknown>[]>()),
   output: nullable(jsonb<unknown>()),
 });
-export type JobRow = Row<typeof jobs>;
 
 /** In the order bulk inserts write them. */
 export const executionDetails = table('execution_details', {
@@ -335,7 +353,6 @@ export const executionDetails = table('execution_details', {
   is_test: boolean,
   created_at: timestamptz,
 });
-export type ExecutionDetailRow = Row<typeof executionDetails>;
 
 /**
  * In the order bulk inserts write them: those every message has first, then those the delivery
@@ -509,6 +526,27 @@ export const queueJobs = table('queue_jobs', {
 });
 export type QueueJobRow = Row<typeof queueJobs>;
 
+export const translations = table('translations', {
+  id: text,
+  organization_id: text,
+  environment_id: text,
+  resource_type: textOf<TranslationResourceType>(),
+  resource_key: text,
+  locale: text,
+  content: jsonb<TranslationContent>(),
+  created_at: timestamptz,
+  updated_at: timestamptz,
+});
+export type TranslationRow = Row<typeof translations>;
+
+export const translationSettings = table('translation_settings', {
+  environment_id: text,
+  organization_id: text,
+  default_locale: text,
+  target_locales: textList,
+});
+export type TranslationSettingsRow = Row<typeof translationSettings>;
+
 /** Every table, for the catalogue check. */
 export const TABLES = [
   schemaMigrations,
@@ -541,4 +579,6 @@ export const TABLES = [
   webhookDeliveries,
   webhookAttempts,
   queueJobs,
+  translations,
+  translationSettings,
 ];

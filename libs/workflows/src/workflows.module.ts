@@ -12,6 +12,18 @@ import { DiffEnvironments } from './application/publish-workflows/diff-environme
 import { PublishEnvironment } from './application/publish-workflows/publish-environment.use-case';
 import { SyncWorkflow } from './application/publish-workflows/sync-workflow.use-case';
 import { ListEnvironmentTags } from './application/list-environment-tags/list-environment-tags.use-case';
+import { SaveTranslation } from './application/translations/save-translation.use-case';
+import { GetTranslation } from './application/translations/get-translation.use-case';
+import { DeleteTranslation } from './application/translations/delete-translation.use-case';
+import { GetTranslationGroup } from './application/translations/get-translation-group.use-case';
+import { DeleteTranslationGroup } from './application/translations/delete-translation-group.use-case';
+import { UploadTranslations } from './application/translations/upload-translations.use-case';
+import { ImportMasterJson } from './application/translations/import-master-json.use-case';
+import { UploadMasterJson } from './application/translations/upload-master-json.use-case';
+import { ExportMasterJson } from './application/translations/export-master-json.use-case';
+import { GetTranslationSettings, UpdateTranslationSettings } from './application/translations/translation-settings.use-case';
+import { TranslationResources } from './application/translations/translation-resources';
+import { TranslationPublication } from './application/translations/translation-publication';
 import { CreateLayout } from './application/create-layout/create-layout.use-case';
 import { UpdateLayout } from './application/update-layout/update-layout.use-case';
 import { GetLayout } from './application/get-layout/get-layout.use-case';
@@ -42,9 +54,20 @@ const useCases = [
   DeleteLayout,
   DuplicateLayout,
   GetLayoutUsage,
+  SaveTranslation,
+  GetTranslation,
+  DeleteTranslation,
+  GetTranslationGroup,
+  DeleteTranslationGroup,
+  UploadTranslations,
+  ImportMasterJson,
+  UploadMasterJson,
+  ExportMasterJson,
+  GetTranslationSettings,
+  UpdateTranslationSettings,
   GetEnvironmentVariableUsage,
 ];
 
 /** Use cases of the workflows context; repository tokens come from the global store module. */
-@Module({ providers: [...useCases, WorkflowPublication, LayoutRecords], exports: useCases })
+@Module({ providers: [...useCases, WorkflowPublication, TranslationResources, TranslationPublication, LayoutRecords], exports: useCases })
 export class WorkflowsModule {}

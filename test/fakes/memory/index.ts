@@ -64,6 +64,8 @@ import { InMemoryDeliveryEventRepository } from './in-memory-delivery-event.repo
 import { InMemorySuppressionRepository } from './in-memory-suppression.repository';
 import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository';
 import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.repository';
+import { InMemoryTranslationRepository } from './in-memory-translation.repository';
+import { TRANSLATION_REPOSITORY, TranslationRepository } from '@app/workflows';
 
 export { InMemoryWebhookDeliveryRepository, InMemoryWebhookEndpointRepository };
 
@@ -95,6 +97,7 @@ export interface Repositories {
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   inbox: InboxRepository;
+  translations: TranslationRepository;
   /** Every record of an environment, in every table. */
   environmentData: EnvironmentDataPurger;
 }
@@ -135,6 +138,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const suppressions = new InMemorySuppressionRepository();
   const webhookEndpoints = new InMemoryWebhookEndpointRepository();
   const webhookDeliveries = new InMemoryWebhookDeliveryRepository();
+  const translations = new InMemoryTranslationRepository();
   const repositories: Repositories = {
     environments,
     idempotency: new InMemoryIdempotencyStore(clock),
@@ -161,6 +165,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     webhookEndpoints,
     webhookDeliveries,
     inbox: new InMemoryInboxRepository(delivery, subscribers),
+    translations,
     environmentData: new InMemoryEnvironmentDataPurger([
       environments,
       subscribers,
@@ -180,6 +185,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       suppressions,
       webhookEndpoints,
       webhookDeliveries,
+      translations,
     ]),
   };
   const tokens: [symbol, unknown][] = [
@@ -208,6 +214,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     [WEBHOOK_ENDPOINT_REPOSITORY, repositories.webhookEndpoints],
     [WEBHOOK_DELIVERY_REPOSITORY, repositories.webhookDeliveries],
     [INBOX_REPOSITORY, repositories.inbox],
+    [TRANSLATION_REPOSITORY, repositories.translations],
     [ENVIRONMENT_DATA_PURGER, repositories.environmentData],
   ];
   return { ...repositories, providers: tokens.map(([provide, useValue]) => ({ provide, useValue })) };

@@ -2,6 +2,7 @@ import { Test } from '@nestjs/testing';
 import { JOB_REPOSITORY, SUPPRESSION_REPOSITORY, TRIGGER_REPOSITORY } from '@app/delivery';
 import { SUBSCRIBER_REPOSITORY } from '@app/subscribers';
 import { Clock, IDEMPOTENCY_STORE } from '@app/kernel';
+import { TRANSLATION_REPOSITORY } from '@app/workflows';
 import { createMemoryStore } from '.';
 import { jobChain, newScope, notification, triggerRecord } from '../../contract/delivery-fixtures';
 
@@ -15,7 +16,8 @@ describe('createMemoryStore', () => {
     expect(moduleRef.get(TRIGGER_REPOSITORY)).toBe(store.triggers);
     expect(moduleRef.get(IDEMPOTENCY_STORE)).toBe(store.idempotency);
     expect(moduleRef.get(SUPPRESSION_REPOSITORY)).toBe(store.suppressions);
-    expect(store.providers).toHaveLength(26);
+    expect(moduleRef.get(TRANSLATION_REPOSITORY)).toBe(store.translations);
+    expect(store.providers).toHaveLength(27);
   });
 
   it('shares the delivery records between the notification, job, message and detail repositories', async () => {

@@ -37,6 +37,7 @@ import { messageDataMigration } from './0035_message_data';
 import { layoutsMigration } from './0036_layouts';
 import { environmentVariablesMigration } from './0037_environment_variables';
 import { contextsMigration } from './0038_contexts';
+import { translationsMigration } from './0039_translations';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -78,4 +79,5 @@ export const MIGRATIONS: Migration[] = [
   layoutsMigration,
   environmentVariablesMigration,
   contextsMigration,
+  translationsMigration,
 ];

@@ -5,6 +5,7 @@ import { PublishSameEnvironmentError } from '../../domain/errors';
 import { Workflow, workflowEventObject } from '../../domain/workflow';
 import { WorkflowDiff, publishedCopy } from '../../domain/workflow-publication';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '../../ports/workflow.repository.port';
+import { TranslationPublication } from '../translations/translation-publication';
 import { Layout, layoutIdsOf } from '../../domain/layout';
 import { LayoutDiff, LayoutSet, layoutSet } from '../../domain/layout-publication';
 import { LAYOUT_REPOSITORY, LayoutRepository } from '../../ports/layout.repository.port';
@@ -31,6 +32,7 @@ export class WorkflowPublication {
     @Inject(LAYOUT_REPOSITORY) private readonly layouts: LayoutRepository,
     @Inject(ENVIRONMENT_REPOSITORY) private readonly environments: EnvironmentRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly translations: TranslationPublication,
     @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
@@ -77,6 +79,7 @@ export class WorkflowPublication {
       const users = (await this.live(target)).filter((workflow) => layoutIdsOf(workflow).includes(doomed.layoutId));
       if (users.length) throw new Error(`Layout ${doomed.layoutId} is used by ${users.map((w) => w.trigger.identifier).join(', ')} in the target`);
       if (!(await this.layouts.delete(target, doomed.id))) throw new Error(`Layout ${doomed.layoutId} changed in the target meanwhile`);
+      await this.translations.remove(target, { type: 'layout', key: doomed.layoutId });
       return 'deleted';
     }
     const source = diff.source!;
@@ -92,15 +95,29 @@ export class WorkflowPublication {
     }
     if (diff.sourceIsDefault) await this.layouts.markDefault(target, copyId, now);
     else if (diff.targetIsDefault && !sourceHasDefault) await this.layouts.markDefault(target, null, now);
+    const translated = { type: 'layout' as const, key: source.layoutId };
+    await this.translations.copy({ scope: source, resource: translated }, { scope: target, resource: translated });
     return diff.target ? 'updated' : 'created';
   }
 
   /**
    * Makes the target match the source for one workflow: creates, replaces (compare-and-set on the
    * revision it was diffed at) or deletes its copy; an unchanged one is not written. The source
-   * records the publish too. Throws when the target changed under it (the caller reports it failed).
+   * records the publish too. The workflow's translations go with it, an unchanged workflow's too.
+   * Throws when the target changed under it (the caller reports it failed).
    */
   async write(diff: WorkflowDiff, target: EnvironmentScope, by: string): Promise<WriteOutcome> {
+    const outcome = await this.writeWorkflow(diff, target, by);
+    if (outcome.action === 'deleted') await this.translations.remove(target, { type: 'workflow', key: outcome.workflow.id });
+    else
+      await this.translations.copy(
+        { scope: diff.source!, resource: { type: 'workflow', key: diff.source!.id } },
+        { scope: target, resource: { type: 'workflow', key: outcome.workflow.id } },
+      );
+    return outcome;
+  }
+
+  private async writeWorkflow(diff: WorkflowDiff, target: EnvironmentScope, by: string): Promise<WriteOutcome> {
     const now = this.clock.now();
     if (diff.action === 'unchanged') return { action: 'unchanged', workflow: diff.target! };
     if (diff.action === 'deleted') {
