@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Novu } from '@novu/js';
-import { ServiceHarness, buildService, removeBuild } from '../support/service-processes';
+import { ServiceHarness, buildService } from '../support/service-processes';
 import { uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -17,7 +17,6 @@ let buildDir: string;
 beforeAll(async () => {
   buildDir = await buildService();
 }, 240_000);
-afterAll(() => removeBuild(buildDir));
 
 function inboxScenarios(name: string, start: (h: ServiceHarness) => Promise<void>, options: { sqlStore: boolean }) {
   describe(`@novu/js against the service: ${name}`, () => {

@@ -46,7 +46,17 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
     workflow.trigger.identifier = 'welcome';
     await r.workflows.insert(workflow);
     const layoutId = newId();
-    await r.layouts.insert({ id: layoutId, ...scope, layoutId: 'brand', name: 'Brand', isTranslationEnabled: false, controlValues: null, creatorId: 'key', createdAt: now, updatedAt: now });
+    await r.layouts.insert({
+      id: layoutId,
+      ...scope,
+      layoutId: 'brand',
+      name: 'Brand',
+      isTranslationEnabled: false,
+      controlValues: null,
+      creatorId: 'key',
+      createdAt: now,
+      updatedAt: now,
+    });
     const trigger = triggerRecord(scope);
     await r.triggers.insertIfAbsent(trigger);
     const n = notification(scope);
@@ -63,6 +73,18 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
       createdAt: now,
     });
     await r.digestBuckets.openAsMaster(scope, 'bucket', j.id, { jobId: j.id, notificationId: n.id, payload: {}, at: now }, tick());
+    const translated = { type: 'workflow' as const, key: workflow.id };
+    await r.translations.upsert({
+      id: newId(),
+      ...scope,
+      resourceType: 'workflow',
+      resourceKey: workflow.id,
+      locale: 'de',
+      content: { hi: 'Hallo' },
+      createdAt: now,
+      updatedAt: now,
+    });
+    await r.translations.saveSettings(scope, { defaultLocale: 'de', targetLocales: [] });
     return {
       subscriber: () => r.subscribers.findBySubscriberId(scope, 'ada'),
       preferences: async () => ((await r.preferences.listForSubscriber(scope, subscriber.id)).length ? true : null),
@@ -78,6 +100,8 @@ function environmentDataPurgerContract(fixture: RepositoryStoreFixture) {
       message: () => r.messages.findById(scope, m.id),
       suppression: () => r.suppressions.find(scope, 'bounced@example.com'),
       digestBucket: () => r.digestBuckets.mergeIntoOpen(scope, 'bucket', { jobId: newId(), notificationId: n.id, payload: {}, at: tick() }),
+      translation: () => r.translations.find(scope, translated, 'de'),
+      translationSettings: () => r.translations.findSettings(scope),
     };
   }
 

@@ -131,6 +131,12 @@ async function inboxNotification(env: Env, subscriberId: string): Promise<{ head
   return { headers, id: res.body.data[0].id };
 }
 
+/** An example's environment variable values, each for the caller's own environment. */
+async function ownValues(env: Env, values: { value: string }[]): Promise<{ _environmentId: string; value: string }[]> {
+  const environmentId = await developmentId(env);
+  return values.map(({ value }) => ({ _environmentId: environmentId, value }));
+}
+
 async function topic(env: Env, key: string): Promise<void> {
   await env.api.post('/v2/topics').send({ key, name: key }).expect(201);
 }
@@ -328,6 +334,17 @@ const FIXTURES: Record<string, Fixture> = {
     return { params: { targetEnvironmentId: await newEnvironment(env, 'Production') }, fill: { sourceEnvironmentId: await developmentId(env) } };
   },
   'POST /v2/workflows': async () => ({}),
+  // An API key sets its own environment's value of a variable: the example's environment id is the caller's.
+  'POST /v1/environment-variables': async (env, body) => ({ fill: { values: await ownValues(env, body.values) } }),
+  'PATCH /v1/environment-variables/{variableKey}': async (env, body) => {
+    await env.api.post('/v1/environment-variables').send({ key: 'SUPPORT_URL' }).expect(200);
+    return { params: { variableKey: 'SUPPORT_URL' }, fill: { values: await ownValues(env, body.values) } };
+  },
+  'POST /v2/contexts': async () => ({}),
+  'PATCH /v2/contexts/{type}/{id}': async (env) => {
+    await env.api.post('/v2/contexts').send({ type: 'tenant', id: 'acme' }).expect(201);
+    return { params: { type: 'tenant', id: 'acme' } };
+  },
   'POST /v2/layouts': async () => ({}),
   'PUT /v2/layouts/{layoutId}': onLayout,
   'POST /v2/layouts/{layoutId}/duplicate': onLayout,

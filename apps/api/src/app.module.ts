@@ -35,7 +35,9 @@ import { IntegrationsHttpModule } from './integrations/integrations.http.module'
 import { SubscribersHttpModule } from './subscribers/subscribers.http.module';
 import { TopicsHttpModule } from './topics/topics.http.module';
 import { TenantsHttpModule } from './tenants/tenants.http.module';
+import { ContextsHttpModule } from './contexts/contexts.http.module';
 import { WorkflowsHttpModule } from './workflows/workflows.http.module';
+import { TranslationsHttpModule } from './translations/translations.http.module';
 import { EventsHttpModule } from './events/events.http.module';
 import { MessagesHttpModule } from './messages/messages.http.module';
 import { NotificationsHttpModule } from './notifications/notifications.http.module';
@@ -69,7 +71,9 @@ export class AppModule {
         SubscribersHttpModule,
         TopicsHttpModule,
         TenantsHttpModule,
+        ContextsHttpModule,
         WorkflowsHttpModule,
+        TranslationsHttpModule,
         TriggerRateLimitModule.forRoot(options),
         EventsHttpModule,
         MessagesHttpModule,

@@ -22,8 +22,10 @@ import { StepRecorder } from './application/run-step/channels/step-recorder';
 import { ReplyAddresses } from './application/run-step/channels/reply-addresses';
 import { SendChannelStep } from './application/run-step/send-channel-step';
 import { StepChain } from './application/run-step/step-chain';
+import { StepTranslations } from './application/run-step/step-translations';
 import { StepGate } from './application/run-step/step-gate';
 import { PreviousSteps } from './application/run-step/previous-steps';
+import { StepSources } from './application/run-step/step-sources';
 import { StepHandlers } from './application/run-step/step-handlers';
 import { StoreStepWrites } from './application/run-step/step-writes';
 import { DelayStep } from './application/run-step/steps/delay.step';
@@ -66,10 +68,12 @@ const stepParts = [
   StoreStepWrites,
   StepGate,
   PreviousSteps,
+  StepSources,
   StepChain,
   StepRecorder,
   StepHandlers,
   SendChannelStep,
+  StepTranslations,
   DelayStep,
   DigestStep,
   ThrottleStep,

@@ -30,7 +30,15 @@ describe('TriggerEventRequestDto through the validation pipe', () => {
         payload: { a: { b: [1, 2] } },
         overrides: {},
       },
-      { name: 'w', to: { subscriberId: 'u' }, payload: null, transactionId: 'x'.repeat(255), actor: 'a', tenant: { identifier: 't' } },
+      {
+        name: 'w',
+        to: { subscriberId: 'u' },
+        payload: null,
+        transactionId: 'x'.repeat(255),
+        actor: 'a',
+        tenant: { identifier: 't' },
+        context: { tenant: 'acme' },
+      },
     ];
     for (const body of bodies) {
       const accepted = await transform(body);
@@ -47,6 +55,7 @@ describe('TriggerEventRequestDto through the validation pipe', () => {
       .map(({ propertyName, name, type, constraints }) => `${propertyName}:${name ?? type}${name === 'maxLength' ? `(${constraints.join()})` : ''}`);
     expect(decorators.sort()).toEqual([
       'actor:isOptional',
+      'context:isOptional',
       'name:isNotEmpty',
       'name:isString',
       'overrides:isObject',

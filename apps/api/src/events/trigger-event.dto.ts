@@ -65,6 +65,13 @@ export class TopicPayloadDto {
   exclude?: string[];
 }
 
+export class ContextPayloadDto {
+  @ApiProperty({ description: 'Id of the context (1 to 100 letters, digits, `-` or `_`)', example: 'acme' })
+  id: string;
+  @ApiPropertyOptional({ description: "The context's data (replaces the stored data); at most 64 KB as JSON", type: 'object', additionalProperties: true })
+  data?: Record<string, unknown>;
+}
+
 export class TenantPayloadDto {
   @ApiProperty({ description: 'Identifier of an existing tenant', example: 'acme' })
   identifier: string;
@@ -77,7 +84,7 @@ export class TenantPayloadDto {
 const subscriberIdString = { type: 'string', minLength: 1, description: "A subscriberId of the caller's own", example: 'user-123' };
 const recipient = { oneOf: [subscriberIdString, { $ref: getSchemaPath(SubscriberPayloadDto) }, { $ref: getSchemaPath(TopicPayloadDto) }] };
 
-@ApiExtraModels(SubscriberPayloadDto, TopicPayloadDto, TenantPayloadDto)
+@ApiExtraModels(SubscriberPayloadDto, TopicPayloadDto, TenantPayloadDto, ContextPayloadDto)
 export class TriggerEventRequestDto {
   @ApiProperty({ description: 'Trigger identifier of the workflow to run', example: 'order-shipped' })
   @IsString()
@@ -139,6 +146,18 @@ export class TriggerEventRequestDto {
   })
   @IsOptional()
   tenant?: unknown;
+
+  @ApiPropertyOptional({
+    description:
+      'Contexts the notification is sent within, by type (1 to 100 letters, digits, `-` or `_`): each an id, or `{id, data}`. A context ' +
+      'missing in the environment is created (with the data given, else `{}`); given data replaces the stored data. Templates and ' +
+      'conditions read `context.<type>.id` and `context.<type>.data`; the notification records the contexts as `type:id` keys',
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string', example: 'acme' }, { $ref: getSchemaPath(ContextPayloadDto) }] },
+    example: { tenant: { id: 'acme', data: { name: 'Acme Corp', plan: 'pro' } }, app: 'jira' },
+  })
+  @IsOptional()
+  context?: unknown;
 }
 
 const absent = (value: unknown) => value === undefined || value === null; // what @IsOptional skips
@@ -147,7 +166,7 @@ const absent = (value: unknown) => value === undefined || value === null; // wha
 // lists together): the hot path of every trigger.
 acceptPlainBody(
   TriggerEventRequestDto,
-  ['name', 'to', 'payload', 'overrides', 'transactionId', 'actor', 'tenant'],
+  ['name', 'to', 'payload', 'overrides', 'transactionId', 'actor', 'tenant', 'context'],
   ({ name, to, payload, overrides, transactionId }) =>
     isString(name) &&
     isNotEmpty(name) &&

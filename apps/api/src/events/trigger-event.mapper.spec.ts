@@ -18,7 +18,7 @@ async function validationErrors(body: unknown): Promise<Record<string, unknown>>
 }
 
 describe('trigger event mapping', () => {
-  it('passes the recipient, actor and tenant unions through validation untouched', async () => {
+  it('passes the recipient, actor, tenant and context unions through validation untouched', async () => {
     const to = ['user-1', { subscriberId: 'user-2', email: 'a@example.com', data: { x: 1 } }, { type: 'Topic', topicKey: 'news', exclude: ['user-3'] }];
     const body = await validate({
       name: 'welcome',
@@ -28,6 +28,7 @@ describe('trigger event mapping', () => {
       transactionId: 'txn-1',
       actor: { subscriberId: 'boss', firstName: null },
       tenant: 'acme',
+      context: { tenant: { id: 'acme', data: { plan: 'pro' } }, app: 'jira' },
       unknownField: 'dropped',
     });
     expect(toTriggerEventCommand(scope, body)).toEqual({
@@ -39,6 +40,7 @@ describe('trigger event mapping', () => {
       transactionId: 'txn-1',
       actor: { subscriberId: 'boss', firstName: null },
       tenant: 'acme',
+      context: { tenant: { id: 'acme', data: { plan: 'pro' } }, app: 'jira' },
     });
   });
 

@@ -3,7 +3,7 @@ import { TriggerEventCommand, TriggerEventResult } from '@app/delivery';
 import { toErrorResponse } from '../http/error-response';
 import { BroadcastEventRequestDto, BulkTriggerEventResultDto, TriggerEventRequestDto, TriggerEventResponseDto } from './trigger-event.dto';
 
-/** Request body → use-case command; `to`, `actor` and `tenant` pass as given (the use case parses the unions). */
+/** Request body → use-case command; `to`, `actor`, `tenant` and `context` pass as given (the use case parses the unions). */
 export function toTriggerEventCommand(scope: EnvironmentScope, body: TriggerEventRequestDto): TriggerEventCommand {
   return { ...commandFields(scope, body), to: body.to };
 }
@@ -22,6 +22,7 @@ function commandFields(scope: EnvironmentScope, body: BroadcastEventRequestDto):
     ...(body.transactionId !== undefined ? { transactionId: body.transactionId } : {}),
     ...(body.actor !== undefined ? { actor: body.actor } : {}),
     ...(body.tenant !== undefined ? { tenant: body.tenant } : {}),
+    ...(body.context !== undefined ? { context: body.context } : {}),
   };
 }
 

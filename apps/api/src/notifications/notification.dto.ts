@@ -5,10 +5,11 @@ import { CHANNELS, Channel, IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { EXECUTION_DETAIL_SOURCES, EXECUTION_DETAIL_STATUSES, JOB_STATUSES, STEP_TYPES } from '@app/delivery';
 import { PageQueryDto } from '../http/page-query.dto';
 import { toArray } from '../http/query-array';
+import { ActivitySubscriberResponseDto } from '../shared-dto/subscriber.dto';
+import { NotificationTriggerDto, StepFilterDto } from '../shared-dto/workflow.dto';
 
 /** Values one list filter of the activity feed may take at once. */
 const MAX_FILTER_VALUES = 100;
-import { ConditionDto, NotificationTriggerDto } from '../workflows/workflow.dto';
 
 export class ListNotificationsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Only notifications of this transaction', example: 'order-A-1001' })
@@ -95,8 +96,8 @@ export class ActivityStepVariantResponseDto {
   active: boolean;
   @ApiPropertyOptional({ description: 'Step name' })
   name?: string;
-  @ApiProperty({ description: 'Step conditions', type: [ConditionDto] })
-  filters: ConditionDto[];
+  @ApiProperty({ description: 'Step conditions', type: [StepFilterDto] })
+  filters: StepFilterDto[];
   @ApiPropertyOptional({ description: 'Digest or delay settings', type: 'object', additionalProperties: true })
   metadata?: Record<string, unknown>;
   @ApiPropertyOptional({ description: 'The step template (type, content, subject, …)', type: 'object', additionalProperties: true })
@@ -185,21 +186,6 @@ export class ActivityJobResponseDto {
   executionDetails: ActivityExecutionDetailResponseDto[];
 }
 
-export class ActivitySubscriberResponseDto {
-  @ApiProperty({ description: 'Internal id of the subscriber' })
-  _id: string;
-  @ApiProperty({ description: "The caller's own identifier of the subscriber" })
-  subscriberId: string;
-  @ApiPropertyOptional({ description: 'First name' })
-  firstName?: string;
-  @ApiPropertyOptional({ description: 'Last name' })
-  lastName?: string;
-  @ApiPropertyOptional({ description: 'Email address' })
-  email?: string;
-  @ApiPropertyOptional({ description: 'Phone number' })
-  phone?: string;
-}
-
 export class ActivityTemplateResponseDto {
   @ApiProperty({ description: 'Workflow id' })
   _id: string;
@@ -262,6 +248,12 @@ export class ActivityNotificationResponseDto {
   severity?: string;
   @ApiProperty({ description: 'Whether the workflow is critical (ignores subscriber preferences)' })
   critical: boolean;
+  @ApiPropertyOptional({
+    description: 'The contexts the trigger named, as `type:id` keys; absent when it named none',
+    type: [String],
+    example: ['tenant:acme'],
+  })
+  contextKeys?: string[];
 }
 
 export class ActivityNotificationsResponseDto {

@@ -1,7 +1,8 @@
 import { ExecutionDetail, Job, JobDigest, NotificationActivity } from '@app/delivery';
 import { Subscriber } from '@app/subscribers';
 import { StepTemplate, StepVariant, Workflow, WorkflowStep } from '@app/workflows';
-import { toFilterResponse } from '../workflows/workflow.mapper';
+import { ActivitySubscriberResponseDto } from '../shared-dto/subscriber.dto';
+import { toFilterResponse } from '../shared-dto/workflow.mapper';
 import {
   ActivityDigestResponseDto,
   ActivityExecutionDetailResponseDto,
@@ -10,11 +11,9 @@ import {
   ActivityNotificationsResponseDto,
   ActivityStepResponseDto,
   ActivityStepVariantResponseDto,
-  ActivitySubscriberResponseDto,
   ActivityTemplateResponseDto,
 } from './notification.dto';
-
-const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+import { definedOnly } from '../shared-dto/defined-only';
 
 const SEVERITIES = ['high', 'medium', 'low', 'none'];
 /** Workflows stored and edited through this API are Novu's v1 kind. */
@@ -23,7 +22,7 @@ const WORKFLOW_ORIGIN = 'novu-cloud-v1';
 const DEFAULT_JOB_PROVIDER_ID = 'novu';
 
 function toTemplateResponse({ id, ...rest }: StepTemplate): Record<string, unknown> {
-  return defined({ _id: id, ...rest });
+  return definedOnly({ _id: id, ...rest });
 }
 
 function toVariantResponse(step: StepVariant, parentId?: string): ActivityStepVariantResponseDto {
@@ -54,7 +53,7 @@ function toStepResponse(job: Job, workflow: Workflow | undefined): ActivityStepR
 
 function toDigestResponse(digest: JobDigest): ActivityDigestResponseDto {
   const timed = digest.timed ?? (digest.cron ? { cronExpression: digest.cron } : undefined);
-  return defined({
+  return definedOnly({
     type: digest.type ?? 'regular',
     digestKey: digest.digestKey,
     amount: digest.amount,
@@ -65,7 +64,7 @@ function toDigestResponse(digest: JobDigest): ActivityDigestResponseDto {
     backoffUnit: digest.backoffUnit,
     updateMode: digest.updateMode,
     timed: timed
-      ? defined({
+      ? definedOnly({
           atTime: timed.atTime,
           weekDays: timed.weekDays,
           monthDays: timed.monthDays?.map(Number),
@@ -109,11 +108,11 @@ function toJobResponse({ job, executionDetails }: NotificationActivity['jobs'][n
   };
 }
 
-function toSubscriberResponse(activity: NotificationActivity): ActivitySubscriberResponseDto {
+function toActivitySubscriber(activity: NotificationActivity): ActivitySubscriberResponseDto {
   const s: Subscriber | undefined = activity.subscriber;
   // A deleted subscriber still shows who the notification was for.
   if (!s) return { _id: activity.notification.subscriberId, subscriberId: activity.notification.externalSubscriberId };
-  return { _id: s.id, subscriberId: s.subscriberId, ...defined({ firstName: s.firstName, lastName: s.lastName, email: s.email, phone: s.phone }) };
+  return { _id: s.id, subscriberId: s.subscriberId, ...definedOnly({ firstName: s.firstName, lastName: s.lastName, email: s.email, phone: s.phone }) };
 }
 
 function toTemplateSummary(activity: NotificationActivity): ActivityTemplateResponseDto {
@@ -149,7 +148,7 @@ export function toActivityNotificationResponse(activity: NotificationActivity): 
     createdAt: n.createdAt.toISOString(),
     updatedAt: n.updatedAt.toISOString(),
     channels: n.channels,
-    subscriber: toSubscriberResponse(activity),
+    subscriber: toActivitySubscriber(activity),
     template: toTemplateSummary(activity),
     jobs: activity.jobs.map((entry) => toJobResponse(entry, activity.workflow)),
     payload: n.payload,
@@ -159,6 +158,7 @@ export function toActivityNotificationResponse(activity: NotificationActivity): 
     topics: n.topics.map((topic) => ({ _topicId: topic.topicId, topicKey: topic.topicKey })),
     ...(n.severity !== undefined && SEVERITIES.includes(n.severity) ? { severity: n.severity } : {}),
     critical: n.critical,
+    ...(n.contextKeys ? { contextKeys: n.contextKeys } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import {
   CountInboxNotifications,
   DeleteInboxNotification,
   InboxBulkAction,
+  InboxFilter,
   InboxNotificationView,
   ListInboxNotifications,
   ResolveSubscriberSession,
@@ -27,9 +28,9 @@ import { InvalidRequestError } from '@app/kernel';
 import { ApiCommonErrors, ApiDataResponse, ErrorResponseDto } from '../docs/api-responses';
 import { CurrentScope } from '../http/api-key.guard';
 import { RawResponse } from '../http/envelope.interceptor';
-import { InboxCountDto, InboxFilterEchoDto, InboxNotificationDto, InboxNotificationsResponseDto, SnoozeRequestDto } from '../inbox/inbox.dto';
-import { bulkFilter, countFilters, definedOnly, filterFromQuery, pageFromQuery, readQuery } from '../inbox/inbox-query';
-import { NotSupportedError } from '../unsupported/not-supported.controller';
+import { InboxCountDto, InboxFilterEchoDto, InboxNotificationDto, InboxNotificationsResponseDto, SnoozeRequestDto } from '../shared-dto/inbox.dto';
+import { definedOnly } from '../shared-dto/defined-only';
+import { bulkFilter, countFilters, filterFromQuery, pageFromQuery, readQuery } from '../shared-dto/inbox-query';
 import { IdempotencyKeyHeader, SubscriberIdParam, SubscriberNotFound } from './route-docs';
 import {
   CONTEXT_KEYS_DESCRIPTION,
@@ -39,10 +40,14 @@ import {
   UpdateAllSubscriberNotificationsRequestDto,
 } from './subscriber-notifications.dto';
 
-/** No notification here has a context (a trigger takes none): a context filter is refused rather than silently matching none. */
-function refuseContexts(contextKeys: unknown): void {
-  const keys = contextKeys === undefined || contextKeys === null ? [] : Array.isArray(contextKeys) ? contextKeys : [contextKeys];
-  if (keys.some((key) => key !== '')) throw new NotSupportedError('contexts');
+/**
+ * Novu's `contextKeys` filter: only the notifications sent within exactly these contexts (`type:id`
+ * keys, in any order); none given (or only empty strings) filters nothing.
+ */
+function contextFilter(contextKeys: unknown): Pick<InboxFilter, 'contextKeys'> {
+  const keys = (contextKeys === undefined || contextKeys === null ? [] : Array.isArray(contextKeys) ? contextKeys : [contextKeys]).filter((key) => key !== '');
+  if (keys.some((key) => typeof key !== 'string')) throw new InvalidRequestError('invalid_query', 'contextKeys must be strings (type:id)');
+  return keys.length ? { contextKeys: keys as string[] } : {};
 }
 
 const NotificationIdParam = () => ApiParam({ name: 'notificationId', description: 'Id of the in-app notification (as listed)' });
@@ -121,8 +126,7 @@ export class SubscriberNotificationsController {
     @Req() request: FastifyRequest,
   ): Promise<InboxNotificationsResponseDto> {
     const params = readQuery(request.url);
-    refuseContexts([...params.getAll('contextKeys'), ...params.getAll('contextKeys[]')]);
-    const filter = filterFromQuery(params);
+    const filter = { ...filterFromQuery(params), ...contextFilter([...params.getAll('contextKeys'), ...params.getAll('contextKeys[]')]) };
     const page = pageFromQuery(params);
     const session = await this.resolveSession.execute(scope, subscriberId);
     const found = await this.listNotifications.execute(session, filter, page);
@@ -153,8 +157,8 @@ export class SubscriberNotificationsController {
   ): Promise<InboxCountDto[]> {
     const raw = readQuery(request.url).get('filters');
     if (raw === null) throw new InvalidRequestError('invalid_query', 'filters is required: a JSON array of filters');
-    const { given, filters } = countFilters(raw);
-    for (const filter of given) refuseContexts((filter as { contextKeys?: unknown }).contextKeys);
+    const { given, filters: parsed } = countFilters(raw);
+    const filters = parsed.map((filter, index) => ({ ...filter, ...contextFilter((given[index] as { contextKeys?: unknown }).contextKeys) }));
     // Novu answers a count for an unknown subscriber with 400, its other notification routes with 404.
     const session = await this.resolveSession.execute(scope, subscriberId, 'invalid');
     const counts = await this.countNotifications.execute(session, filters);
@@ -205,9 +209,9 @@ export class SubscriberNotificationsController {
     @Param('subscriberId') subscriberId: string,
     @Body() body: MarkSubscriberNotificationsAsSeenRequestDto,
   ): Promise<void> {
-    refuseContexts(body.contextKeys);
     const session = await this.resolveSession.execute(scope, subscriberId);
-    await this.changeNotifications.execute(session, 'seen', { ...bulkFilter(body), ...(body.notificationIds ? { ids: body.notificationIds } : {}) });
+    const filter = { ...bulkFilter(body), ...contextFilter(body.contextKeys), ...(body.notificationIds ? { ids: body.notificationIds } : {}) };
+    await this.changeNotifications.execute(session, 'seen', filter);
   }
 
   @Patch(':notificationId/read')
@@ -315,7 +319,8 @@ export class SubscriberNotificationsController {
     @Param('notificationId') notificationId: string,
     @Query() query: ContextKeysQueryDto,
   ): Promise<void> {
-    refuseContexts(query.contextKeys);
+    // One notification is named by its id: its contexts are not matched, the keys only checked.
+    contextFilter(query.contextKeys);
     await this.deleteNotification.execute(await this.resolveSession.execute(scope, subscriberId), notificationId);
   }
 
@@ -325,8 +330,8 @@ export class SubscriberNotificationsController {
     action: InboxBulkAction,
     body: UpdateAllSubscriberNotificationsRequestDto,
   ): Promise<void> {
-    refuseContexts(body.contextKeys);
-    await this.changeNotifications.execute(await this.resolveSession.execute(scope, subscriberId), action, bulkFilter(body));
+    const filter = { ...bulkFilter(body), ...contextFilter(body.contextKeys) };
+    await this.changeNotifications.execute(await this.resolveSession.execute(scope, subscriberId), action, filter);
   }
 
   private async change(
@@ -336,7 +341,8 @@ export class SubscriberNotificationsController {
     query: ContextKeysQueryDto,
     command: Omit<ChangeInboxNotificationCommand, 'id'>,
   ): Promise<InboxNotificationView> {
-    refuseContexts(query.contextKeys);
+    // One notification is named by its id: its contexts are not matched, the keys only checked.
+    contextFilter(query.contextKeys);
     return this.changeNotification.execute(await this.resolveSession.execute(scope, subscriberId), { ...command, id: notificationId });
   }
 }

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsArray, IsIn, IsOptional, IsString } from 'class-validator';
-import { BulkInboxRequestDto, MarkSeenRequestDto } from '../inbox/inbox.dto';
+import { BulkInboxRequestDto, MarkSeenRequestDto } from '../shared-dto/inbox.dto';
 
 export const CONTEXT_KEYS_DESCRIPTION =
-  "Novu's context keys. A trigger takes no context here, so no notification has one: leave it out or send it empty (any key is answered 404 not_supported)";
+  "Novu's context keys (`type:id`): only the notifications sent within exactly these contexts, in any order. Left out or empty, no context filter. " +
+  'A route naming one notification checks the keys and does not match them';
 
 class ContextKeysBodyDto {
   @ApiPropertyOptional({ description: CONTEXT_KEYS_DESCRIPTION, type: [String], example: [] })

@@ -508,6 +508,24 @@ export class PreviewPayloadV2Dto {
   @IsOptional()
   @IsObject()
   actor?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    description: 'Contexts by type, as a trigger names them: an id (rendered with its stored data) or `{id, data}`; read as `context.<type>.data`',
+    type: 'object',
+    additionalProperties: true,
+    example: { tenant: { id: 'acme', data: { name: 'Acme Corp' } } },
+  })
+  @IsOptional()
+  @IsObject()
+  context?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    description: "Environment variables by key (`env.KEY`), beside the environment's own; a secret's value always shows masked",
+    type: 'object',
+    additionalProperties: true,
+    example: { SUPPORT_URL: 'https://support.example.com' },
+  })
+  @IsOptional()
+  @IsObject()
+  env?: Record<string, unknown>;
 }
 
 export class GeneratePreviewV2Dto {

@@ -142,6 +142,7 @@ export const DETAIL = {
   HTTP_REQUEST_RETRY_SCHEDULED: 'HTTP request failed, retry scheduled',
   HTTP_RESPONSE_SCHEMA_MISMATCH: 'HTTP response does not match the response body schema',
   HTTP_RESPONSE_NOT_AN_OBJECT: 'HTTP response is not a JSON object: later steps cannot read fields of it',
+  TRANSLATION_KEYS_MISSING: "Translation keys missing in the subscriber's locale: the default locale's text, or the key's fallback, was used",
 } as const;
 export type DetailText = (typeof DETAIL)[keyof typeof DETAIL];
 

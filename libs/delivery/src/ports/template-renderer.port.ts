@@ -7,7 +7,18 @@ export interface TemplateVariables {
   step?: { digest: boolean; events: Record<string, unknown>[]; total_count: number };
   /** v2 style: steps.<stepId>.events / eventCount. */
   steps?: Record<string, unknown>;
+  /** `{{ t.<key> }}` (Liquid only): the workflow's translations in the subscriber's locale. */
+  t?: TemplateTranslations;
   [name: string]: unknown;
+}
+
+/**
+ * The texts `{{ t.<key> }}` reads. A text may hold Liquid, rendered with the step's variables (and
+ * `count` when one is given: `{{ t.<key> | count: n }}` picks the key's plural form).
+ */
+export interface TemplateTranslations {
+  /** The text of `key` (nested keys joined by dots), undefined when no locale has it. */
+  lookup(key: string, count?: number): string | undefined;
 }
 
 /**

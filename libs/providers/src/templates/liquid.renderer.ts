@@ -1,6 +1,7 @@
-import { Liquid, Template } from 'liquidjs';
+import { FilterImplOptions, Liquid, Template } from 'liquidjs';
 import { TemplateRenderError, TemplateVariables } from '@app/delivery';
 import { TEMPLATE_FILTERS } from './template-filters';
+import { TranslationDrop } from './translation-drop';
 
 export interface LiquidRendererOptions {
   /** Largest template source, in bytes. */
@@ -47,6 +48,16 @@ export class LiquidTemplateRenderer {
       cache: false,
     });
     for (const [name, filter] of Object.entries(TEMPLATE_FILTERS)) this.liquid.registerFilter(name, filter);
+    // `{{ t.cart.items | count: n }}`: the plural form of a translation key
+    this.liquid.registerFilter('count', (value: unknown, count: unknown) =>
+      value instanceof TranslationDrop ? TranslationDrop.withCount(value, count) : value,
+    );
+    // a translation key no locale has takes the `default` given (Maily's variable fallback is one)
+    const builtinDefault = this.liquid.filters.default as Extract<FilterImplOptions, (...args: never[]) => unknown>;
+    this.liquid.registerFilter('default', function (this: ThisParameterType<typeof builtinDefault>, value: unknown, ...args: unknown[]) {
+      const given = value instanceof TranslationDrop ? TranslationDrop.resolve(value) : undefined;
+      return builtinDefault.call(this, given ? (given.found ? given.text : undefined) : value, ...args);
+    });
   }
 
   render(source: string, variables: TemplateVariables, payloadAtRoot = true): string {
@@ -60,8 +71,14 @@ export class LiquidTemplateRenderer {
       });
     }
     const templates = this.compile(source);
+    const scope = buildScope(variables, payloadAtRoot);
+    // a translation's text is Liquid too: rendered with the same variables (and `count`, given one)
+    if (variables.t)
+      scope.t = new TranslationDrop(variables.t, (text, count) =>
+        this.liquid.renderSync(this.compile(text), count === undefined ? scope : { ...scope, count }),
+      );
     try {
-      return this.liquid.renderSync(templates, buildScope(variables, payloadAtRoot));
+      return this.liquid.renderSync(templates, scope);
     } catch (error) {
       throw toRenderError(error, 'render');
     }

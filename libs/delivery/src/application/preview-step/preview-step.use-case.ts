@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CONTEXT_REPOSITORY, ContextEntry, ContextRepository, ContextVariables, contextKey, contextVariables, parseContextPayload } from '@app/contexts';
+import { ENVIRONMENT_VARIABLE_REPOSITORY, EnvironmentVariableRepository, SECRET_MASK, envVariables } from '@app/environments';
 import { maskUrl } from '@app/integrations';
 import {
   StepTemplate,
@@ -21,6 +23,7 @@ import { EmailLayouts } from '../run-step/channels/email-layouts';
 import { renderInApp } from '../run-step/channels/in-app.sender';
 import { digestOutput } from '../run-step/step-context';
 import { StepTemplates } from '../run-step/step-templates';
+import { StepTranslations } from '../run-step/step-translations';
 
 /** What a preview renders with; each part left out is filled with sample values. */
 export interface PreviewPayload {
@@ -29,6 +32,10 @@ export interface PreviewPayload {
   actor?: Record<string, unknown>;
   /** Earlier steps' results by stepId (a digest's `events` and `eventCount`, an HTTP request's answer). */
   steps?: Record<string, unknown>;
+  /** Contexts by type, as a trigger names them: an id (its stored data) or `{id, data}`. */
+  context?: Record<string, unknown>;
+  /** Environment variables by key, beside the environment's own (a stored secret always shows masked). */
+  env?: Record<string, unknown>;
 }
 
 export interface PreviewStepCommand {
@@ -48,7 +55,7 @@ export interface PreviewError {
 
 export interface StepPreview {
   /** What the step was rendered with: the given parts, and sample values for the rest. */
-  previewPayloadExample: Required<Pick<PreviewPayload, 'payload' | 'subscriber' | 'steps'>> & Pick<PreviewPayload, 'actor'>;
+  previewPayloadExample: Required<Pick<PreviewPayload, 'payload' | 'subscriber' | 'steps'>> & Pick<PreviewPayload, 'actor' | 'context' | 'env'>;
   /** The workflow's payload schema the sample payload was built from. */
   schema: Record<string, unknown> | null;
   result: { type: StepType; preview?: Record<string, unknown>; error?: PreviewError };
@@ -83,6 +90,9 @@ export class PreviewStep {
   constructor(
     @Inject(TEMPLATE_RENDERER) private readonly renderer: TemplateRenderer,
     private readonly layouts: EmailLayouts,
+    private readonly translations: StepTranslations,
+    @Inject(ENVIRONMENT_VARIABLE_REPOSITORY) private readonly variables: EnvironmentVariableRepository,
+    @Inject(CONTEXT_REPOSITORY) private readonly contexts: ContextRepository,
   ) {}
 
   async execute(command: PreviewStepCommand): Promise<StepPreview> {
@@ -91,10 +101,21 @@ export class PreviewStep {
     const payload = { ...(schemaExample(workflow.payloadSchema) ?? {}), ...given.payload };
     const subscriber = { ...SAMPLE_SUBSCRIBER, ...given.subscriber };
     const steps = { ...sampleSteps(workflow, step, payload), ...given.steps };
-    const previewPayloadExample = { payload, subscriber, steps, ...(given.actor ? { actor: given.actor } : {}) };
+    const scope = { organizationId: workflow.organizationId, environmentId: workflow.environmentId };
+    const [env, context] = await Promise.all([this.env(scope, given.env), this.context(scope, given.context)]);
+    const previewPayloadExample = {
+      payload,
+      subscriber,
+      steps,
+      ...(given.actor ? { actor: given.actor } : {}),
+      ...(Object.keys(context).length ? { context } : {}),
+      ...(Object.keys(env).length ? { env } : {}),
+    };
     const type = step.template.type;
     const shown = command.controlValues ? fromControls(step, command.controlValues) : step;
     const events = digestEvents(workflow, step, steps);
+    const locale = typeof subscriber.locale === 'string' ? subscriber.locale : undefined;
+    const t = await this.translations.forStep(scope, workflow, shown.template, locale);
     const templates = new StepTemplates(
       this.renderer,
       {
@@ -103,6 +124,9 @@ export class PreviewStep {
         actor: given.actor,
         step: { digest: events.length > 0, events, total_count: events.length },
         steps,
+        env,
+        context,
+        ...(t ? { t } : {}),
       },
       workflow,
       shown.template,
@@ -118,6 +142,23 @@ export class PreviewStep {
         result: { type, error: { title: 'The step could not be rendered', message: error.message, hint } },
       };
     }
+  }
+
+  /** The environment's variables, and those given beside them; a secret's value never shows, whatever is given for it. */
+  private async env(scope: { organizationId: string; environmentId: string }, given: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const stored = await this.variables.valuesFor(scope.organizationId, scope.environmentId);
+    const secrets = new Set(stored.filter((variable) => variable.isSecret).map((variable) => variable.key));
+    return { ...envVariables(stored), ...Object.fromEntries(Object.entries(given).map(([key, value]) => [key, secrets.has(key) ? SECRET_MASK : value])) };
+  }
+
+  /** The contexts given: `{id, data}` as given, an id with its stored data (`{}` when there is none). */
+  private async context(scope: { organizationId: string; environmentId: string }, given: unknown): Promise<ContextVariables> {
+    const { entries } = parseContextPayload(given);
+    const named = entries.filter((entry) => entry.data === undefined).map((entry) => contextKey(entry.type, entry.identifier));
+    const stored = new Map((named.length ? await this.contexts.findByKeys(scope, named) : []).map((c) => [contextKey(c.type, c.identifier), c.data]));
+    return contextVariables(
+      entries.map((entry): Required<ContextEntry> => ({ ...entry, data: entry.data ?? stored.get(contextKey(entry.type, entry.identifier)) ?? {} })),
+    );
   }
 
   private async render(

@@ -1,3 +1,5 @@
+import type { ContextRepository } from '@app/contexts';
+import type { EnvironmentVariableRepository } from '@app/environments';
 import { DomainError, RetryableJobError, systemClock } from '@app/kernel';
 import { PreferenceRepository, Subscriber, SubscriberRepository } from '@app/subscribers';
 import { Workflow, WorkflowRepository, WorkflowStep } from '@app/workflows';
@@ -9,6 +11,7 @@ import { TemplateRenderer } from '../../ports/template-renderer.port';
 import { UnwrittenChain } from '../fan-out/unwritten-chain';
 import { StepRecorder } from './channels/step-recorder';
 import { RunStep } from './run-step.use-case';
+import { StepSources } from './step-sources';
 import { SendChannelStep } from './send-channel-step';
 import { StepChain } from './step-chain';
 import { PreviousSteps } from './previous-steps';
@@ -86,6 +89,7 @@ function runStep(jobs: Job[], handler: Partial<StepHandler<RunAheadWrites>>, wor
     gate,
     steps,
     recorder,
+    new StepSources({ valuesFor: async () => [] } as unknown as EnvironmentVariableRepository, { findByKeys: async () => [] } as unknown as ContextRepository),
   );
   const ahead = (attempt = Attempt.first(6)) => useCase.runAhead({ jobId: jobs[0].id, attempt }, { job: jobs[0], subscriber: ada }, chain);
   const details = () => chain.details.map((detail) => [detail.jobId, detail.status, detail.detail]);

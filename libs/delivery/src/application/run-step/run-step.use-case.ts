@@ -14,6 +14,7 @@ import { StepContext } from './step-context';
 import { StepGate } from './step-gate';
 import { HandlersByType, StepHandlers } from './step-handlers';
 import { StepOutcome } from './step-outcome';
+import { StepSources } from './step-sources';
 import { earlierStepOutputs, hasEarlierOutputs } from './step-outputs';
 import { RunAheadWrites, StoreStepWrites } from './step-writes';
 
@@ -54,6 +55,7 @@ export class RunStep {
     private readonly gate: StepGate,
     private readonly chain: StepChain,
     private readonly recorder: StepRecorder,
+    private readonly sources: StepSources,
   ) {}
 
   /** Runs the job against the store and the queue. */
@@ -98,6 +100,7 @@ export class RunStep {
     if (job.actorId) context.actor = (await this.subscribers.findBySubscriberId(scope, job.actorId)) ?? undefined;
     if (hasEarlierOutputs(workflow, step.id))
       context.steps = earlierStepOutputs(workflow, await this.jobs.findByNotificationIds(scope, [job.notificationId]), job.id);
+    await this.sources.load(context);
 
     const handler = handlers[job.type];
     try {

@@ -1,9 +1,11 @@
+import { ContextVariables } from '@app/contexts';
+import { EnvironmentValue, envVariables } from '@app/environments';
 import { EnvironmentScope } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep, payloadWithDefaults, stepIdentifiers } from '@app/workflows';
 import { Attempt } from '../../domain/attempt';
 import { Job } from '../../domain/job';
-import { TemplateVariables } from '../../ports/template-renderer.port';
+import { TemplateTranslations, TemplateVariables } from '../../ports/template-renderer.port';
 import type { RunAheadWrites, StepWrites } from './step-writes';
 
 /**
@@ -23,6 +25,12 @@ export interface StepContext<W extends RunAheadWrites = StepWrites> {
   now: Date;
   /** What the steps before this one handed on, by their stepId (`steps.<stepId>`); absent when none of them can. */
   steps?: Record<string, unknown>;
+  /** The environment's variables (`env.<KEY>`), loaded when the workflow reads any. */
+  env?: readonly EnvironmentValue[];
+  /** The notification's contexts (`context.<type>`: `{id, data}`), loaded when the workflow reads any. */
+  contexts?: ContextVariables;
+  /** A channel step's translations (`{{ t.<key> }}`), in the subscriber's locale; absent outside a v2 workflow's channel steps. */
+  translations?: TemplateTranslations;
 }
 
 /** What templates and filters see of a subscriber. */
@@ -35,15 +43,22 @@ export function subscriberVariables(subscriber: Subscriber): Record<string, unkn
 /**
  * The variables a step's templates, filter values and conditions are rendered and evaluated with
  * (Novu's names): v1's `step.events` / `step.total_count` and, as Novu v2 names them, the digest's
- * events under `steps.<digest stepId>` (`events`, each `{payload}`, and `eventCount`).
+ * events under `steps.<digest stepId>` (`events`, each `{payload}`, and `eventCount`); `env` (a
+ * secret's value masked unless `revealSecrets`: only a request sent out, never shown, gets it) and
+ * `context`.
  */
-export function stepVariables({
-  job,
-  subscriber,
-  actor,
-  workflow,
-  steps,
-}: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps'>): TemplateVariables {
+export function stepVariables(
+  {
+    job,
+    subscriber,
+    actor,
+    workflow,
+    steps,
+    env,
+    contexts,
+  }: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps' | 'env' | 'contexts'>,
+  revealSecrets = false,
+): TemplateVariables {
   const events = job.digest?.events ?? [];
   const digestStepId = lastDigestBefore(workflow, job.stepId);
   return {
@@ -53,6 +68,8 @@ export function stepVariables({
     tenant: job.tenant,
     step: { digest: events.length > 0, events, total_count: events.length },
     steps: digestStepId ? { ...steps, [digestStepId]: digestOutput(events) } : (steps ?? {}),
+    env: envVariables(env, revealSecrets),
+    context: contexts ?? {},
   };
 }
 

@@ -32,11 +32,15 @@ export class StepTemplates {
     this.sanitizes = this.engine === 'liquid' && template.disableOutputSanitization !== true;
   }
 
+  /** `revealSecrets`: secret environment variables render as they are (a request sent out, never shown). */
   static of(
     renderer: TemplateRenderer,
-    context: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps' | 'step'>,
+    context: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps' | 'step' | 'translations' | 'env' | 'contexts'>,
+    revealSecrets = false,
   ): StepTemplates {
-    return new StepTemplates(renderer, stepVariables(context), context.workflow, context.step.template);
+    const variables = stepVariables(context, revealSecrets);
+    if (context.translations) variables.t = context.translations;
+    return new StepTemplates(renderer, variables, context.workflow, context.step.template);
   }
 
   /**

@@ -17,10 +17,17 @@ export class EmailLayouts {
     const source = emailSource(template);
     if (!template.editorType) return source;
     if (template.layoutId === null) return { ...source, layout: false };
-    const layout =
-      (typeof template.layoutId === 'string' ? await this.layouts.findForEmail(scope, template.layoutId) : null) ??
-      (await this.layouts.findForEmail(scope, undefined));
+    const layout = await this.layoutFor(scope, template);
     return layout ? { ...source, layout: frameOf(layout) } : source;
+  }
+
+  /** The layout a v2 email step is sent in (null: none, or the service's own). */
+  async layoutFor(scope: EnvironmentScope, template: Pick<StepTemplate, 'editorType' | 'layoutId'>): Promise<Layout | null> {
+    if (!template.editorType || template.layoutId === null) return null;
+    return (
+      (typeof template.layoutId === 'string' ? await this.layouts.findForEmail(scope, template.layoutId) : null) ??
+      (await this.layouts.findForEmail(scope, undefined))
+    );
   }
 }
 

@@ -158,6 +158,37 @@ describe('HttpRequestStep', () => {
     expect(JSON.stringify(success.raw)).not.toMatch(/payload-secret-token|k3y-v4lue-123|pa55word|abcdef/);
   });
 
+  it('sends secret environment variables as they are, and shows them masked wherever the step is shown, whatever their length', async () => {
+    const { sender, sent } = senderAnswering(ok({ echoed: 'got s3cr3t-t0ken-value' }));
+    const { handler, context, details } = running(
+      {
+        url: '{{env.BASE_URL}}/orders/{{env.PATH_KEY}}',
+        headers: [{ key: 'X-Tenant', value: '{{env.API_TOKEN}}' }],
+        body: '{"region": "{{env.REGION}}"}',
+      },
+      sender,
+    );
+    context.env = [
+      { key: 'BASE_URL', value: 'https://api.example.com', isSecret: false },
+      { key: 'PATH_KEY', value: 'k9', isSecret: true },
+      { key: 'API_TOKEN', value: 's3cr3t-t0ken-value', isSecret: true },
+      { key: 'REGION', value: 'eu', isSecret: false },
+    ];
+    await handler.run(context);
+    expect(sent[0]).toMatchObject({
+      url: 'https://api.example.com/orders/k9',
+      headers: { 'X-Tenant': 's3cr3t-t0ken-value' },
+      body: '{"region": "eu"}',
+    });
+    const [success] = details();
+    expect(success.raw.request).toMatchObject({
+      url: 'https://api.example.com/orders/••••••••',
+      headers: { 'X-Tenant': '••••••••' },
+      body: '{"region": "eu"}',
+    });
+    expect(JSON.stringify(success.raw)).not.toMatch(/s3cr3t-t0ken-value|orders\/k9/);
+  });
+
   it('sends no body with GET, and key/value pairs as a JSON object', async () => {
     const get = senderAnswering(ok({}));
     const getting = running({ method: 'GET', body: '{"a": 1}' }, get.sender);

@@ -89,27 +89,19 @@ export class HttpRequestStep implements StepHandler {
   }
 
   private build(metadata: HttpRequestMetadata, context: StepContext): BuiltRequest {
-    const templates = StepTemplates.of(this.renderer, context);
-    const render = (source: string) => templates.render(source) ?? '';
-    const url = render(metadata.url).trim();
-    const headers: Record<string, string> = {};
-    for (const { key, value } of metadata.headers ?? []) {
-      const name = render(key).trim();
-      if (name) headers[name] = render(value);
-    }
-    const body = BODY_METHODS.has(metadata.method) ? renderedBody(metadata.body, render) : undefined;
-    const named = (name: string) => Object.keys(headers).some((header) => header.toLowerCase() === name);
-    if (body !== undefined && !named('content-type')) headers['content-type'] = 'application/json';
-    // The same key on every attempt: an endpoint can tell a retry from a new call.
-    if (!named('idempotency-key')) headers['idempotency-key'] = context.job.id;
+    // The request goes out with secret environment variables as they are; what details show is
+    // rendered with them masked, so none appears there whatever its length.
+    const { url, headers, body } = renderRequest(metadata, StepTemplates.of(this.renderer, context, true), context.job.id);
+    const secretValues = (context.env ?? []).filter((variable) => variable.isSecret).map((variable) => variable.value);
+    const seen = secretValues.length ? renderRequest(metadata, StepTemplates.of(this.renderer, context), context.job.id) : { url, headers, body };
 
-    const secrets = [...secretHeaderValues(headers), ...secretUrlValues(url)];
+    const secrets = [...secretHeaderValues(headers), ...secretUrlValues(url), ...secretValues, ...secretValues.map(encodeURIComponent)];
     const mask = <T>(value: T): T => redactSecrets(value, secrets);
     const shown = mask({
       method: metadata.method,
-      url: maskUrl(url),
-      headers: shownHeaders(headers),
-      ...(body === undefined ? {} : { body: excerpt(body.text) }),
+      url: maskUrl(seen.url),
+      headers: shownHeaders(seen.headers),
+      ...(seen.body === undefined ? {} : { body: excerpt(seen.body.text) }),
     });
     return {
       request: { method: metadata.method, url, headers, ...(body?.json ? { body: body.text } : {}), timeoutMs: HTTP_STEP_TIMEOUT_MS },
@@ -138,6 +130,23 @@ export class HttpRequestStep implements StepHandler {
     await this.recorder.detail(context, 'Failed', DETAIL.HTTP_REQUEST_FAILED, { raw: { ...raw, error: reason }, source: 'Payload' });
     return { kind: 'failed', reason };
   }
+}
+
+/** URL, headers and body rendered, with the headers every request carries. */
+function renderRequest(metadata: HttpRequestMetadata, templates: StepTemplates, jobId: string) {
+  const render = (source: string) => templates.render(source) ?? '';
+  const url = render(metadata.url).trim();
+  const headers: Record<string, string> = {};
+  for (const { key, value } of metadata.headers ?? []) {
+    const name = render(key).trim();
+    if (name) headers[name] = render(value);
+  }
+  const body = BODY_METHODS.has(metadata.method) ? renderedBody(metadata.body, render) : undefined;
+  const named = (name: string) => Object.keys(headers).some((header) => header.toLowerCase() === name);
+  if (body !== undefined && !named('content-type')) headers['content-type'] = 'application/json';
+  // The same key on every attempt: an endpoint can tell a retry from a new call.
+  if (!named('idempotency-key')) headers['idempotency-key'] = jobId;
+  return { url, headers, body };
 }
 
 /** The body to send: a JSON template rendered (Novu requires JSON), or key/value pairs as an object; undefined when there is none. */
