@@ -5,7 +5,7 @@ import { TestApp, startTestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 const ARCHITECTURE = join(ROOT, 'docs', 'architecture.md');
-const README = join(ROOT, 'README.md');
+const COMPATIBILITY = join(ROOT, 'docs', 'compatibility.md');
 const SDK_FUNCS = join(ROOT, 'node_modules', '@novu', 'api', 'src', 'funcs');
 
 /** Every operation of `@novu/api` (one file per operation in its funcs folder): its name, method and path template. */
@@ -21,9 +21,9 @@ function sdkOperations(): { name: string; route: string }[] {
     });
 }
 
-/** The rows of README's table of `@novu/api` operations: name, route, and what this service does with it. */
+/** The rows of docs/compatibility.md's table of `@novu/api` operations: name, route, and what this service does with it. */
 function documentedOperations(): { name: string; route: string; here: string }[] {
-  const section = readFileSync(README, 'utf8').split('\n### `@novu/api` operations\n')[1]?.split('\n#')[0] ?? '';
+  const section = readFileSync(COMPATIBILITY, 'utf8').split('\n## `@novu/api` operations\n')[1]?.split('\n#')[0] ?? '';
   return section
     .split('\n')
     .map((line) => /^\| `(\w+)` \| `([A-Z]+ [^`]+)` \| (.+) \|$/.exec(line))
@@ -68,7 +68,7 @@ describe('docs/architecture.md route map', () => {
     expect(documented).toEqual(servedRoutes(body));
   });
 
-  it('README lists every @novu/api operation once, served or not as it is here (a NotSupportedController route is not served)', async () => {
+  it('docs/compatibility.md lists every @novu/api operation once, served or not as it is here (a NotSupportedController route is not served)', async () => {
     const { body } = await request(t.app.getHttpServer()).get('/api-json').expect(200);
     const served = new Set(
       servedRoutes(body)
