@@ -46,8 +46,6 @@ module.exports = {
       comment: 'an app imports its own folder and libs; what several apps need lives in libs/bootstrap',
       severity: 'error',
       from: { path: '^apps/([^/]+)/' },
-      // DeliveryProcessor stays in apps/worker until it moves to libs/bootstrap as a whole file; the
-      // embedded api runs it meanwhile.
       to: { path: '^apps/', pathNot: '^apps/$1/' },
     },
     {
