@@ -107,6 +107,12 @@ async function layout(env: Env): Promise<string> {
 }
 const onLayout: Fixture = async (env) => ({ params: { layoutId: await layout(env) } });
 
+/** The workflows and layouts a translation example names, by the identifier it gives them. */
+async function translated(env: Env, resources: { workflows?: string[]; layouts?: string[] }): Promise<void> {
+  for (const identifier of resources.workflows ?? []) await workflow(env, identifier);
+  for (const layoutId of resources.layouts ?? []) await env.api.post('/v2/layouts').send({ layoutId, name: layoutId }).expect(201);
+}
+
 /** An in-app message delivered to the subscriber (created by the trigger); its id. */
 async function inAppMessage(env: Env, subscriberId: string): Promise<string> {
   const identifier = uniqueName('wf').toLowerCase();
@@ -345,6 +351,15 @@ const FIXTURES: Record<string, Fixture> = {
     await env.api.post('/v2/contexts').send({ type: 'tenant', id: 'acme' }).expect(201);
     return { params: { type: 'tenant', id: 'acme' } };
   },
+  'POST /v2/translations': async (env, body) => (
+    await translated(env, body.resourceType === 'layout' ? { layouts: [body.resourceId] } : { workflows: [body.resourceId] }),
+    {}
+  ),
+  'POST /v2/translations/master-json': async (env, body) => (
+    await translated(env, { workflows: Object.keys(body.masterJson.workflows ?? {}), layouts: Object.keys(body.masterJson.layouts ?? {}) }),
+    {}
+  ),
+  'PATCH /v1/organizations/settings': async () => ({}),
   'POST /v2/layouts': async () => ({}),
   'PUT /v2/layouts/{layoutId}': onLayout,
   'POST /v2/layouts/{layoutId}/duplicate': onLayout,
