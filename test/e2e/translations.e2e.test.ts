@@ -168,6 +168,15 @@ describeEachStore('translations (%s)', (store) => {
       .expect(201);
     expect(res.body.data.result.preview.subject).toBe('Betreff');
     expect(res.body.data.result.preview.body).toContain('<p>Hallo</p><p>Fußzeile</p>');
+
+    // publishing the workflow carries the layout it needs, with the layout's translations
+    const { environmentId, apiKey } = await t.createEnvironment(uniqueName('Production'));
+    await api
+      .post(`/v2/environments/${environmentId}/publish`)
+      .send({ resources: [{ resourceType: 'REGULAR', resourceId: workflowId }] })
+      .expect(200);
+    const production = t.api(apiKey);
+    expect((await production.get(`/v2/translations/layout/${layoutId}/de`).expect(200)).body.data.content).toEqual({ footer: 'Fußzeile' });
   });
 
   it('publishing a workflow carries its translations; deleting it removes them', async () => {
