@@ -8,7 +8,7 @@ const CHECK_TIMEOUT_MS = 15_000;
 
 /**
  * `check: true` on an integration: the adapter's live, side-effect-free check where its vendor
- * offers one (README lists which). Providers without one pass, as in Novu; credentials the adapter
+ * offers one (docs/providers.md lists which). Providers without one pass, as in Novu; credentials the adapter
  * cannot parse fail with the adapter's own message.
  */
 @Injectable()
