@@ -177,6 +177,13 @@ describeEachStore('translations (%s)', (store) => {
       .expect(200);
     const production = t.api(apiKey);
     expect((await production.get(`/v2/translations/layout/${layoutId}/de`).expect(200)).body.data.content).toEqual({ footer: 'Fußzeile' });
+
+    // deleting the layout deletes its translations: a new layout of the same layoutId has none
+    await production.delete(`/v2/workflows/${workflowId}`).expect(204);
+    await production.put(`/v2/layouts/${layoutId}`).send({ name: 'Frame', isDefault: false }).expect(200);
+    await production.delete(`/v2/layouts/${layoutId}`).expect(204);
+    await production.post('/v2/layouts').send({ layoutId, name: 'Frame' }).expect(201);
+    await production.get(`/v2/translations/group/layout/${layoutId}`).expect(404);
   });
 
   it('publishing a workflow carries its translations; deleting it removes them', async () => {
