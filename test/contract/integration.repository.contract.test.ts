@@ -51,6 +51,8 @@ function integrationRepositoryContract(open: () => Promise<{ repository: Integra
       primary: true,
       priority: 1,
       fallbacks: ['ses-backup', 'smtp-last-resort'],
+      rateLimit: { perSecond: 50, burst: 20 },
+      maxConcurrency: 8,
     });
     expect(await repository.insert(created)).toBe('inserted');
     const found = await repository.findById(scope, created.id);
@@ -134,6 +136,20 @@ function integrationRepositoryContract(open: () => Promise<{ repository: Integra
     expect((await repository.findById(scope, created.id))!.name).toBe('Renamed');
     // Another environment cannot write it.
     expect(await repository.replace(otherEnvironment, { ...next, name: 'Foreign' }, next.updatedAt)).toBe('stale');
+  });
+
+  it('replaces the delivery limits, and clears them back to absent', async () => {
+    const created = integration({ rateLimit: { perSecond: 1 }, maxConcurrency: 2 });
+    await repository.insert(created);
+    const limited = { ...created, rateLimit: { perSecond: 300, burst: 100 }, maxConcurrency: 40, updatedAt: new Date(created.updatedAt.getTime() + 5) };
+    expect(await repository.replace(scope, limited, created.updatedAt)).toBe('updated');
+    expect(await repository.findById(scope, created.id)).toEqual(limited);
+    const { rateLimit: _rate, maxConcurrency: _concurrency, ...cleared } = { ...limited, updatedAt: new Date(limited.updatedAt.getTime() + 5) };
+    expect(await repository.replace(scope, cleared, limited.updatedAt)).toBe('updated');
+    const found = await repository.findById(scope, created.id);
+    expect(found).toEqual(cleared);
+    expect(found).not.toHaveProperty('rateLimit');
+    expect(found).not.toHaveProperty('maxConcurrency');
   });
 
   it('answers identifier_taken when an update takes a used identifier', async () => {

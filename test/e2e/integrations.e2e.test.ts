@@ -143,6 +143,34 @@ describe.each(STORES)('integrations (%s)', (store) => {
     expect(cycle.body.data.fallbacks).toEqual(['fallback-main']);
   });
 
+  it('keeps delivery limits: rateLimit and maxConcurrency set, changed and cleared; bad values a 422 that writes nothing', async () => {
+    const limited = (await create(sendgrid({ identifier: 'limited', rateLimit: { perSecond: 100, burst: 20 }, maxConcurrency: 10 })).expect(201)).body.data;
+    expect(limited).toMatchObject({ rateLimit: { perSecond: 100, burst: 20 }, maxConcurrency: 10 });
+    for (const bad of [
+      { rateLimit: { perSecond: 0 } },
+      { rateLimit: { perSecond: 1.5 } },
+      { rateLimit: { burst: 3 } },
+      { maxConcurrency: -1 },
+      { maxConcurrency: 'many' },
+    ]) {
+      const refused = await create(sendgrid({ identifier: 'limited-bad', ...bad })).expect(422);
+      expect(refused.body.statusCode).toBe(422);
+      await t.api().put(`/v1/integrations/${limited._id}`).send(bad).expect(422);
+    }
+    expect((await list()).map((i) => i.identifier)).not.toContain('limited-bad');
+
+    const changed = await t
+      .api()
+      .put(`/v1/integrations/${limited._id}`)
+      .send({ rateLimit: { perSecond: 5 } })
+      .expect(200);
+    expect(changed.body.data).toMatchObject({ rateLimit: { perSecond: 5 }, maxConcurrency: 10 });
+    const cleared = await t.api().put(`/v1/integrations/${limited._id}`).send({ rateLimit: null, maxConcurrency: null }).expect(200);
+    expect(cleared.body.data).not.toHaveProperty('rateLimit');
+    expect(cleared.body.data).not.toHaveProperty('maxConcurrency');
+    expect((await t.api().get(`/v1/integrations`).expect(200)).body.data.find((i: { _id: string }) => i._id === limited._id)).not.toHaveProperty('rateLimit');
+  });
+
   describe('update', () => {
     it('answers 400 on an empty body and 404 on unknown or malformed ids', async () => {
       const { body } = await create(sendgrid()).expect(201);

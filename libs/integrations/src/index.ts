@@ -1,4 +1,5 @@
 export * from './domain/integration';
+export * from './domain/delivery-limits';
 export * from './domain/errors';
 export * from './domain/credentials';
 export * from './domain/secrets';

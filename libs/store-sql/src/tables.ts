@@ -187,6 +187,8 @@ export const integrations = table('integrations', {
   created_at: timestamptz,
   updated_at: timestamptz,
   fallbacks: defaulted(jsonb<Integration['fallbacks']>()),
+  rate_limit: nullable(jsonb<NonNullable<Integration['rateLimit']>>()),
+  max_concurrency: nullable(integer),
 });
 export type IntegrationRow = Row<typeof integrations>;
 

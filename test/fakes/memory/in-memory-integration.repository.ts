@@ -42,6 +42,8 @@ function storedIntegration(integration: Integration): Integration {
   return shaped({ ...kept, configurations: kept.configurations ?? {}, conditions: kept.conditions ?? [], fallbacks: kept.fallbacks ?? [] }, REQUIRED, [
     'deletedAt',
     'deletedBy',
+    'rateLimit',
+    'maxConcurrency',
   ]);
 }
 
@@ -126,8 +128,11 @@ export class InMemoryIntegrationRepository implements IntegrationRepository, Env
       'conditions',
       'updatedAt',
       'fallbacks',
+      'rateLimit',
+      'maxConcurrency',
     ] as const) {
-      (current as unknown as Record<string, unknown>)[field] = next[field];
+      if (next[field] === undefined) delete (current as unknown as Record<string, unknown>)[field];
+      else (current as unknown as Record<string, unknown>)[field] = next[field];
     }
     return 'updated';
   }

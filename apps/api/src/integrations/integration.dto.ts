@@ -1,6 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { BURST_WINDOW_SECONDS, MAX_CONCURRENCY, MAX_RATE_PER_SECOND } from '@app/integrations';
 import { CHANNELS, CONDITION_OPERATORS, Channel, ConditionOperator, IDENTIFIER_MAX_LENGTH } from '@app/kernel';
 import { IsIdentifier } from '../http/identifier';
 
@@ -350,6 +365,32 @@ export class ConfigurationsDto {
   inboundWebhookSigningKey?: string;
 }
 
+/** Beyond Novu: how fast delivery may call the vendor through one integration, every worker together. */
+export class RateLimitDto {
+  @ApiProperty({ description: 'Vendor calls per second, sustained, shared by every worker process', minimum: 1, maximum: MAX_RATE_PER_SECOND, example: 100 })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_RATE_PER_SECOND)
+  perSecond: number;
+
+  @ApiPropertyOptional({
+    description: `Calls allowed above perSecond in a burst: at most this many more within ${BURST_WINDOW_SECONDS} s (default 0)`,
+    minimum: 0,
+    maximum: MAX_RATE_PER_SECOND,
+    example: 50,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_RATE_PER_SECOND)
+  burst?: number;
+}
+
+const RATE_LIMIT_DESCRIPTION =
+  "Beyond Novu: vendor calls per second through this integration, every worker together; a delivery over it waits in the queue (no attempt spent). Absent: the provider's default (twilio 1/s, expo 600/s), else none.";
+const MAX_CONCURRENCY_DESCRIPTION =
+  'Beyond Novu: vendor calls in flight at once through this integration, every worker together; a delivery over it waits in the queue (no attempt spent). Absent: none.';
+
 export class CreateIntegrationRequestDto {
   @ApiPropertyOptional({ description: "Display name; defaults to the provider's name", example: 'SendGrid' })
   @IsOptional()
@@ -439,6 +480,20 @@ export class CreateIntegrationRequestDto {
   @IsString({ each: true })
   @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
   fallbacks?: string[];
+
+  @ApiPropertyOptional({ description: RATE_LIMIT_DESCRIPTION, type: RateLimitDto, example: { perSecond: 100, burst: 50 } })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rateLimit?: RateLimitDto;
+
+  @ApiPropertyOptional({ description: MAX_CONCURRENCY_DESCRIPTION, minimum: 1, maximum: MAX_CONCURRENCY, example: 20 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CONCURRENCY)
+  maxConcurrency?: number;
 }
 
 export class UpdateIntegrationRequestDto {
@@ -512,6 +567,31 @@ export class UpdateIntegrationRequestDto {
   @IsString({ each: true })
   @MaxLength(IDENTIFIER_MAX_LENGTH, { each: true })
   fallbacks?: string[];
+
+  @ApiPropertyOptional({
+    description: `${RATE_LIMIT_DESCRIPTION} \`null\` goes back to the provider's default.`,
+    type: RateLimitDto,
+    nullable: true,
+    example: { perSecond: 100, burst: 50 },
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RateLimitDto)
+  rateLimit?: RateLimitDto | null;
+
+  @ApiPropertyOptional({
+    description: `${MAX_CONCURRENCY_DESCRIPTION} \`null\` removes it.`,
+    minimum: 1,
+    maximum: MAX_CONCURRENCY,
+    nullable: true,
+    example: 20,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CONCURRENCY)
+  maxConcurrency?: number | null;
 }
 
 /** Novu's IntegrationResponseDto. */
@@ -569,6 +649,15 @@ export class IntegrationResponseDto {
 
   @ApiProperty({ description: 'Identifiers of the integrations tried in order when this one fails for good (beyond Novu)', type: [String] })
   fallbacks: string[];
+
+  @ApiPropertyOptional({
+    description: "Vendor calls per second set on the integration (beyond Novu); absent: the provider's default, if any",
+    type: RateLimitDto,
+  })
+  rateLimit?: RateLimitDto;
+
+  @ApiPropertyOptional({ description: 'Vendor calls in flight at once set on the integration (beyond Novu)' })
+  maxConcurrency?: number;
 
   @ApiProperty({ description: 'Creation time (ISO-8601)' })
   createdAt: string;

@@ -23,6 +23,8 @@ export function toIntegrationResponse(integration: Integration): IntegrationResp
     priority: integration.priority,
     conditions: integration.conditions as ConditionDto[],
     fallbacks: integration.fallbacks,
+    ...(integration.rateLimit ? { rateLimit: integration.rateLimit } : {}),
+    ...(integration.maxConcurrency ? { maxConcurrency: integration.maxConcurrency } : {}),
     createdAt: integration.createdAt.toISOString(),
     updatedAt: integration.updatedAt.toISOString(),
   };

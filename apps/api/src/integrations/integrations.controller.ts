@@ -104,6 +104,8 @@ export class IntegrationsController {
       conditions: toConditions(body.conditions),
       configurations: definedFields(body.configurations),
       fallbacks: body.fallbacks,
+      rateLimit: body.rateLimit,
+      maxConcurrency: body.maxConcurrency,
     });
     return toIntegrationResponse(integration);
   }
@@ -136,6 +138,8 @@ export class IntegrationsController {
         conditions: toConditions(body.conditions),
         configurations: definedFields(body.configurations),
         fallbacks: body.fallbacks,
+        rateLimit: body.rateLimit,
+        maxConcurrency: body.maxConcurrency,
       },
     });
     return toIntegrationResponse(integration);

@@ -92,6 +92,19 @@ export class InvalidFallbacksError extends UnprocessableError {
   }
 }
 
+/** 422 on `rateLimit` / `maxConcurrency`: whole numbers in range. */
+export class InvalidDeliveryLimitsError extends UnprocessableError {
+  constructor(problems: Record<string, string>) {
+    super(
+      'invalid_delivery_limits',
+      `Invalid delivery limits: ${Object.entries(problems)
+        .map(([field, problem]) => `${field} ${problem}`)
+        .join('; ')}`,
+      { errors: Object.fromEntries(Object.entries(problems).map(([field, problem]) => [field, { messages: [problem] }])) },
+    );
+  }
+}
+
 /** Only email and sms integrations have a primary (Novu's text). */
 export class ChannelWithoutPrimaryError extends InvalidRequestError {
   constructor(channel: string) {

@@ -1,4 +1,5 @@
 import { Channel, Condition } from '@app/kernel';
+import { IntegrationRateLimit } from './delivery-limits';
 
 /** All optional; which ones a provider needs is in the provider catalogue. */
 export type IntegrationCredentials = Record<string, string | boolean | Record<string, unknown> | undefined>;
@@ -30,6 +31,10 @@ export interface Integration {
    * (a permanent error, or retries exhausted). Beyond Novu.
    */
   fallbacks: string[];
+  /** Vendor calls per second through this integration; absent: the provider's default, if any. Beyond Novu. */
+  rateLimit?: IntegrationRateLimit;
+  /** Vendor calls in flight at once through this integration; absent: the provider's default, if any. Beyond Novu. */
+  maxConcurrency?: number;
   deleted: boolean;
   deletedAt?: Date;
   deletedBy?: string;

@@ -1,4 +1,5 @@
 import { Channel } from '@app/kernel';
+import { DeliveryLimits } from './delivery-limits';
 
 /** What the service knows about one provider id: its channel, display name and credential fields. */
 export interface ProviderDescription {
@@ -9,6 +10,8 @@ export interface ProviderDescription {
   requiredCredentials: readonly string[];
   /** Credential keys the provider uses but can do without. */
   optionalCredentials: readonly string[];
+  /** The vendor's published limit for one account or sender, used where an integration sets none. */
+  defaultLimits?: DeliveryLimits;
 }
 
 const provider = (
@@ -46,7 +49,8 @@ export const PROVIDERS: readonly ProviderDescription[] = [
   email('mailjet', 'Mailjet', ['apiKey', 'secretKey'], ['baseUrl']),
   email('email-webhook', 'Email Webhook', ['webhookUrl', 'secretKey']),
 
-  sms('twilio', 'Twilio', ['accountSid', 'token'], ['baseUrl']),
+  // A long code sends one message per second; a toll-free number, short code or messaging service more (set rateLimit).
+  { ...sms('twilio', 'Twilio', ['accountSid', 'token'], ['baseUrl']), defaultLimits: { rateLimit: { perSecond: 1 } } },
   sms('nexmo', 'Nexmo', ['apiKey', 'secretKey'], ['baseUrl']),
   sms('plivo', 'Plivo', ['accountSid', 'token'], ['baseUrl']),
   sms('sns', 'SNS', ['apiKey', 'secretKey', 'region'], ['baseUrl'], false),
@@ -78,7 +82,8 @@ export const PROVIDERS: readonly ProviderDescription[] = [
 
   provider('fcm', 'push', 'Firebase Cloud Messaging', ['serviceAccount'], ['baseUrl']),
   provider('apns', 'push', 'APNs', ['secretKey', 'apiKey', 'projectName', 'applicationId'], ['secure', 'baseUrl']),
-  provider('expo', 'push', 'Expo Push', ['apiKey'], ['baseUrl']),
+  // Expo accepts 600 notifications per second per project.
+  { ...provider('expo', 'push', 'Expo Push', ['apiKey'], ['baseUrl']), defaultLimits: { rateLimit: { perSecond: 600 } } },
   provider('one-signal', 'push', 'OneSignal', ['applicationId', 'apiKey'], ['apiVersion', 'baseUrl']),
   provider('pushpad', 'push', 'Pushpad', ['apiKey', 'applicationId'], ['baseUrl']),
   provider('push-webhook', 'push', 'Push Webhook', ['webhookUrl', 'secretKey']),
@@ -91,6 +96,18 @@ const BY_ID = new Map(PROVIDERS.map((p) => [p.id, p]));
 
 export function findProvider(providerId: string): ProviderDescription | undefined {
   return BY_ID.get(providerId);
+}
+
+/**
+ * The limits delivery applies to an integration's vendor calls: its own, else its provider's default.
+ * Slack's one message a second holds per incoming webhook, and each subscriber has their own: no
+ * integration-wide default for it.
+ */
+export function deliveryLimitsOf(integration: { providerId: string; rateLimit?: DeliveryLimits['rateLimit']; maxConcurrency?: number }): DeliveryLimits {
+  const defaults = findProvider(integration.providerId)?.defaultLimits ?? {};
+  const rateLimit = integration.rateLimit ?? defaults.rateLimit;
+  const maxConcurrency = integration.maxConcurrency ?? defaults.maxConcurrency;
+  return { ...(rateLimit ? { rateLimit } : {}), ...(maxConcurrency ? { maxConcurrency } : {}) };
 }
 
 /** The in-app provider every environment gets, limited to one per environment. */

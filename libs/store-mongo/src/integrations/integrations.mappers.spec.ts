@@ -42,7 +42,20 @@ describe('integration documents', () => {
 
   it('a replacement writes every field an update may change, and nothing of identity or deletion', () => {
     expect(Object.keys(documents.replacement(integration)).sort()).toEqual(
-      ['active', 'conditions', 'configurations', 'credentials', 'fallbacks', 'identifier', 'name', 'primary', 'priority', 'updatedAt'].sort(),
+      [
+        'active',
+        'conditions',
+        'configurations',
+        'credentials',
+        'fallbacks',
+        'identifier',
+        'maxConcurrency',
+        'name',
+        'primary',
+        'priority',
+        'rateLimit',
+        'updatedAt',
+      ].sort(),
     );
   });
 

@@ -30,6 +30,8 @@ const documents = new DocumentMapper<Integration>({
     'priority',
     'conditions',
     'fallbacks',
+    'rateLimit',
+    'maxConcurrency',
     'deleted',
     'deletedAt',
     'deletedBy',
@@ -56,7 +58,9 @@ export class IntegrationDocuments {
   replacement(integration: Integration): Doc {
     const doc = this.toDocument(integration);
     const fields = ['name', 'identifier', 'credentials', 'configurations', 'active', 'primary', 'priority', 'conditions', 'fallbacks', 'updatedAt'];
-    return Object.fromEntries(fields.map((field) => [field, doc[field]]));
+    // A limit cleared goes back to the provider's default: stored null, read back absent.
+    const limits = ['rateLimit', 'maxConcurrency'];
+    return Object.fromEntries([...fields.map((field) => [field, doc[field]]), ...limits.map((field) => [field, doc[field] ?? null])]);
   }
 
   private sealed(integration: Integration): string {

@@ -65,6 +65,8 @@ class IntegrationRowMapper {
       priority: r.priority,
       conditions: r.conditions ?? [],
       fallbacks: r.fallbacks ?? [],
+      ...(r.rate_limit ? { rateLimit: r.rate_limit } : {}),
+      ...(r.max_concurrency ? { maxConcurrency: r.max_concurrency } : {}),
       deleted: r.deleted,
       ...(r.deleted_at ? { deletedAt: r.deleted_at } : {}),
       ...(r.deleted_by ? { deletedBy: r.deleted_by } : {}),
@@ -95,6 +97,8 @@ class IntegrationRowMapper {
       created_at: i.createdAt,
       updated_at: i.updatedAt,
       fallbacks: i.fallbacks ?? [],
+      rate_limit: i.rateLimit ?? null,
+      max_concurrency: i.maxConcurrency ?? null,
     };
   }
 }
@@ -189,6 +193,8 @@ export class SqlIntegrationRepository implements IntegrationRepository {
       conditions: row.conditions,
       updated_at: row.updated_at,
       fallbacks: row.fallbacks,
+      rate_limit: row.rate_limit,
+      max_concurrency: row.max_concurrency,
     });
     try {
       const rows = await this.sql.query(

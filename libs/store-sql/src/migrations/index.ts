@@ -38,6 +38,7 @@ import { layoutsMigration } from './0036_layouts';
 import { environmentVariablesMigration } from './0037_environment_variables';
 import { contextsMigration } from './0038_contexts';
 import { translationsMigration } from './0039_translations';
+import { integrationDeliveryLimitsMigration } from './0040_integration_delivery_limits';
 
 // One file per bounded context; a later change to a context adds a new numbered file.
 export const MIGRATIONS: Migration[] = [
@@ -80,4 +81,5 @@ export const MIGRATIONS: Migration[] = [
   environmentVariablesMigration,
   contextsMigration,
   translationsMigration,
+  integrationDeliveryLimitsMigration,
 ];

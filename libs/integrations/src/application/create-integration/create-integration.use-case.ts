@@ -8,6 +8,7 @@ import {
   IntegrationCheckUnavailableError,
   IntegrationIdentifierTakenError,
 } from '../../domain/errors';
+import { IntegrationRateLimit, validateDeliveryLimits } from '../../domain/delivery-limits';
 import { generateIdentifier } from '../../domain/identifier';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
 import { assertCredentialsForActive, normalizeConditions, resolveProvider, validateFallbacks } from '../../domain/integration-validation';
@@ -31,6 +32,10 @@ export interface CreateIntegrationCommand {
   configurations?: IntegrationConfigurations;
   /** Identifiers of integrations of the same channel to try when this one fails for good. */
   fallbacks?: string[];
+  /** Vendor calls per second (and burst) through this integration; absent: the provider's default. */
+  rateLimit?: IntegrationRateLimit;
+  /** Vendor calls in flight at once through this integration; absent: the provider's default. */
+  maxConcurrency?: number;
 }
 
 /** Generated identifiers may collide (rarely): try a few suffixes before giving up. */
@@ -51,6 +56,7 @@ export class CreateIntegration {
     const provider = resolveProvider(command.providerId, command.channel);
     const credentials = cleanCredentials(command.credentials);
     const active = command.active ?? false;
+    const limits = validateDeliveryLimits(command);
     if (active) assertCredentialsForActive(provider, credentials);
 
     const name = command.name ?? provider.displayName;
@@ -71,6 +77,7 @@ export class CreateIntegration {
       priority: 0,
       conditions,
       fallbacks: [],
+      ...limits,
       deleted: false,
       createdAt: now,
       updatedAt: now,

@@ -10,6 +10,7 @@ import {
   IntegrationUpdateConflictError,
   NoPropertiesToUpdateError,
 } from '../../domain/errors';
+import { IntegrationRateLimit, validateDeliveryLimits } from '../../domain/delivery-limits';
 import { Integration, IntegrationConfigurations, IntegrationCredentials } from '../../domain/integration';
 import { assertCredentialsForActive, normalizeConditions, validateFallbacks } from '../../domain/integration-validation';
 import { RankingEvent, channelHasPrimary, nextUpdatedAt, primaryAfterConditions } from '../../domain/primary-rules';
@@ -29,6 +30,10 @@ export interface IntegrationChanges {
   configurations?: IntegrationConfigurations;
   /** Replaces the list; [] removes every fallback. */
   fallbacks?: string[];
+  /** `null` goes back to the provider's default. */
+  rateLimit?: IntegrationRateLimit | null;
+  /** `null` goes back to the provider's default. */
+  maxConcurrency?: number | null;
 }
 
 export interface UpdateIntegrationCommand {
@@ -78,6 +83,7 @@ export class UpdateIntegration {
 
   private async apply(existing: Integration, { scope, changes, check }: UpdateIntegrationCommand): Promise<{ next: Integration; ranking?: RankingEvent }> {
     const now = this.clock.now();
+    const limits = validateDeliveryLimits(changes);
     const next: Integration = {
       ...existing,
       name: changes.name ?? existing.name,
@@ -95,6 +101,8 @@ export class UpdateIntegration {
         : existing.fallbacks,
       updatedAt: nextUpdatedAt(now, existing.updatedAt),
     };
+    if (changes.rateLimit !== undefined) next.rateLimit = limits.rateLimit;
+    if (changes.maxConcurrency !== undefined) next.maxConcurrency = limits.maxConcurrency;
 
     const provider = findProvider(existing.providerId);
     if (provider && next.active && (changes.active !== undefined || changes.credentials !== undefined)) {
