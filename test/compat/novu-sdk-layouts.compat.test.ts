@@ -10,13 +10,13 @@ import { AddressInfo } from 'node:net';
 import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { FakeRequest } from '../fakes/vendor-fake';
 import { NOVU_API_VERSION, sdk, sdkFails } from '../support/novu-api';
-import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { describeEachMode, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const frame = (header: string) =>
   `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><h1>${header}</h1>{{ content }}<p>For {{ subscriber.firstName }}</p></body></html>`;
 
-describeEachStore(`@novu/api ${NOVU_API_VERSION}: /v2/layouts (%s)`, (store) => {
+describeEachMode(`@novu/api ${NOVU_API_VERSION}: /v2/layouts (%s)`, (store) => {
   let t: TestApp;
   let novu: Novu;
   let baseUrl: string;

@@ -7,12 +7,12 @@
 import { Novu } from '@novu/api';
 import { AddressInfo } from 'node:net';
 import { NOVU_API_VERSION, sdk, sdkFails } from '../support/novu-api';
-import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { describeEachMode, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
-describeEachStore(`@novu/api ${NOVU_API_VERSION}: /v2/translations (%s)`, (store) => {
+describeEachMode(`@novu/api ${NOVU_API_VERSION}: /v2/translations (%s)`, (store) => {
   let t: TestApp;
   let novu: Novu;
 

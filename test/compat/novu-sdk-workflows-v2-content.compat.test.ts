@@ -14,12 +14,12 @@ import { ExpoFake } from '../fakes/push/expo.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { FakeRequest } from '../fakes/vendor-fake';
 import { NOVU_API_VERSION, sdk } from '../support/novu-api';
-import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { describeEachMode, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const EXPO_TOKEN = 'ExponentPushToken[v2-content-device-01]';
 
-describeEachStore(`@novu/api ${NOVU_API_VERSION}: what v2 workflows deliver (%s)`, (store) => {
+describeEachMode(`@novu/api ${NOVU_API_VERSION}: what v2 workflows deliver (%s)`, (store) => {
   let t: TestApp;
   let novu: Novu;
   let baseUrl: string;

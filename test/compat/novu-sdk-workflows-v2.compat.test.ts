@@ -7,10 +7,10 @@ import { Novu } from '@novu/api';
 import { WORKFLOW_REPOSITORY, WorkflowRepository, stepMetadata } from '@app/workflows';
 import { AddressInfo } from 'node:net';
 import { NOVU_API_VERSION, sdk, sdkFails } from '../support/novu-api';
-import { describeEachStore, startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { describeEachMode, startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
-describeEachStore(`@novu/api ${NOVU_API_VERSION}: /v2/workflows (%s)`, (store) => {
+describeEachMode(`@novu/api ${NOVU_API_VERSION}: /v2/workflows (%s)`, (store) => {
   let t: TestApp;
   let novu: Novu;
   let baseUrl: string;

@@ -116,18 +116,30 @@ function requiredMongoUrl(): string {
 }
 
 /**
- * The SQL stores an e2e block runs on; PostgreSQL from TEST_DATABASE_URL (default: the local server).
+ * The SQL stores an e2e block runs on. The contract suites hold every store adapter to its port on
+ * PGlite and PostgreSQL (test/support/sql-stores.ts); an e2e block tests the service above the
+ * store, so it runs on one of them, PostgreSQL (from TEST_DATABASE_URL; default the local server),
+ * unless TEST_STORE_MATRIX=all asks for both. Tests about the embedded mode start it themselves.
  * Blocks that read SQL rows themselves use this list; the others use describeEachStore.
  */
-export const STORES: StoreUnderTest[] = ['pglite', 'postgres'];
+export const STORES: StoreUnderTest[] = process.env.TEST_STORE_MATRIX === 'all' ? ['pglite', 'postgres'] : ['postgres'];
 
 /**
- * Runs an e2e block once per store: PGlite, PostgreSQL, and MongoDB wherever MONGODB_URL points at a
+ * Runs an e2e block once per store of `stores` (STORES unless given), and on MongoDB wherever MONGODB_URL points at a
  * replica set. Elsewhere the MongoDB block is registered but skipped, its name saying why, so the
  * report lists it as skipped rather than hiding it. `%s` in the title names the store.
  */
-export function describeEachStore(title: string, block: (store: StoreUnderTest) => void): void {
-  for (const store of STORES) describe(title.replace('%s', store), () => block(store));
+export function describeEachStore(title: string, block: (store: StoreUnderTest) => void, stores: StoreUnderTest[] = STORES): void {
+  for (const store of stores) describe(title.replace('%s', store), () => block(store));
   if (TEST_MONGODB_URL) describe(title.replace('%s', 'mongodb'), () => block('mongodb'));
   else describe.skip(title.replace('%s', `mongodb ${MONGODB_SKIP_MARK}`), () => block('mongodb'));
+}
+
+/**
+ * describeEachStore on PGlite and PostgreSQL whatever TEST_STORE_MATRIX says, for the suites whose
+ * evidence is a client driving the service in both modes (they start PGlite without Redis, as the
+ * embedded mode runs, and PostgreSQL with it).
+ */
+export function describeEachMode(title: string, block: (store: StoreUnderTest) => void): void {
+  describeEachStore(title, block, ['pglite', 'postgres']);
 }
