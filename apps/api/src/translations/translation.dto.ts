@@ -43,7 +43,7 @@ class TranslatedResourceDto {
   @ApiProperty({ description: 'The workflow’s workflowId, or the layout’s layoutId', example: 'welcome' })
   resourceId: string;
 
-  @ApiProperty({ enum: TRANSLATION_RESOURCE_TYPES, example: 'workflow' })
+  @ApiProperty({ description: 'What the texts translate', enum: TRANSLATION_RESOURCE_TYPES, example: 'workflow' })
   resourceType: TranslationResourceType;
 }
 
@@ -83,13 +83,13 @@ export class TranslationGroupResponseDto extends TranslatedResourceDto {
 }
 
 export class UploadTranslationsResponseDto {
-  @ApiProperty({ example: 2 })
+  @ApiProperty({ description: 'Files in the form', example: 2 })
   totalFiles: number;
 
-  @ApiProperty({ example: 1 })
+  @ApiProperty({ description: 'Files stored, each as its locale’s texts', example: 1 })
   successfulUploads: number;
 
-  @ApiProperty({ example: 1 })
+  @ApiProperty({ description: 'Files not stored (see `errors`)', example: 1 })
   failedUploads: number;
 
   @ApiProperty({ description: 'One line per file not stored', type: [String], example: ["Failed to process file 'fr_FR.json': it is not JSON"] })
@@ -100,7 +100,7 @@ export class UploadTranslationsRequestDto {
   @ApiProperty({ description: 'The workflow’s workflowId (or internal id, or slug), or the layout’s layoutId', example: 'welcome' })
   resourceId: string;
 
-  @ApiProperty({ enum: TRANSLATION_RESOURCE_TYPES, example: 'workflow' })
+  @ApiProperty({ description: 'What the texts translate', enum: TRANSLATION_RESOURCE_TYPES, example: 'workflow' })
   resourceType: string;
 
   @ApiProperty({
@@ -138,7 +138,7 @@ export class ImportMasterJsonResponseDto {
   @ApiProperty({ description: 'Whether any resource was imported', example: true })
   success: boolean;
 
-  @ApiProperty({ example: 'Imported the fr_FR translations of 1 resource(s)' })
+  @ApiProperty({ description: 'What was imported, in words', example: 'Imported the fr_FR translations of 1 resource(s)' })
   message: string;
 
   @ApiPropertyOptional({ description: 'Resources imported, as the file names them (present when there is one)', type: [String], example: ['welcome'] })

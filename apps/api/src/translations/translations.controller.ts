@@ -48,7 +48,12 @@ export class TranslationParams extends TranslationGroupParams {
 }
 
 const ResourceParams = () => [
-  ApiParam({ name: 'resourceType', enum: TRANSLATION_RESOURCE_TYPES, example: 'workflow' }),
+  ApiParam({
+    name: 'resourceType',
+    description: 'What the texts translate: a workflow or an email layout',
+    enum: TRANSLATION_RESOURCE_TYPES,
+    example: 'workflow',
+  }),
   ApiParam({ name: 'resourceId', description: 'The workflow’s workflowId (or internal id, or slug), or the layout’s layoutId', example: 'welcome' }),
 ];
 const LocaleParam = () => ApiParam({ name: 'locale', description: 'Locale (`de_DE`, `de`; `-` may stand for `_`)', example: 'de_DE' });
