@@ -27,7 +27,7 @@ import { StepGate } from './application/run-step/step-gate';
 import { PreviousSteps } from './application/run-step/previous-steps';
 import { StepSources } from './application/run-step/step-sources';
 import { StepHandlers } from './application/run-step/step-handlers';
-import { StoreStepWrites } from './application/run-step/step-writes';
+import { ChainSessions } from './application/run-step/chain-sessions';
 import { DelayStep } from './application/run-step/steps/delay.step';
 import { DigestStep } from './application/run-step/steps/digest.step';
 import { HttpRequestStep } from './application/run-step/steps/http-request.step';
@@ -65,7 +65,7 @@ const useCases = [
 
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */
 const stepParts = [
-  StoreStepWrites,
+  ChainSessions,
   StepGate,
   PreviousSteps,
   StepSources,

@@ -2,16 +2,16 @@ import { JobQueue, NewJob, RetryableJobError, StoreRejectedError, systemClock } 
 import { Subscriber, SubscriberRepository, TopicRepository, UpdateSubscriberCredentials, UpsertSubscribers } from '@app/subscribers';
 import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
-import { Job } from '../../domain/job';
 import { TriggerRecord } from '../../domain/trigger';
 import { ChainRepository, NewChain } from '../../ports/chain.repository.port';
+import { JobRepository } from '../../ports/job.repository.port';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { Attempt } from '../../domain/attempt';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
 import { RunStep } from '../run-step/run-step.use-case';
-import { RunAheadWrites } from '../run-step/step-writes';
+import { ChainSession } from '../run-step/chain-session';
+import { ChainSessions } from '../run-step/chain-sessions';
 import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
-import { UnwrittenChain } from './unwritten-chain';
 import { InMemoryTopicRepository } from '../../../../../test/fakes/memory/in-memory-topic.repository';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
@@ -42,7 +42,7 @@ const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as un
 
 /** FanOut alone: its stores are in-memory stand-ins, RunStep a stub that answers as told. */
 function fanOut(
-  runStep: (jobId: string, writes?: RunAheadWrites) => Promise<void>,
+  runStep: (jobId: string, session: ChainSession) => Promise<void>,
   options: {
     alreadyInserted?: boolean;
     workflow?: Workflow;
@@ -54,40 +54,41 @@ function fanOut(
   } = {},
 ) {
   const added: NewJob[] = [];
-  const runs: { jobId: string; attempt: Attempt; known: { job?: Job; subscriber?: Subscriber }; writes?: RunAheadWrites }[] = [];
+  const runs: { jobId: string; attempt: Attempt; subscriber?: Subscriber; session: ChainSession }[] = [];
   const marked: string[] = [];
   const written: NewChain[] = [];
   const insertSizes: number[] = [];
+  const queue = {
+    add: async (name: string, job: NewJob) => void added.push({ ...job, queue: name } as NewJob),
+    addBulk: async (name: string, jobs: NewJob[]) => void added.push(...jobs.map((job) => ({ ...job, queue: name }) as NewJob)),
+  } as unknown as JobQueue;
   const useCase = new FanOut(
     { findById: async () => options.trigger ?? trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
     { findByIdIncludingDeleted: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
     options.subscribers ?? ({} as SubscriberRepository),
     options.topics ?? ({} as TopicRepository),
     {} as TenantRepository,
-    {
-      write: async (chains: NewChain[]) => {
-        if (options.alreadyInserted) return chains.map(() => ({ written: false }));
-        insertSizes.push(chains.length);
-        written.push(...chains);
-        return chains.map(() => ({ written: true }));
-      },
-    } as unknown as ChainRepository,
-    {
-      add: async (queue: string, job: NewJob) => void added.push({ ...job, queue } as NewJob),
-      addBulk: async (queue: string, jobs: NewJob[]) => void added.push(...jobs.map((job) => ({ ...job, queue }) as NewJob)),
-    } as unknown as JobQueue,
+    queue,
     systemClock,
     { execute: async () => (options.upserted ?? [ada]).map((subscriber) => ({ subscriber, created: false })) } as unknown as UpsertSubscribers,
     {} as UpdateSubscriberCredentials,
+    new ChainSessions(
+      {
+        write: async (chains: NewChain[]) => {
+          if (options.alreadyInserted) return chains.map(() => ({ written: false, moved: new Set(), messages: new Map() }));
+          insertSizes.push(chains.length);
+          written.push(...chains);
+          return chains.map((chain) => ({ written: true, moved: new Set(chain.jobs.map((job) => job.id)), messages: new Map() }));
+        },
+      } as unknown as ChainRepository,
+      {} as JobRepository,
+      queue,
+      systemClock,
+    ),
     {
-      execute: async (command: { jobId: string; attempt: Attempt }, known: { job?: Job; subscriber?: Subscriber }) => {
-        runs.push({ jobId: command.jobId, attempt: command.attempt, known });
-        await runStep(command.jobId);
-      },
-      canRunAhead: (type: string) => type === 'in_app',
-      runAhead: async (command: { jobId: string; attempt: Attempt }, known: { job?: Job; subscriber?: Subscriber }, writes: RunAheadWrites) => {
-        runs.push({ jobId: command.jobId, attempt: command.attempt, known, writes });
-        await runStep(command.jobId, writes);
+      runIn: async (session: ChainSession, command: { jobId: string; attempt: Attempt }, subscriber?: Subscriber) => {
+        runs.push({ jobId: command.jobId, attempt: command.attempt, subscriber, session });
+        await runStep(command.jobId, session);
       },
     } as unknown as RunStep,
   );
@@ -138,12 +139,12 @@ describe('FanOut', () => {
     expect(marked).toEqual([trigger.id]);
   });
 
-  it('runs the first step itself, from the rows it just wrote, and enqueues nothing when it succeeds', async () => {
+  it('runs the first step itself, against the chain it built, and enqueues nothing when it succeeds', async () => {
     const { useCase, added, runs, marked } = fanOut(async () => undefined);
     await useCase.execute({ triggerIds: [trigger.id] });
     expect(runs).toHaveLength(1);
-    expect(runs[0].known.subscriber).toBe(ada);
-    expect(runs[0].known.job).toMatchObject({ id: runs[0].jobId, stepId: 'step-1', status: 'queued' });
+    expect(runs[0].subscriber).toBe(ada);
+    expect(runs[0].session.job(runs[0].jobId)).toMatchObject({ stepId: 'step-1', status: 'queued' });
     expect(runs[0].attempt).toMatchObject({ made: 0, allowed: PIPELINE_JOB_OPTIONS.attempts });
     expect(added).toEqual([]);
     expect(marked).toEqual([trigger.id]);
@@ -183,43 +184,42 @@ describe('FanOut', () => {
     expect(added).toEqual([expect.objectContaining({ delayMs: PIPELINE_JOB_OPTIONS.backoff.delayMs, data: expect.objectContaining({ priorAttempts: 1 }) })]);
   });
 
-  it('reads the job again when the fan-out is a redelivery (its rows existed already)', async () => {
-    const { useCase, runs } = fanOut(async () => undefined, { alreadyInserted: true });
+  it('hands the first step to the steps queue when the fan-out is a redelivery (its rows existed already): it carries on from the store', async () => {
+    const { useCase, runs, added } = fanOut(async () => undefined, { alreadyInserted: true });
     await useCase.execute({ triggerIds: [trigger.id] });
-    expect(runs[0].known).toEqual({});
+    expect(added).toEqual([{ queue: STEPS_QUEUE, id: runs[0].jobId, data: { jobId: runs[0].jobId }, ...PIPELINE_JOB_OPTIONS }]);
   });
 
   it('runs an in-app first step before writing, and writes the chain as the step left it in one go', async () => {
     const { useCase, added, runs, written } = fanOut(
-      async (jobId, writes) => {
+      async (jobId, session) => {
         expect(written).toEqual([]); // nothing is written while the step runs
-        await writes!.transition(jobId, 'running');
-        await writes!.transition(jobId, 'completed', { providerId: 'novu' });
-        const next = await writes!.queueNext(jobId);
-        await writes!.enqueue({ id: next!.id, data: { jobId: next!.id } });
+        session.transition(jobId, 'running');
+        session.transition(jobId, 'completed', { providerId: 'novu' });
+        const next = session.queueNext(jobId);
+        session.enqueue({ id: next!.id, data: { jobId: next!.id } });
       },
       { workflow: workflowOf('in_app', 'chat') },
     );
     await useCase.execute({ triggerIds: [trigger.id] });
     expect(runs).toHaveLength(1);
-    expect(runs[0].writes).toBeInstanceOf(UnwrittenChain);
     expect(written).toHaveLength(1);
     expect(written[0].jobs.map((job) => job.status)).toEqual(['completed', 'queued']);
     // the queue hears of the next job only once its row exists
     expect(added).toEqual([{ queue: STEPS_QUEUE, id: written[0].jobs[1].id, data: { jobId: written[0].jobs[1].id } }]);
   });
 
-  it('writes an in-app chain as built and runs its step the usual way when running it ahead failed', async () => {
-    let calls = 0;
-    const { useCase, runs, written } = fanOut(
-      async () => {
-        if (calls++ === 0) throw new Error('renderer crashed');
+  it('writes a chain as built, what its failed first step did left out, and hands the step to the queue', async () => {
+    const { useCase, runs, written, added } = fanOut(
+      async (jobId, session) => {
+        session.transition(jobId, 'running');
+        throw new Error('renderer crashed');
       },
       { workflow: workflowOf('in_app') },
     );
     await useCase.execute({ triggerIds: [trigger.id] });
     expect(written[0].jobs.map((job) => job.status)).toEqual(['queued']);
-    expect(runs.map((run) => run.writes instanceof UnwrittenChain)).toEqual([true, false]);
+    expect(added).toEqual([expect.objectContaining({ queue: STEPS_QUEUE, id: runs[0].jobId, data: { jobId: runs[0].jobId, priorAttempts: 1 } })]);
   });
 
   it('delivers nothing for a trigger whose workflow has been deleted since it was accepted', async () => {

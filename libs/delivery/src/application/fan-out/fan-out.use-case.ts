@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, Clock, EnvironmentScope, JOB_QUEUE, RetryableJobError, isPermanentFailure } from '@app/kernel';
 import {
   SUBSCRIBER_REPOSITORY,
@@ -15,15 +15,14 @@ import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository, payloadWithDefaults } from '@app/workflows';
 import { InlineSubscriber, parseActor, parseRecipients, parseTenant } from '../../domain/recipients';
 import { Job } from '../../domain/job';
+import { Notification } from '../../domain/notification';
 import { callsOut } from '../../domain/step-type';
-import { CHAIN_REPOSITORY, ChainRepository } from '../../ports/chain.repository.port';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FanOutJobData, PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepJob, stepRetryJob } from '../queues';
-import { KnownRows, RunStep } from '../run-step/run-step.use-case';
-import { notifyInAppDelivered } from '../run-step/step-writes';
-import { IN_APP_DELIVERY_LISTENER, InAppDeliveryListener } from '../../ports/in-app-delivery-listener.port';
+import { ChainSession } from '../run-step/chain-session';
+import { ChainSessions } from '../run-step/chain-sessions';
+import { RunStep } from '../run-step/run-step.use-case';
 import { RecipientContext, buildNotification } from './build-notification';
-import { UnwrittenChain } from './unwritten-chain';
 
 /** Topic members are read, and their notifications written and delivered, this many at a time at most. */
 export const FAN_OUT_BATCH_SIZE = 500;
@@ -55,13 +54,12 @@ export class FanOut {
     @Inject(SUBSCRIBER_REPOSITORY) private readonly subscribers: SubscriberRepository,
     @Inject(TOPIC_REPOSITORY) private readonly topics: TopicRepository,
     @Inject(TENANT_REPOSITORY) private readonly tenants: TenantRepository,
-    @Inject(CHAIN_REPOSITORY) private readonly chains: ChainRepository,
     @Inject(JOB_QUEUE) private readonly queue: PipelineQueue,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly upsertSubscribers: UpsertSubscribers,
     private readonly updateCredentials: UpdateSubscriberCredentials,
+    private readonly sessions: ChainSessions,
     private readonly runStep: RunStep,
-    @Optional() @Inject(IN_APP_DELIVERY_LISTENER) private readonly inAppListener?: InAppDeliveryListener,
   ) {}
 
   /**
@@ -213,75 +211,46 @@ export class FanOut {
     return [...byId.values()];
   }
 
+  /**
+   * Builds each subscriber's notification and chain and runs its first step against a session of it
+   * (ChainSession), all of the batch at once, then writes the batch's sessions in one write: a
+   * notification with its jobs as the step left them, its message and details. A first step that
+   * calls out (a vendor, an HTTP request step's endpoint) is written as built and goes to the steps
+   * queue: a stalled endpoint then holds steps-queue slots, never the fan-out slots every
+   * environment's triggers pass through. (A queue job per delivery would cost more than the delivery.)
+   */
   private async deliverTo(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext): Promise<void> {
     if (!subscribers.length) return;
     const built = subscribers.map((subscriber) => ({ subscriber, ...buildNotification(scope, subscriber, context) }));
-    // A first step that writes nothing outside its chain (in-app: RunStep.canRunAhead) runs before
-    // anything is written, so a notification, its jobs as the step left them, its message and
-    // details go in one write.
-    const ranAhead = await Promise.all(built.map(({ jobs, subscriber }) => this.runAhead(jobs, subscriber)));
-    const results = await this.chains.write(
-      built.map(({ notification, jobs }, index) => {
-        const chain = ranAhead[index];
-        return chain
-          ? { kind: 'new', notification, jobs: chain.jobs, messages: chain.messages, details: chain.details }
-          : { kind: 'new', notification, jobs, messages: [], details: [] };
-      }),
-    );
-    const written = new Set(built.filter((_, index) => results[index].written).map(({ notification }) => notification.id));
-    // In-app messages that ran ahead exist only now that the batch is written: announce them.
-    notifyInAppDelivered(
-      this.inAppListener,
-      built.flatMap(({ notification }, index) => (written.has(notification.id) ? (ranAhead[index]?.messages ?? []) : [])),
-    );
-    // First steps that call out (a vendor, an HTTP request step's endpoint) go to the steps queue: a
-    // stalled endpoint then holds steps-queue slots, never the fan-out slots every environment's
-    // triggers pass through. The queue deduplicates by job id, so a redelivered fan-out adds nothing twice.
-    const handedOn = built.flatMap(({ jobs: [first] }) => (first && callsOut(first.type) ? [stepJob(first.id, { jobId: first.id })] : []));
-    if (handedOn.length) await this.queue.addBulk(STEPS_QUEUE, handedOn);
-    // The other first steps of the batch (≤ fanOutBatchSize; in-app, delay, digest: store work only)
-    // run right here, all at once, rather than as one queue job each: a queue round trip per
-    // delivery costs more than the delivery, and concurrent steps share their store statements.
-    // They are `queued` in the store, so a crash here leaves them to RecoverSteps (and to this
-    // job's redelivery).
-    await Promise.all(
-      built.map(async ({ notification, jobs: [first], subscriber }, index) => {
-        if (!first || callsOut(first.type)) return;
-        // written before (a redelivered fan-out): carry on from the store
-        if (!written.has(notification.id)) return this.runFirstStep(first.id, {});
-        const chain = ranAhead[index];
-        if (!chain) return this.runFirstStep(first.id, { job: first, subscriber });
-        for (const job of chain.enqueued) await this.queue.add(STEPS_QUEUE, job);
-      }),
-    );
+    const sessions = await Promise.all(built.map(({ notification, jobs, subscriber }) => this.runFirstStep(notification, jobs, subscriber)));
+    const written = await this.sessions.flush(sessions);
+    // A notification that existed (a redelivered fan-out) carries on from the store. The queue
+    // deduplicates by job id, so nothing is added twice.
+    const carryOn = built.flatMap(({ jobs: [first] }, index) => (!written[index] && first ? [stepJob(first.id, { jobId: first.id })] : []));
+    if (carryOn.length) await this.queue.addBulk(STEPS_QUEUE, carryOn);
   }
 
-  /**
-   * Runs a first step that can run ahead against its unwritten chain; undefined (write the chain as
-   * built and run the step the usual way) for any other step, or when the run failed.
-   */
-  private async runAhead(jobs: Job[], subscriber: Subscriber): Promise<UnwrittenChain | undefined> {
+  /** The session of a new chain, its first step run against it unless it calls out; the session's flush hands the step on. */
+  private async runFirstStep(notification: Notification, jobs: Job[], subscriber: Subscriber): Promise<ChainSession> {
     const [first] = jobs;
-    if (!first || !this.runStep.canRunAhead(first.type)) return undefined;
-    const chain = new UnwrittenChain(jobs, this.clock);
-    try {
-      await this.runStep.runAhead({ jobId: first.id, attempt: firstAttempt() }, { job: first, subscriber }, chain);
-      return chain;
-    } catch {
-      return undefined; // the usual run will meet the error again, with its retries
+    const session = this.sessions.openNew(notification, jobs);
+    if (!first) return session;
+    if (callsOut(first.type)) {
+      session.enqueue(stepJob(first.id, { jobId: first.id }));
+      return session;
     }
-  }
-
-  /** The first attempt of a first step; anything that needs another attempt goes to the steps queue, which counts on from it. */
-  private async runFirstStep(jobId: string, known: KnownRows): Promise<void> {
     const attempt = firstAttempt();
     try {
-      await this.runStep.execute({ jobId, attempt }, known);
+      await this.runStep.runIn(session, { jobId: first.id, attempt }, subscriber);
+      return session;
     } catch (error) {
+      // The chain is written as built, and the step's next attempt goes to the steps queue, which counts on from this one.
       const retryable = error instanceof RetryableJobError;
-      if (!retryable) this.logger.error(`First step ${jobId} failed unexpectedly; it goes to the queue for another attempt: ${(error as Error).stack}`);
+      if (!retryable) this.logger.error(`First step ${first.id} failed unexpectedly; it goes to the queue for another attempt: ${(error as Error).stack}`);
       const delayMs = retryable && error.retryAfterMs !== undefined ? error.retryAfterMs : PIPELINE_JOB_OPTIONS.backoff.delayMs;
-      await this.queue.add(STEPS_QUEUE, stepRetryJob(jobId, attempt.next(), delayMs));
+      const asBuilt = this.sessions.openNew(notification, jobs);
+      asBuilt.enqueue(stepRetryJob(first.id, attempt.next(), delayMs));
+      return asBuilt;
     }
   }
 }

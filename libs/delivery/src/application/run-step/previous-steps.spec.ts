@@ -8,7 +8,6 @@ import { JobRepository } from '../../ports/job.repository.port';
 import { MessageRepository } from '../../ports/message.repository.port';
 import { PreviousSteps } from './previous-steps';
 import { StepContext } from './step-context';
-import { RunAheadWrites } from './step-writes';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const workflow = {
@@ -48,7 +47,7 @@ function reader() {
       return emailEvents.map((type) => ({ messageId, type }) as DeliveryEventRecord);
     },
   } as unknown as DeliveryEventRepository;
-  const context = { scope, job: job('step-now'), workflow } as unknown as StepContext<RunAheadWrites>;
+  const context = { scope, job: job('step-now'), workflow } as unknown as StepContext;
   const filters = (...steps: string[]): StepCondition[] => [{ value: 'AND', children: steps.map((step) => ({ on: 'previousStep', step, stepType: 'read' })) }];
   return {
     previous: new PreviousSteps(jobs, messages, events),

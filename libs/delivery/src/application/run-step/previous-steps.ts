@@ -5,7 +5,6 @@ import { DELIVERY_EVENT_REPOSITORY, DeliveryEventRepository } from '../../ports/
 import { JOB_REPOSITORY, JobRepository } from '../../ports/job.repository.port';
 import { MESSAGE_REPOSITORY, MessageRepository } from '../../ports/message.repository.port';
 import { StepContext } from './step-context';
-import { RunAheadWrites } from './step-writes';
 
 /**
  * What previous-step filter parts read, at the moment the step runs: for each step uuid the filters
@@ -20,7 +19,7 @@ export class PreviousSteps {
     @Inject(DELIVERY_EVENT_REPOSITORY) private readonly events: DeliveryEventRepository,
   ) {}
 
-  async states(context: StepContext<RunAheadWrites>, filters: readonly StepCondition[]): Promise<Record<string, MessageReadState>> {
+  async states(context: StepContext, filters: readonly StepCondition[]): Promise<Record<string, MessageReadState>> {
     const uuids = new Set(filters.flatMap((filter) => filter.children.filter(isPreviousStepPart).map((part) => part.step)));
     if (uuids.size === 0) return {};
     const jobs = await this.jobs.findByNotificationIds(context.scope, [context.job.notificationId]);

@@ -6,23 +6,18 @@ import { Workflow, WorkflowRepository, WorkflowStep } from '@app/workflows';
 import { Attempt } from '../../domain/attempt';
 import { DETAIL } from '../../domain/execution-detail';
 import { Job } from '../../domain/job';
-import { JobRepository } from '../../ports/job.repository.port';
 import { TemplateRenderer } from '../../ports/template-renderer.port';
-import { UnwrittenChain } from '../fan-out/unwritten-chain';
+import { ChainSession } from './chain-session';
+import { ChainSessions } from './chain-sessions';
 import { StepRecorder } from './channels/step-recorder';
 import { RunStep } from './run-step.use-case';
 import { StepSources } from './step-sources';
-import { SendChannelStep } from './send-channel-step';
 import { StepChain } from './step-chain';
 import { PreviousSteps } from './previous-steps';
 import { StepGate } from './step-gate';
 import { StepHandler } from './step-handler';
 import { StepHandlers } from './step-handlers';
 import { StepOutcome } from './step-outcome';
-import { RunAheadWrites, StoreStepWrites } from './step-writes';
-import { DelayStep } from './steps/delay.step';
-import { DigestStep } from './steps/digest.step';
-import { ThrottleStep } from './steps/throttle.step';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const ada = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [] } as unknown as Subscriber;
@@ -60,17 +55,18 @@ function workflowOf(jobs: Job[], step: Partial<WorkflowStep> = {}, preferences: 
 }
 
 /**
- * RunStep's frame alone: the step handlers are scripted, the chain is an UnwrittenChain (run
- * ahead, or standing in for the store), the workflow and subscriber are read from stand-ins.
+ * RunStep's frame alone: the step handlers are scripted, the chain is one session (its flushes
+ * write nothing: what the frame left in it is what a flush would write), the workflow and
+ * subscriber are read from stand-ins.
  */
-function runStep(jobs: Job[], handler: Partial<StepHandler<RunAheadWrites>>, workflow = workflowOf(jobs)) {
-  const chain = new UnwrittenChain(jobs, systemClock);
+function runStep(jobs: Job[], handler: Partial<StepHandler>, workflow = workflowOf(jobs)) {
+  const chain = ChainSession.ofStoredChain(jobs, jobs[0].id, systemClock, async () => true);
   const ran: string[] = [];
-  const scripted: StepHandler<RunAheadWrites> = {
+  const scripted: StepHandler = {
     run: async (context) => (ran.push(`run ${context.job.id}`), handler.run!(context)),
     ...(handler.wake ? { wake: async (context) => (ran.push(`wake ${context.job.id}`), handler.wake!(context)) } : {}),
   };
-  const handlers = { stored: { in_app: scripted, email: scripted }, runAhead: { in_app: scripted } } as unknown as StepHandlers;
+  const handlers = { of: (type: string) => (type === 'in_app' || type === 'email' ? scripted : undefined) } as unknown as StepHandlers;
   const recorder = new StepRecorder(systemClock);
   const steps = new StepChain(recorder);
   const gate = new StepGate(
@@ -81,18 +77,17 @@ function runStep(jobs: Job[], handler: Partial<StepHandler<RunAheadWrites>>, wor
     { states: async () => ({}) } as unknown as PreviousSteps,
   );
   const useCase = new RunStep(
-    { findById: async (id: string) => chain.jobs.find((job) => job.id === id) ?? null } as unknown as JobRepository,
     { findByIdIncludingDeleted: async () => workflow } as unknown as WorkflowRepository,
     { findBySubscriberId: async () => ada } as unknown as SubscriberRepository,
-    chain as unknown as StoreStepWrites, // the chain stands in for the store: the frame only uses what both have
+    { openStored: async (id: string) => (chain.job(id) ? chain : null) } as unknown as ChainSessions,
     handlers,
     gate,
     steps,
     recorder,
     new StepSources({ valuesFor: async () => [] } as unknown as EnvironmentVariableRepository, { findByKeys: async () => [] } as unknown as ContextRepository),
   );
-  const ahead = (attempt = Attempt.first(6)) => useCase.runAhead({ jobId: jobs[0].id, attempt }, { job: jobs[0], subscriber: ada }, chain);
-  const details = () => chain.details.map((detail) => [detail.jobId, detail.status, detail.detail]);
+  const ahead = (attempt = Attempt.first(6)) => useCase.runIn(chain, { jobId: jobs[0].id, attempt }, ada);
+  const details = () => chain.held.details.map((detail) => [detail.jobId, detail.status, detail.detail]);
   return { useCase, chain, ran, ahead, details };
 }
 
@@ -110,7 +105,7 @@ describe('RunStep', () => {
     await ahead();
     expect(chain.jobs.map((job) => job.status)).toEqual(['completed', 'queued']);
     expect(chain.jobs[0].providerId).toBe('novu');
-    expect(chain.enqueued.map((job) => job.id)).toEqual(['job-2']);
+    expect(chain.held.stepJobs.map((job) => job.id)).toEqual(['job-2']);
   });
 
   it('a step with nothing to deliver to is canceled and the chain goes on', async () => {
@@ -136,7 +131,7 @@ describe('RunStep', () => {
       ['job-2', 'Warning', DETAIL.STEP_CANCELED_PREVIOUS_FAILED],
       ['job-3', 'Warning', DETAIL.STEP_CANCELED_PREVIOUS_FAILED],
     ]);
-    expect(stops.chain.enqueued).toEqual([]);
+    expect(stops.chain.held.stepJobs).toEqual([]);
   });
 
   it('a throttled run is skipped with the rest of its chain, each later job saying why; a redelivery finishes skipping the rest', async () => {
@@ -147,7 +142,7 @@ describe('RunStep', () => {
       ['job-2', 'Warning', DETAIL.STEP_SKIPPED_BY_THROTTLE],
       ['job-3', 'Warning', DETAIL.STEP_SKIPPED_BY_THROTTLE],
     ]);
-    expect(chain.enqueued).toEqual([]);
+    expect(chain.held.stepJobs).toEqual([]);
 
     // the worker skipped the throttle step, then died before the rest of its chain
     const jobs = chainOf('throttle', 'email').map((job, index) => (index === 0 ? { ...job, status: 'skipped' as const } : job));
@@ -165,7 +160,7 @@ describe('RunStep', () => {
     });
     await ahead();
     expect(chain.jobs[0].status).toBe('failed');
-    expect(chain.details).toEqual([
+    expect(chain.held.details).toEqual([
       expect.objectContaining({ status: 'Failed', source: 'Payload', detail: 'Delay path is not a date', raw: JSON.stringify({ code: 'bad_delay' }) }),
     ]);
   });
@@ -187,7 +182,7 @@ describe('RunStep', () => {
       ['queued', 0],
       ['pending', 0],
     ]);
-    expect(chain.enqueued).toEqual([expect.objectContaining({ id: 'job-1:failover:a:b', data: { jobId: 'job-1' }, delayMs: 1_000, attempts: 6 })]);
+    expect(chain.held.stepJobs).toEqual([expect.objectContaining({ id: 'job-1:failover:a:b', data: { jobId: 'job-1' }, delayMs: 1_000, attempts: 6 })]);
   });
 
   it('filters that do not pass skip the step: canceled with the reason, the chain goes on, the handler never runs', async () => {
@@ -233,8 +228,8 @@ describe('RunStep', () => {
       ]);
       await ahead();
       expect(contents).toEqual([['step-1', 'pro', 'pro']]);
-      expect(chain.details).toEqual([expect.objectContaining({ status: 'Success', detail: DETAIL.STEP_VARIANT_SELECTED })]);
-      expect(JSON.parse(chain.details[0].raw!)).toMatchObject({ variantId: 'pro', name: 'Variant pro' });
+      expect(chain.held.details).toEqual([expect.objectContaining({ status: 'Success', detail: DETAIL.STEP_VARIANT_SELECTED })]);
+      expect(JSON.parse(chain.held.details[0].raw!)).toMatchObject({ variantId: 'pro', name: 'Variant pro' });
     });
 
     it('a variant picked by the subscriber; no variant passing runs the step itself, with no variant detail', async () => {
@@ -245,7 +240,7 @@ describe('RunStep', () => {
       const none = seen(chainOf('in_app'), [variant('free', on('plan', 'free')), variant('bob', on('subscriberId', 'bob', 'subscriber'))]);
       await none.ahead();
       expect(none.contents).toEqual([['step-1', 'own', undefined]]);
-      expect(none.chain.details).toEqual([]);
+      expect(none.chain.held.details).toEqual([]);
     });
   });
 
@@ -268,30 +263,11 @@ describe('RunStep', () => {
     expect(chain.jobs[1]).toMatchObject({ status: 'queued', digest: { events: [{ n: 1 }] } });
   });
 
-  it('a step type without a handler fails as unsupported; only a step that can run ahead of the write is run against an unwritten chain', async () => {
+  it('a step type without a handler fails as unsupported', async () => {
     const jobs = chainOf('custom', 'email');
     const { useCase, chain, details } = runStep(jobs, { run: answer({ kind: 'completed' }) });
     await useCase.execute({ jobId: 'job-1', attempt: Attempt.first(6) });
     expect(chain.jobs.map((job) => job.status)).toEqual(['failed', 'canceled']);
     expect(details()[0]).toEqual(['job-1', 'Failed', 'Unsupported step type custom']);
-    expect(useCase.canRunAhead('in_app')).toBe(true);
-    expect(useCase.canRunAhead('email')).toBe(false);
-    await expect(useCase.runAhead({ jobId: 'job-2', attempt: Attempt.first(6) }, { job: chain.jobs[1] }, chain)).rejects.toThrow(
-      'cannot run before its chain is written',
-    );
-  });
-});
-
-describe('step handlers and an unwritten chain (checked by the compiler)', () => {
-  it('only a handler that writes nothing outside its chain fits where a chain not written yet is run', () => {
-    const delay: StepHandler<RunAheadWrites> = new DelayStep(new StepRecorder(systemClock));
-    // @ts-expect-error a digest touches buckets shared with other notifications: it needs StepWrites
-    const digest: StepHandler<RunAheadWrites> = new DigestStep(new StepRecorder(systemClock));
-    // @ts-expect-error a throttle counts runs in windows shared with other notifications: it needs StepWrites
-    const throttle: StepHandler<RunAheadWrites> = new ThrottleStep(new StepRecorder(systemClock));
-    // @ts-expect-error a channel step may call a provider: it needs StepWrites (its in-app part does not)
-    const channel: StepHandler<RunAheadWrites> = {} as SendChannelStep;
-    const inApp: StepHandler<RunAheadWrites> = ({} as SendChannelStep).inApp;
-    expect([delay, digest, throttle, channel, inApp]).toHaveLength(5);
   });
 });

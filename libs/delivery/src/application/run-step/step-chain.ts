@@ -5,7 +5,7 @@ import { isChannelStep } from '../../domain/step-type';
 import { stepJob } from '../queues';
 import { StepRecorder } from './channels/step-recorder';
 import { EndedChildStatus } from '../../ports/job.repository.port';
-import { RunAheadWrites } from './step-writes';
+import { ChainSession } from './chain-session';
 
 /**
  * A failed channel step lets the chain go on unless its step says shouldStopOnFail; a failed HTTP
@@ -27,18 +27,18 @@ export class StepChain {
    * moves: a step deferred to quiet hours already let its successor go. Steps after a digest see
    * its events (Novu's step.events / step.total_count), carried on by the steps in between.
    */
-  async handOn(writes: RunAheadWrites, job: Job, digestEvents?: Record<string, unknown>[]): Promise<void> {
-    const next = await writes.queueNext(job.id, digestEvents ?? job.digest?.events);
-    if (next) await writes.enqueue(stepJob(next.id, { jobId: next.id }));
+  handOn(session: ChainSession, job: Job, digestEvents?: Record<string, unknown>[]): void {
+    const next = session.queueNext(job.id, digestEvents ?? job.digest?.events);
+    if (next) session.enqueue(stepJob(next.id, { jobId: next.id }));
   }
 
   /**
    * Cancels the not-yet-running jobs after `job` in its chain; `detail`, when given, is recorded
    * (a warning) on each of them.
    */
-  async cancelRest(writes: RunAheadWrites, job: Job, options: { detail?: string; status?: EndedChildStatus } = {}): Promise<void> {
-    const canceled = await writes.cancelChildren(job.notificationId, job.id, options.status);
+  cancelRest(session: ChainSession, job: Job, options: { detail?: string; status?: EndedChildStatus } = {}): void {
+    const canceled = session.cancelChildren(job.id, options.status);
     if (options.detail === undefined) return;
-    for (const id of canceled) await this.recorder.detail({ writes, job: { ...job, id } }, 'Warning', options.detail);
+    for (const id of canceled) this.recorder.detail({ session, job: { ...job, id } }, 'Warning', options.detail);
   }
 }

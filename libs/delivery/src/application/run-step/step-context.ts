@@ -6,21 +6,18 @@ import { Workflow, WorkflowStep, payloadWithDefaults, stepIdentifiers } from '@a
 import { Attempt } from '../../domain/attempt';
 import { Job } from '../../domain/job';
 import { TemplateTranslations, TemplateVariables } from '../../ports/template-renderer.port';
-import type { RunAheadWrites, StepWrites } from './step-writes';
+import type { ChainSession } from './chain-session';
 
-/**
- * Everything one run of one step needs, loaded once. `W` is what its writes may do: the store's
- * StepWrites, or RunAheadWrites for the in-app step the fan-out runs before writing its chain.
- */
-export interface StepContext<W extends RunAheadWrites = StepWrites> {
+/** Everything one run of one step needs, loaded once. */
+export interface StepContext {
   scope: EnvironmentScope;
   job: Job;
   workflow: Workflow;
   step: WorkflowStep;
   subscriber: Subscriber;
   actor?: Subscriber;
-  /** Where the step's effects go. */
-  writes: W;
+  /** Where the step's effects on its chain go (jobs, messages, details, step jobs), written when it is flushed. */
+  session: ChainSession;
   attempt: Attempt;
   now: Date;
   /** What the steps before this one handed on, by their stepId (`steps.<stepId>`); absent when none of them can. */
@@ -48,15 +45,7 @@ export function subscriberVariables(subscriber: Subscriber): Record<string, unkn
  * `context`.
  */
 export function stepVariables(
-  {
-    job,
-    subscriber,
-    actor,
-    workflow,
-    steps,
-    env,
-    contexts,
-  }: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps' | 'env' | 'contexts'>,
+  { job, subscriber, actor, workflow, steps, env, contexts }: Pick<StepContext, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps' | 'env' | 'contexts'>,
   revealSecrets = false,
 ): TemplateVariables {
   const events = job.digest?.events ?? [];

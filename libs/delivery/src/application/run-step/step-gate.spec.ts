@@ -6,13 +6,12 @@ import { Attempt } from '../../domain/attempt';
 import { DETAIL } from '../../domain/execution-detail';
 import { Job } from '../../domain/job';
 import { TemplateRenderer } from '../../ports/template-renderer.port';
-import { UnwrittenChain } from '../fan-out/unwritten-chain';
+import { ChainSession } from './chain-session';
 import { StepRecorder } from './channels/step-recorder';
 import { StepChain } from './step-chain';
 import { StepContext } from './step-context';
 import { PreviousSteps } from './previous-steps';
 import { StepGate } from './step-gate';
-import { RunAheadWrites } from './step-writes';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 // A Monday, 03:00 UTC.
@@ -60,7 +59,7 @@ function gateFor(
 ) {
   const { preferences } = createMemoryStore({ clock: { now: () => NOW } });
   const jobs = chainOf(...(options.types ?? ['email', 'in_app']));
-  const chain = new UnwrittenChain(jobs, systemClock);
+  const chain = ChainSession.ofStoredChain(jobs, undefined, systemClock);
   const recorder = new StepRecorder(systemClock);
   const renderer = {
     render: (source: string, variables: { payload: Record<string, unknown> }) => source.replace('{{payload.threshold}}', String(variables.payload.threshold)),
@@ -77,9 +76,9 @@ function gateFor(
     ...options.workflow,
   } as unknown as Workflow;
   const subscriber = { id: 'sub-ada', ...scope, subscriberId: 'ada', channels: [], ...options.subscriber } as unknown as Subscriber;
-  const context: StepContext<RunAheadWrites> = { scope, job: chain.jobs[0], workflow, step, subscriber, writes: chain, attempt: Attempt.first(6), now: NOW };
+  const context: StepContext = { scope, job: chain.jobs[0], workflow, step, subscriber, session: chain, attempt: Attempt.first(6), now: NOW };
   const state = () => chain.jobs.map((job) => job.status);
-  const details = () => chain.details.map((detail) => [detail.status, detail.detail]);
+  const details = () => chain.held.details.map((detail) => [detail.status, detail.detail]);
   const prefer = (change: Parameters<PreferenceRepository['upsert']>[1]) => preferences.upsert(scope, change);
   return { gate, context, chain, state, details, prefer };
 }
@@ -106,7 +105,7 @@ describe('StepGate.passesFilters', () => {
     await expect(gate.passesFilters(context)).resolves.toBe(false);
     expect(state()).toEqual(['canceled', 'queued']);
     expect(details()).toEqual([['Success', DETAIL.FILTER_STEPS]]);
-    expect(chain.enqueued.map((job) => job.id)).toEqual(['job-2']);
+    expect(chain.held.stepJobs.map((job) => job.id)).toEqual(['job-2']);
   });
 
   it("reads a previous-step part against that step's message state, recording the check", async () => {
@@ -117,7 +116,7 @@ describe('StepGate.passesFilters', () => {
     const unread = gateFor({ step: { filters: readFilter }, previousSteps: { 'uuid-0': { seen: true, read: false } } });
     await expect(unread.gate.passesFilters(unread.context)).resolves.toBe(false);
     expect(unread.state()).toEqual(['canceled', 'queued']);
-    expect(JSON.parse(unread.chain.details[0].raw!)).toEqual([
+    expect(JSON.parse(unread.chain.held.details[0].raw!)).toEqual([
       { filter: 'previousStep', field: 'read', expected: 'true', actual: 'false', operator: 'EQUAL', passed: false, step: 'uuid-0' },
     ]);
 
@@ -154,8 +153,8 @@ describe("StepGate.passesFilters: a step's conditions (v2 skip)", () => {
     context.steps = { 'fetch-user': { score: 3 } };
     await expect(gate.passesFilters(context)).resolves.toBe(false);
     expect(state()).toEqual(['canceled', 'queued']);
-    expect(chain.details).toEqual([expect.objectContaining({ status: 'Success', detail: DETAIL.FILTER_STEPS })]);
-    expect(JSON.parse(chain.details[0].raw!)).toEqual({ skip, variables: { 'steps.fetch-user.score': 3 } });
+    expect(chain.held.details).toEqual([expect.objectContaining({ status: 'Success', detail: DETAIL.FILTER_STEPS })]);
+    expect(JSON.parse(chain.held.details[0].raw!)).toEqual({ skip, variables: { 'steps.fetch-user.score': 3 } });
   });
 
   it('an empty rule never skips; v1 filters are applied first', async () => {
@@ -221,7 +220,7 @@ describe('StepGate.passesPreferences', () => {
     expect(state()).toEqual(['delayed', 'queued']);
     expect(chain.jobs[0]).toMatchObject({ runAt: nine, scheduleExtensionsCount: 1 });
     expect(details()).toEqual([['Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE]]);
-    expect(chain.enqueued).toEqual([
+    expect(chain.held.stepJobs).toEqual([
       expect.objectContaining({ id: 'job-1:schedule:1', data: { jobId: 'job-1', phase: 'wake' }, delayMs: nine.getTime() - NOW.getTime() }),
       expect.objectContaining({ id: 'job-2' }),
     ]);

@@ -16,7 +16,6 @@ import { PreviousSteps } from './previous-steps';
 import { StepChain } from './step-chain';
 import { StepContext, stepVariables } from './step-context';
 import { StepTemplates } from './step-templates';
-import { RunAheadWrites } from './step-writes';
 import type { WorkflowStep } from '@app/workflows';
 
 const PREFERENCE_DETAIL = {
@@ -48,11 +47,11 @@ export class StepGate {
    * template rendered with the step's variables first (as Novu compiles it); a previous-step part
    * reads the messages that step sent, as they are now.
    */
-  async passesFilters(context: StepContext<RunAheadWrites>): Promise<boolean> {
+  async passesFilters(context: StepContext): Promise<boolean> {
     return (await this.passesV1Filters(context)) && (await this.passesConditions(context));
   }
 
-  private async passesV1Filters(context: StepContext<RunAheadWrites>): Promise<boolean> {
+  private async passesV1Filters(context: StepContext): Promise<boolean> {
     // Most steps have none: no variables to build, no previous steps to read, nothing recorded.
     if (!context.step.filters?.length) return true;
     const templates = StepTemplates.of(this.renderer, context);
@@ -71,7 +70,7 @@ export class StepGate {
    * subscriber and earlier steps (`steps.<stepId>`) that says when the step runs; when it does not
    * hold, the step is skipped (canceled, the chain goes on). A rule that cannot be evaluated fails the step.
    */
-  private async passesConditions(context: StepContext<RunAheadWrites>): Promise<boolean> {
+  private async passesConditions(context: StepContext): Promise<boolean> {
     const rule = context.step.skip;
     if (!rule || Object.keys(rule).length === 0) return true;
     const variables = stepVariables(context);
@@ -91,7 +90,7 @@ export class StepGate {
    * step itself when none passes. The variant keeps the step's id, so messages, overrides and
    * the chain still name the step.
    */
-  async selectVariant(context: StepContext<RunAheadWrites>): Promise<WorkflowStep> {
+  async selectVariant(context: StepContext): Promise<WorkflowStep> {
     const { step } = context;
     if (!step.variants?.length) return step;
     const templates = StepTemplates.of(this.renderer, context);
@@ -104,7 +103,7 @@ export class StepGate {
       if (variant.active === false) continue;
       const result = evaluateConditions(variant.filters, { ...templates.variables, previousSteps }, { resolveValue });
       if (!result.passed) continue;
-      await this.recorder.detail(context, 'Success', DETAIL.STEP_VARIANT_SELECTED, {
+      this.recorder.detail(context, 'Success', DETAIL.STEP_VARIANT_SELECTED, {
         raw: { variantId: variant.id, variantUuid: variant.uuid, name: variant.name, conditions: result.details },
       });
       return {
@@ -119,8 +118,8 @@ export class StepGate {
   }
 
   /** Preferences turn a channel step off; quiet hours defer it, never drop it. */
-  async passesPreferences(context: StepContext<RunAheadWrites>): Promise<boolean> {
-    const { scope, job, workflow, subscriber, writes } = context;
+  async passesPreferences(context: StepContext): Promise<boolean> {
+    const { scope, job, workflow, subscriber, session } = context;
     const channel = job.type as keyof typeof PREFERENCE_DETAIL;
     const stored = await this.preferences.findForWorkflow(scope, subscriber.id, workflow.id);
     const resolved =
@@ -138,14 +137,14 @@ export class StepGate {
     const next = nextScheduleWindow(schedule, subscriber.timezone, context.now);
     if (!next) return true; // no window at all: deliver rather than hold forever
     const extension = (job.scheduleExtensionsCount ?? 0) + 1;
-    await writes.transition(job.id, 'delayed', { runAt: next, scheduleExtensionsCount: extension });
-    await this.recorder.detail(context, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, {
+    session.transition(job.id, 'delayed', { runAt: next, scheduleExtensionsCount: extension });
+    this.recorder.detail(context, 'Pending', DETAIL.STEP_DEFERRED_TO_SCHEDULE, {
       raw: { until: next.toISOString(), timezone: subscriber.timezone ?? 'UTC' },
     });
-    await writes.enqueue(stepJob(`${job.id}:schedule:${extension}`, { jobId: job.id, phase: 'wake' }, Math.max(0, next.getTime() - context.now.getTime())));
+    session.enqueue(stepJob(`${job.id}:schedule:${extension}`, { jobId: job.id, phase: 'wake' }, Math.max(0, next.getTime() - context.now.getTime())));
     // Quiet hours hold this step only: the rest of the chain (an in-app step, say) goes on now,
     // unless a failure of this step must stop it, which only the deferred run can tell.
-    if (!context.step.shouldStopOnFail) await this.chain.handOn(writes, job);
+    if (!context.step.shouldStopOnFail) this.chain.handOn(session, job);
     return false;
   }
 
@@ -156,11 +155,11 @@ export class StepGate {
   }
 
   /** The step does not apply: canceled, with the reason, and the chain goes on. */
-  private async skip(context: StepContext<RunAheadWrites>, detail: string, raw: unknown): Promise<void> {
+  private async skip(context: StepContext, detail: string, raw: unknown): Promise<void> {
     // The reason first: whoever sees the job canceled also finds why.
-    await this.recorder.detail(context, 'Success', detail, { raw });
-    await context.writes.transition(context.job.id, 'canceled');
-    await this.chain.handOn(context.writes, context.job);
+    this.recorder.detail(context, 'Success', detail, { raw });
+    context.session.transition(context.job.id, 'canceled');
+    this.chain.handOn(context.session, context.job);
   }
 }
 

@@ -3,7 +3,6 @@ import { CONTEXT_REPOSITORY, ContextRepository, contextVariables } from '@app/co
 import { ENVIRONMENT_VARIABLE_REPOSITORY, EnvironmentVariableRepository, readsEnvironmentVariables } from '@app/environments';
 import type { Workflow } from '@app/workflows';
 import { StepContext } from './step-context';
-import type { RunAheadWrites } from './step-writes';
 
 /** Whether workflow content reads a `context` variable. */
 const readsContexts = (content: unknown): boolean => /(^|[^\w$])context\b/.test(JSON.stringify(content) ?? '');
@@ -23,7 +22,7 @@ export class StepSources {
     @Inject(CONTEXT_REPOSITORY) private readonly contexts: ContextRepository,
   ) {}
 
-  async load(context: StepContext<RunAheadWrites>): Promise<void> {
+  async load(context: StepContext): Promise<void> {
     const { scope, job } = context;
     const reads = this.readsOf(context.workflow);
     const [env, contexts] = await Promise.all([

@@ -8,7 +8,6 @@ import {
   TemplateVariables,
 } from '../../ports/template-renderer.port';
 import { StepContext, stepVariables } from './step-context';
-import type { RunAheadWrites } from './step-writes';
 
 /**
  * The templates of one step as they render: with the step's variables and its workflow's engine
@@ -35,7 +34,7 @@ export class StepTemplates {
   /** `revealSecrets`: secret environment variables render as they are (a request sent out, never shown). */
   static of(
     renderer: TemplateRenderer,
-    context: Pick<StepContext<RunAheadWrites>, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps' | 'step' | 'translations' | 'env' | 'contexts'>,
+    context: Pick<StepContext, 'job' | 'subscriber' | 'actor' | 'workflow' | 'steps' | 'step' | 'translations' | 'env' | 'contexts'>,
     revealSecrets = false,
   ): StepTemplates {
     const variables = stepVariables(context, revealSecrets);

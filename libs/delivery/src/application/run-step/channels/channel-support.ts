@@ -6,7 +6,6 @@ import { SelectionContext } from '../../../domain/select-integration';
 import { TEMPLATE_RENDERER, TemplateRenderer } from '../../../ports/template-renderer.port';
 import { StepContext, subscriberVariables } from '../step-context';
 import { StepTemplates } from '../step-templates';
-import { RunAheadWrites } from '../step-writes';
 import { StepOutcome } from '../step-outcome';
 import { StepRecorder } from './step-recorder';
 
@@ -20,32 +19,32 @@ export class ChannelSupport {
   ) {}
 
   /** Active integrations of the channel, newest first. */
-  activeIntegrations(context: StepContext<RunAheadWrites>, channel: Channel): Promise<Integration[]> {
+  activeIntegrations(context: StepContext, channel: Channel): Promise<Integration[]> {
     return this.integrations.findActive(context.scope, { channel });
   }
 
   /** What integration conditions are evaluated against. */
-  selection(context: StepContext<RunAheadWrites>): SelectionContext {
+  selection(context: StepContext): SelectionContext {
     return { tenant: context.job.tenant, subscriber: subscriberVariables(context.subscriber), payload: context.job.payload };
   }
 
   /** The step's templates, rendered with its variables and its workflow's engine. */
-  templates(context: StepContext<RunAheadWrites>): StepTemplates {
+  templates(context: StepContext): StepTemplates {
     return StepTemplates.of(this.renderer, context);
   }
 
   /** Renders one template string of the step (undefined stays undefined). */
-  render(context: StepContext<RunAheadWrites>, source: string | undefined): string | undefined {
+  render(context: StepContext, source: string | undefined): string | undefined {
     return source ? this.templates(context).render(source) : undefined;
   }
 
-  async noIntegration(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
-    await this.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_ACTIVE_INTEGRATION, { source: 'Credentials' });
+  async noIntegration(context: StepContext): Promise<StepOutcome> {
+    this.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_ACTIVE_INTEGRATION, { source: 'Credentials' });
     return { kind: 'failed', reason: DETAIL.SUBSCRIBER_NO_ACTIVE_INTEGRATION };
   }
 
-  async noChannel(context: StepContext<RunAheadWrites>, detail: string): Promise<StepOutcome> {
-    await this.recorder.detail(context, 'Warning', detail, { source: 'Credentials' });
+  async noChannel(context: StepContext, detail: string): Promise<StepOutcome> {
+    this.recorder.detail(context, 'Warning', detail, { source: 'Credentials' });
     return { kind: 'skipped' };
   }
 }

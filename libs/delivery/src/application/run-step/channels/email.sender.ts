@@ -48,7 +48,7 @@ export class EmailSender {
 
     const address = stringOf(objectOf(job.overrides.email).toRecipient) ?? subscriber.email;
     if (!address) {
-      await context.writes.insertMessage(
+      context.session.insertMessage(
         this.support.recorder.message(context, {
           id: job.id,
           providerId: integration.providerId,
@@ -59,7 +59,7 @@ export class EmailSender {
           errorId: MESSAGE_ERROR_IDS.missingEmail,
         }),
       );
-      await this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_EMAIL, { source: 'Credentials', providerId: integration.providerId });
+      this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_EMAIL, { source: 'Credentials', providerId: integration.providerId });
       return { kind: 'skipped', providerId: integration.providerId };
     }
 

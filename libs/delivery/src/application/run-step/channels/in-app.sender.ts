@@ -6,14 +6,13 @@ import { selectIntegration } from '../../../domain/select-integration';
 import type { CtaButton, Redirect, StepTemplate } from '@app/workflows';
 import { StepContext } from '../step-context';
 import { StepTemplates } from '../step-templates';
-import { RunAheadWrites } from '../step-writes';
 import { StepOutcome } from '../step-outcome';
 import { ChannelSupport } from './channel-support';
 import { RenderedMessage } from './step-recorder';
 
 /**
- * In-app: the message is the delivery (stored for the subscriber's feed); no provider call, so it
- * needs only RunAheadWrites and may run against a chain not written yet. Subject and body, the
+ * In-app: the message is the delivery (stored for the subscriber's feed, written with its job's end
+ * when the session is flushed); no provider call. Subject and body, the
  * redirect and each button's label and link are rendered; a v2 step's `avatar` and `data` (its
  * string values rendered) go on the message, and its subject and body are sanitised unless it
  * says `disableOutputSanitization`.
@@ -26,7 +25,7 @@ export class InAppSender {
     @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
 
-  async execute(context: StepContext<RunAheadWrites>): Promise<StepOutcome> {
+  async execute(context: StepContext): Promise<StepOutcome> {
     const { job, step } = context;
     const template = step.template;
     const rendered = renderInApp(template, this.support.templates(context));
@@ -34,12 +33,12 @@ export class InAppSender {
     const active = await this.support.activeIntegrations(context, 'in_app');
     const integration = selectIntegration(active, 'in_app', job.overrides, this.support.selection(context));
     if (!integration) return this.support.noIntegration(context);
-    const { created, message } = await context.writes.insertMessage(
+    const { created, message } = context.session.insertMessage(
       this.support.recorder.message(context, { id: job.id, providerId: integration.providerId, rendered, status: 'sent' }),
     );
     if (created) {
       this.metrics.delivery('in_app', integration.providerId, 'sent');
-      await this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });
+      this.support.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { providerId: integration.providerId });
     }
     // Also when a rerun finds the message: the run that stored it may have stopped before publishing (same key: sent once).
     await this.events.publish(context.scope, {

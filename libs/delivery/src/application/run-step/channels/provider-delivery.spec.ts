@@ -8,9 +8,8 @@ import { ExecutionDetail } from '../../../domain/execution-detail';
 import { Job } from '../../../domain/job';
 import { Message } from '../../../domain/message';
 import { ChannelProvider, ProviderError, ProviderRegistry, SmsMessage } from '../../../ports/channel-provider.port';
-import { MessageDeliveryUpdate, MessageRepository } from '../../../ports/message.repository.port';
 import { StepContext } from '../step-context';
-import { StoreStepWrites } from '../step-writes';
+import { ChainSession } from '../chain-session';
 import { DeliveryUnit, ProviderDelivery } from './provider-delivery';
 import { StepRecorder } from './step-recorder';
 
@@ -58,48 +57,35 @@ function scripted(id: string, ...outcomes: (ProviderError | 'ok')[]) {
   return { provider, calls };
 }
 
-/** StoreStepWrites over stand-ins of the message and detail repositories that keep what they are given. */
-function recordingWrites() {
+/** A store of the job's messages and details that takes every flush, and a fresh session of the job per run (as a rerun opens one). */
+function recordingStore() {
   const messages: Message[] = [];
   const details: ExecutionDetail[] = [];
-  const messageStore: Pick<MessageRepository, 'insertIfAbsent' | 'updateDelivery'> = {
-    insertIfAbsent: async (message) => {
+  const flush = async (session: ChainSession): Promise<boolean> => {
+    const write = session.pendingWrite();
+    if (write?.kind !== 'changes') return (session.written(), true);
+    const stored = new Map<string, { message: Message; created: boolean }>();
+    for (const message of write.messages) {
       const existing = messages.find((candidate) => candidate.id === message.id);
-      if (existing) return { message: existing, created: false };
-      messages.push(message);
-      return { message, created: true };
-    },
-    updateDelivery: async (id, update: MessageDeliveryUpdate) => {
-      const message = messages.find((candidate) => candidate.id === id);
-      if (!message) return false;
-      message.status = update.status;
-      if (update.status === 'sent') {
-        delete message.errorId;
-        delete message.errorText;
-      } else {
-        message.errorId = update.errorId;
-        message.errorText = update.errorText;
-      }
-      if (update.identifier !== undefined) message.identifier = update.identifier;
-      if (update.deliveredAt) message.deliveredAt = [...message.deliveredAt, update.deliveredAt];
-      return true;
-    },
+      if (!existing) messages.push({ ...message });
+      stored.set(message.id, existing ? { message: { ...existing }, created: false } : { message, created: true });
+    }
+    for (const delivery of write.deliveries)
+      messages.splice(
+        messages.findIndex((candidate) => candidate.id === delivery.id),
+        1,
+        { ...delivery },
+      );
+    details.push(...write.details);
+    session.written(write, { written: true, moved: new Set([job.id]), messages: stored });
+    return true;
   };
-  const unused = {} as never;
-  const writes = new StoreStepWrites(
-    unused,
-    { append: async (detail: ExecutionDetail) => void details.push(detail) } as never,
-    messageStore as MessageRepository,
-    unused,
-    unused,
-    unused,
-    unused,
-  );
-  return { writes, records: { messages, details } };
+  const open = () => ChainSession.ofStoredChain([job], job.id, systemClock, flush);
+  return { open, records: { messages, details } };
 }
 
 function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }, metrics: Metrics = noopMetrics) {
-  const { writes: stepWrites, records: writes } = recordingWrites();
+  const { open, records: writes } = recordingStore();
   const registry: ProviderRegistry = {
     get: ((_channel: string, providerId: string) => providers.find((p) => p.id === providerId)) as ProviderRegistry['get'],
     list: () => providers,
@@ -114,16 +100,25 @@ function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }
     workflow,
     step,
     subscriber: { id: 's-1', subscriberId: 'ada', channels: [] } as unknown as Subscriber,
-    writes: stepWrites,
+    session: open(),
     attempt: Attempt.of(attempt.made, attempt.of),
     now: new Date(),
   } as StepContext;
+  /** One run of the step: a session of its own, flushed at its end as RunStep does (also when it throws). */
+  const deliver = async (...[given, ...rest]: Parameters<ProviderDelivery['deliver']>) => {
+    const run = { ...given, session: open() };
+    try {
+      return await delivery.deliver(run, ...rest);
+    } finally {
+      await run.session.flush();
+    }
+  };
   const unit = (chain: Integration[], forget?: () => Promise<Record<string, unknown> | undefined>): DeliveryUnit<'sms'> => ({
     chain,
     targets: () => [{ address: '+15550001', fields: { phone: '+15550001' }, build: (id) => ({ id, to: '+15550001', content: 'hi' }), forget }],
   });
   const details = () => writes.details.map((d) => d.detail);
-  return { delivery, context, writes, unit, details, events };
+  return { deliver, context, writes, unit, details, events };
 }
 
 describe('ProviderDelivery', () => {
@@ -138,8 +133,8 @@ describe('ProviderDelivery', () => {
 
   it('sends, records the message as sent with the vendor id, and says so in the details', async () => {
     const twilio = scripted('twilio', 'ok');
-    const { delivery, context, writes, unit, details } = setup([twilio.provider]);
-    await expect(delivery.deliver(context, 'sms', [unit([primary])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'twilio' });
+    const { deliver, context, writes, unit, details } = setup([twilio.provider]);
+    await expect(deliver(context, 'sms', [unit([primary])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'twilio' });
     expect(writes.messages).toHaveLength(1);
     expect(writes.messages[0]).toMatchObject({ status: 'sent', identifier: 'twilio-1', providerId: 'twilio', phone: '+15550001' });
     expect(writes.messages[0]).not.toHaveProperty('errorText');
@@ -149,8 +144,8 @@ describe('ProviderDelivery', () => {
 
   it('a retryable failure with attempts left goes back to the queue, waiting what the vendor asked', async () => {
     const twilio = scripted('twilio', new ProviderError('rate_limited', 'slow down', { retryAfterMs: 7_000 }));
-    const { delivery, context, writes, unit, details } = setup([twilio.provider]);
-    const retry = delivery.deliver(context, 'sms', [unit([primary])], { content: 'hi' });
+    const { deliver, context, writes, unit, details } = setup([twilio.provider]);
+    const retry = deliver(context, 'sms', [unit([primary])], { content: 'hi' });
     await expect(retry).rejects.toBeInstanceOf(RetryableJobError);
     await expect(retry).rejects.toMatchObject({ retryAfterMs: 7_000 });
     expect(writes.messages[0].status).toBe('warning');
@@ -160,8 +155,8 @@ describe('ProviderDelivery', () => {
   it('a permanent failure moves on to the fallback at once; the message of each hop records its provider', async () => {
     const twilio = scripted('twilio', new ProviderError('auth', 'bad token'));
     const sns = scripted('sns', 'ok');
-    const { delivery, context, writes, unit, details } = setup([twilio.provider, sns.provider]);
-    await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    const { deliver, context, writes, unit, details } = setup([twilio.provider, sns.provider]);
+    await expect(deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
     expect(writes.messages.map((m) => [m.providerId, m.status])).toEqual([
       ['twilio', 'error'],
       ['sns', 'sent'],
@@ -180,14 +175,14 @@ describe('ProviderDelivery', () => {
     const twilio = scripted('twilio', new ProviderError('retryable', 'HTTP 503'));
     const sns = scripted('sns', 'ok');
     const last = setup([twilio.provider, sns.provider], { made: 5, of: 6 });
-    const outcome = await last.delivery.deliver(last.context, 'sms', [last.unit([primary, backup])], { content: 'hi' });
+    const outcome = await last.deliver(last.context, 'sms', [last.unit([primary, backup])], { content: 'hi' });
     expect(outcome).toEqual({ kind: 'failover', queueJobId: 'job-1:failover:id-twilio-main:id-sns-backup', delayMs: 0 });
     expect(sns.calls).toHaveLength(0);
     expect(last.details()).toEqual(['twilio provider was selected', 'Provider error, retries exhausted', 'Fallback integration selected']);
 
     // The fresh run (attempt 1 of a new budget) finds hop 0 failed and delivers through the fallback.
     const fresh = { ...last.context, attempt: Attempt.first(6) };
-    await expect(last.delivery.deliver(fresh, 'sms', [last.unit([primary, backup])], { content: 'hi' })).resolves.toEqual({
+    await expect(last.deliver(fresh, 'sms', [last.unit([primary, backup])], { content: 'hi' })).resolves.toEqual({
       kind: 'completed',
       providerId: 'sns',
     });
@@ -198,8 +193,8 @@ describe('ProviderDelivery', () => {
   it('fails with the last reason when every hop failed', async () => {
     const twilio = scripted('twilio', new ProviderError('invalid_request', 'bad number'));
     const sns = scripted('sns', new ProviderError('invalid_recipient', 'opted out'));
-    const { delivery, context, unit } = setup([twilio.provider, sns.provider]);
-    await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({
+    const { deliver, context, unit } = setup([twilio.provider, sns.provider]);
+    await expect(deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({
       kind: 'failed',
       reason: 'opted out',
       providerId: 'sns',
@@ -208,8 +203,8 @@ describe('ProviderDelivery', () => {
 
   it('masks the integration secrets wherever a vendor answer repeats them', async () => {
     const echo = new ProviderError('auth', 'key secret-key-of-twilio-main refused', { raw: { body: 'Authorization: secret-key-of-twilio-main' } });
-    const { delivery, context, writes, unit } = setup([scripted('twilio', echo).provider]);
-    await delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' });
+    const { deliver, context, writes, unit } = setup([scripted('twilio', echo).provider]);
+    await deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' });
     const recorded = JSON.stringify([writes.details, writes.messages]);
     expect(recorded).not.toContain('secret-key-of-twilio-main');
     expect(writes.messages[0].errorText).toBe('key **** refused');
@@ -217,18 +212,18 @@ describe('ProviderDelivery', () => {
 
   it('asks the target to forget itself when the vendor says the recipient is gone', async () => {
     const forget = jest.fn(async () => ({ token: 'abc…' }));
-    const { delivery, context, unit, details } = setup([scripted('twilio', new ProviderError('invalid_recipient', 'unregistered')).provider]);
-    await delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')], forget)], { content: 'hi' });
+    const { deliver, context, unit, details } = setup([scripted('twilio', new ProviderError('invalid_recipient', 'unregistered')).provider]);
+    await deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')], forget)], { content: 'hi' });
     expect(forget).toHaveBeenCalledTimes(1);
     expect(details()).toContain('Device token removed from the subscriber: the provider reports it is no longer registered');
   });
 
   it('a provider without an adapter fails the hop, and a redelivered job finds a sent message and sends nothing', async () => {
     const sns = scripted('sns', 'ok');
-    const { delivery, context, unit } = setup([sns.provider]);
+    const { deliver, context, unit } = setup([sns.provider]);
     const chain = [integration('appio-main', 'appio', ['sns-backup']), backup];
-    await expect(delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
-    await expect(delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    await expect(deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
+    await expect(deliver(context, 'sms', [unit(chain)], { content: 'hi' })).resolves.toEqual({ kind: 'completed', providerId: 'sns' });
     expect(sns.calls).toHaveLength(1);
   });
 
@@ -244,9 +239,9 @@ describe('ProviderDelivery', () => {
     it('counts each attempt with its outcome and send latency, and logs each one that did not succeed at warn', async () => {
       const twilio = scripted('twilio', new ProviderError('rate_limited', 'slow down'), new ProviderError('auth', 'bad token'));
       const sns = scripted('sns', 'ok');
-      const { delivery, context, unit } = setup([twilio.provider, sns.provider], { made: 0, of: 6 }, metrics);
-      await expect(delivery.deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
-      await delivery.deliver({ ...context, attempt: context.attempt.next() }, 'sms', [unit([primary, backup])], { content: 'hi' });
+      const { deliver, context, unit } = setup([twilio.provider, sns.provider], { made: 0, of: 6 }, metrics);
+      await expect(deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
+      await deliver({ ...context, attempt: context.attempt.next() }, 'sms', [unit([primary, backup])], { content: 'hi' });
       expect(counted).toEqual([
         { channel: 'sms', provider: 'twilio', outcome: 'retried', timed: true },
         { channel: 'sms', provider: 'twilio', outcome: 'failed_over', timed: true },
@@ -260,8 +255,8 @@ describe('ProviderDelivery', () => {
 
     it('counts a failure with no integration left as failed, with the secrets masked in the log line', async () => {
       const echo = new ProviderError('retryable', 'key secret-key-of-twilio-main timed out');
-      const { delivery, context, unit } = setup([scripted('twilio', echo).provider], { made: 5, of: 6 }, metrics);
-      await expect(delivery.deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' })).resolves.toMatchObject({
+      const { deliver, context, unit } = setup([scripted('twilio', echo).provider], { made: 5, of: 6 }, metrics);
+      await expect(deliver(context, 'sms', [unit([integration('twilio-main', 'twilio')])], { content: 'hi' })).resolves.toMatchObject({
         kind: 'failed',
       });
       expect(counted).toEqual([{ channel: 'sms', provider: 'twilio', outcome: 'failed', timed: true }]);
@@ -270,10 +265,10 @@ describe('ProviderDelivery', () => {
 
     it('an attempt with no adapter to call is counted untimed; outcomes an earlier run recorded are not counted again', async () => {
       const sns = scripted('sns', 'ok');
-      const { delivery, context, unit } = setup([sns.provider], { made: 0, of: 6 }, metrics);
+      const { deliver, context, unit } = setup([sns.provider], { made: 0, of: 6 }, metrics);
       const chain = [integration('appio-main', 'appio', ['sns-backup']), backup];
-      await delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' });
-      await delivery.deliver(context, 'sms', [unit(chain)], { content: 'hi' });
+      await deliver(context, 'sms', [unit(chain)], { content: 'hi' });
+      await deliver(context, 'sms', [unit(chain)], { content: 'hi' });
       expect(counted).toEqual([
         { channel: 'sms', provider: 'appio', outcome: 'failed_over', timed: false },
         { channel: 'sms', provider: 'sns', outcome: 'sent', timed: true },
@@ -290,7 +285,7 @@ describe('ProviderDelivery outbound events', () => {
   it('publishes message.sent once a provider takes the message, message.failed when it fails for good, each keyed by the message id', async () => {
     const good = scripted('good');
     const sent = setup([good.provider]);
-    await sent.delivery.deliver(sent.context, 'sms', [sent.unit([integration('a', 'good')])], { content: 'hi' });
+    await sent.deliver(sent.context, 'sms', [sent.unit([integration('a', 'good')])], { content: 'hi' });
     expect(sent.events).toEqual([
       expect.objectContaining({
         type: 'message.sent',
@@ -302,7 +297,7 @@ describe('ProviderDelivery outbound events', () => {
 
     const bad = scripted('bad', new ProviderError('permanent', 'rejected'));
     const failed = setup([bad.provider]);
-    await failed.delivery.deliver(failed.context, 'sms', [failed.unit([integration('b', 'bad')])], { content: 'hi' });
+    await failed.deliver(failed.context, 'sms', [failed.unit([integration('b', 'bad')])], { content: 'hi' });
     expect(failed.events).toEqual([
       expect.objectContaining({ type: 'message.failed', key: failed.writes.messages[0].id, error: { message: 'rejected', code: 'unexpected_provider_error' } }),
     ]);
@@ -311,10 +306,10 @@ describe('ProviderDelivery outbound events', () => {
   it('publishes nothing for an attempt that will be retried; a rerun that finds the message ended publishes its event again under the same key', async () => {
     const flaky = scripted('flaky', new ProviderError('retryable', '503'));
     const s = setup([flaky.provider]);
-    await expect(s.delivery.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
+    await expect(s.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
     expect(s.events).toEqual([]);
-    await s.delivery.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' });
-    await s.delivery.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' });
+    await s.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' });
+    await s.deliver(s.context, 'sms', [s.unit([integration('a', 'flaky')])], { content: 'hi' });
     expect(flaky.calls).toHaveLength(2);
     expect(s.events.map((e) => [e.type, e.key])).toEqual([
       ['message.sent', s.writes.messages[0].id],

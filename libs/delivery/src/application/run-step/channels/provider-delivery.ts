@@ -120,7 +120,7 @@ export class ProviderDelivery {
       const integration = unit.chain[hop];
       const targets = unit.targets(integration);
       if (!targets.length) {
-        await this.recorder.detail(context, 'Warning', DETAIL.FALLBACK_INTEGRATION_SKIPPED, {
+        this.recorder.detail(context, 'Warning', DETAIL.FALLBACK_INTEGRATION_SKIPPED, {
           raw: { integration: integration.identifier },
           providerId: integration.providerId,
           source: 'Credentials',
@@ -142,7 +142,7 @@ export class ProviderDelivery {
       reason = finals[0].reason;
       if (!next) break;
       if (finals.every((final) => final.earlier)) continue; // a previous run already moved on
-      await this.recorder.detail(context, 'Pending', DETAIL.FALLBACK_INTEGRATION_SELECTED, {
+      this.recorder.detail(context, 'Pending', DETAIL.FALLBACK_INTEGRATION_SELECTED, {
         raw: { from: integration.identifier, to: next.identifier, reason },
         providerId: next.providerId,
       });
@@ -162,7 +162,7 @@ export class ProviderDelivery {
   ): Promise<AttemptResult> {
     const { job, step } = context;
     const messageId = deterministicId(job.id, integration.id, target.address);
-    const { message } = await context.writes.insertMessage(
+    const { message } = await context.session.storeMessage(
       this.recorder.message(context, {
         id: messageId,
         providerId: integration.providerId,
@@ -185,15 +185,15 @@ export class ProviderDelivery {
     const provider = this.providers.get(channel, integration.providerId);
     if (!provider) {
       const reason = `Provider ${integration.providerId} cannot deliver ${channel} messages`;
-      await context.writes.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
+      context.session.updateMessage(messageId, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
       await this.publish(context, { ...message, status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason }, 'message.failed');
-      await this.recorder.detail(context, 'Failed', reason, { providerId: integration.providerId });
+      this.recorder.detail(context, 'Failed', reason, { providerId: integration.providerId });
       return { kind: 'final', reason, exhausted: false, earlier: false, made: { providerId: integration.providerId } };
     }
 
     const secrets = [...secretValues(integration), ...(target.secrets ?? [])];
     const overrides = providerOverrides(job.overrides, channel, provider.id, [step.id, step.uuid, step.name].filter(Boolean));
-    await this.recorder.detail(context, 'Pending', providerSelectedDetail(provider.id), { providerId: provider.id });
+    this.recorder.detail(context, 'Pending', providerSelectedDetail(provider.id), { providerId: provider.id });
     let result: SendResult;
     const started = performance.now();
     try {
@@ -210,13 +210,13 @@ export class ProviderDelivery {
     }
     const made = { providerId: provider.id, durationMs: performance.now() - started };
     const deliveredAt = this.recorder.now();
-    await context.writes.updateMessage(messageId, { status: 'sent', identifier: result.id, deliveredAt });
+    context.session.updateMessage(messageId, { status: 'sent', identifier: result.id, deliveredAt });
     await this.publish(
       context,
       { ...message, status: 'sent', errorText: undefined, identifier: result.id, deliveredAt: [...message.deliveredAt, deliveredAt], updatedAt: deliveredAt },
       'message.sent',
     );
-    await this.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { raw: redactSecrets(result, secrets), providerId: provider.id });
+    this.recorder.detail(context, 'Success', DETAIL.MESSAGE_SENT, { raw: redactSecrets(result, secrets), providerId: provider.id });
     return { kind: 'sent', providerId: provider.id, made };
   }
 
@@ -259,7 +259,7 @@ export class ProviderDelivery {
   ): Promise<AttemptResult> {
     const willRetry = error.retryable && !context.attempt.isLast;
     const reason = redactSecrets(error.message, secrets);
-    await this.recorder.detail(
+    this.recorder.detail(
       context,
       willRetry ? 'Warning' : 'Failed',
       willRetry ? DETAIL.PROVIDER_RETRY_SCHEDULED : error.retryable ? DETAIL.PROVIDER_RETRIES_EXHAUSTED : DETAIL.PROVIDER_ERROR,
@@ -281,10 +281,10 @@ export class ProviderDelivery {
     );
     if (error.kind === 'invalid_recipient' && target.forget) {
       const forgotten = await target.forget();
-      if (forgotten) await this.recorder.detail(context, 'Warning', DETAIL.DEVICE_TOKEN_REMOVED, { raw: forgotten, providerId, source: 'Credentials' });
+      if (forgotten) this.recorder.detail(context, 'Warning', DETAIL.DEVICE_TOKEN_REMOVED, { raw: forgotten, providerId, source: 'Credentials' });
     }
     if (willRetry) return { kind: 'retry', error, reason };
-    await context.writes.updateMessage(message.id, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
+    context.session.updateMessage(message.id, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason });
     await this.publish(
       context,
       { ...message, status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText: reason, updatedAt: this.recorder.now() },

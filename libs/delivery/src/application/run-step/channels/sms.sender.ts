@@ -28,7 +28,7 @@ export class SmsSender {
 
     const phone = stringOf(job.payload.phone) ?? subscriber.phone;
     if (!phone) {
-      await context.writes.insertMessage(
+      context.session.insertMessage(
         this.support.recorder.message(context, {
           id: job.id,
           providerId: integration.providerId,
@@ -39,7 +39,7 @@ export class SmsSender {
           errorId: MESSAGE_ERROR_IDS.missingPhone,
         }),
       );
-      await this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_PHONE, { source: 'Credentials', providerId: integration.providerId });
+      this.support.recorder.detail(context, 'Failed', DETAIL.SUBSCRIBER_NO_PHONE, { source: 'Credentials', providerId: integration.providerId });
       return { kind: 'skipped', providerId: integration.providerId };
     }
 

@@ -4,7 +4,6 @@ import { ExecutionDetailSource, ExecutionDetailStatus, createExecutionDetail } f
 import { Message, MessageActor, MessageCta, messagePayload } from '../../../domain/message';
 import type { StepActor } from '@app/workflows';
 import { StepContext } from '../step-context';
-import { RunAheadWrites } from '../step-writes';
 
 /** What a channel step rendered, as the message keeps it. */
 export interface RenderedMessage {
@@ -35,7 +34,7 @@ export interface MessageDraft {
 export class StepRecorder {
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
 
-  message(context: StepContext<RunAheadWrites>, draft: MessageDraft): Message {
+  message(context: StepContext, draft: MessageDraft): Message {
     const { job, workflow, step, actor } = context;
     const now = this.clock.now();
     return {
@@ -75,14 +74,14 @@ export class StepRecorder {
     };
   }
 
-  /** Records a line of the job's history (`on`: a step's context, or the job and its writes when there is no step to run). */
+  /** Records a line of the job's history (`on`: a step's context, or the job and its session when there is no step to run). */
   detail(
-    on: Pick<StepContext<RunAheadWrites>, 'writes' | 'job'>,
+    on: Pick<StepContext, 'session' | 'job'>,
     status: ExecutionDetailStatus,
     detail: string,
     options: { raw?: unknown; source?: ExecutionDetailSource; providerId?: string } = {},
-  ): Promise<void> {
-    return on.writes.appendDetail(
+  ): void {
+    on.session.appendDetail(
       createExecutionDetail(
         { job: on.job, status, detail, raw: options.raw, source: options.source ?? 'Internal', providerId: options.providerId },
         this.clock.now(),

@@ -24,7 +24,7 @@ export async function skipSuppressed(
   const suppression = await suppressions.find(context.scope, suppressionAddress(address));
   if (!suppression) return undefined;
   const why = `${suppression.reason === 'spam_report' ? 'a spam report' : 'a hard bounce'} reported by ${suppression.providerId} on ${suppression.createdAt.toISOString()}`;
-  await context.writes.insertMessage(
+  context.session.insertMessage(
     support.recorder.message(context, {
       id: context.job.id,
       providerId,
@@ -35,7 +35,7 @@ export async function skipSuppressed(
       fields: { [field]: address },
     }),
   );
-  await support.recorder.detail(context, 'Failed', DETAIL.ADDRESS_SUPPRESSED, {
+  support.recorder.detail(context, 'Failed', DETAIL.ADDRESS_SUPPRESSED, {
     source: 'Credentials',
     providerId,
     raw: {

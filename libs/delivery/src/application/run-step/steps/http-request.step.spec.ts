@@ -7,10 +7,9 @@ import { Job } from '../../../domain/job';
 import { ProviderError } from '../../../ports/channel-provider.port';
 import { HttpRequestSender, HttpStepRequest, HttpStepResponse } from '../../../ports/http-request-sender.port';
 import { TemplateRenderer, TemplateVariables } from '../../../ports/template-renderer.port';
-import { UnwrittenChain } from '../../fan-out/unwritten-chain';
+import { ChainSession } from '../chain-session';
 import { StepRecorder } from '../channels/step-recorder';
 import { StepContext } from '../step-context';
-import { StepWrites } from '../step-writes';
 import { HTTP_STEP_TIMEOUT_MS, HttpRequestStep } from './http-request.step';
 import { JsonSchemas } from '../../json-schemas';
 
@@ -70,21 +69,25 @@ function running(metadata: Partial<HttpRequestMetadata>, sender: HttpRequestSend
     template: { id: 't-1', type: 'http_request' },
     metadata: { method: 'POST', url: 'https://api.example.com/users', headers: [], ...metadata },
   } as unknown as WorkflowStep;
-  const chain = new UnwrittenChain(jobs, systemClock);
+  // a store that takes every flush (the step writes its run before calling out)
+  const chain = ChainSession.ofStoredChain(jobs, jobs[0].id, systemClock, async (session) => {
+    const write = session.pendingWrite();
+    session.written(write, { written: true, moved: new Set(jobs.map((job) => job.id)), messages: new Map() });
+    return true;
+  });
   const context: StepContext = {
     scope,
     job: chain.jobs[0],
     workflow: { id: 'wf-1', revision: 1, steps: [step] } as unknown as Workflow,
     step,
     subscriber: ada,
-    // the handler moves its job and records details: what an unwritten chain does as the store would
-    writes: chain as unknown as StepWrites,
+    session: chain,
     attempt,
     now: new Date(),
     steps: { earlier: { plan: 'pro' } },
   };
   const handler = new HttpRequestStep(sender, renderer, new StepRecorder(systemClock), new JsonSchemas());
-  const details = () => chain.details.map((detail) => ({ status: detail.status, detail: detail.detail, raw: detail.raw ? JSON.parse(detail.raw) : null }));
+  const details = () => chain.held.details.map((detail) => ({ status: detail.status, detail: detail.detail, raw: detail.raw ? JSON.parse(detail.raw) : null }));
   return { handler, context, chain, details };
 }
 

@@ -38,7 +38,7 @@ interface BuiltRequest {
  * (`steps.<stepId>`). A retryable failure (no answer, 408, 425, 429, 5xx) goes back to the queue
  * while attempts remain; any other failure, or an answer that does not match `responseBodySchema`
  * when `enforceSchemaValidation`, fails the step (the chain stops unless `continueOnFailure`). It
- * calls outside, so it never runs before its chain is written.
+ * calls outside, so its session is written before the call.
  */
 @Injectable()
 export class HttpRequestStep implements StepHandler {
@@ -56,6 +56,8 @@ export class HttpRequestStep implements StepHandler {
     const { request, shown, mask, invalidBody } = this.build(metadata, context);
     if (invalidBody) return this.failed(context, 'The request body is not valid JSON once rendered', { request: shown });
 
+    // The job's run is written (a compare-and-set) before the endpoint hears of it: one run calls out.
+    if (!(await context.session.flush())) return { kind: 'waiting' };
     let response;
     try {
       response = await this.sender.send(request);
@@ -68,7 +70,7 @@ export class HttpRequestStep implements StepHandler {
     if (metadata.enforceSchemaValidation && metadata.responseBodySchema) {
       const check = this.schemas.check(`${workflow.id}:${workflow.revision}:${step.id}`, metadata.responseBodySchema, response.body);
       if (!check.valid) {
-        await this.recorder.detail(context, 'Failed', DETAIL.HTTP_RESPONSE_SCHEMA_MISMATCH, {
+        this.recorder.detail(context, 'Failed', DETAIL.HTTP_RESPONSE_SCHEMA_MISMATCH, {
           raw: { request: shown, response: shownResponse, errors: check.errors },
         });
         return {
@@ -78,13 +80,13 @@ export class HttpRequestStep implements StepHandler {
       }
     }
     if (!isPlainObject(response.body)) {
-      await this.recorder.detail(context, 'Warning', DETAIL.HTTP_RESPONSE_NOT_AN_OBJECT, {
+      this.recorder.detail(context, 'Warning', DETAIL.HTTP_RESPONSE_NOT_AN_OBJECT, {
         raw: { received: Array.isArray(response.body) ? 'array' : typeof response.body },
       });
     }
-    await this.recorder.detail(context, 'Success', DETAIL.HTTP_REQUEST_SUCCEEDED, { raw: { request: shown, response: shownResponse } });
+    this.recorder.detail(context, 'Success', DETAIL.HTTP_REQUEST_SUCCEEDED, { raw: { request: shown, response: shownResponse } });
     // The answer goes with the job's end: a step after it never runs without it.
-    if (!(await context.writes.transition(job.id, 'completed', { output: response.body }))) return { kind: 'waiting' };
+    if (!context.session.transition(job.id, 'completed', { output: response.body })) return { kind: 'waiting' };
     return { kind: 'ended' };
   }
 
@@ -115,7 +117,7 @@ export class HttpRequestStep implements StepHandler {
     const willRetry = error.retryable && !context.attempt.isLast;
     const reason = mask(error.message);
     const answer = error.raw as { body?: string } | undefined;
-    await this.recorder.detail(context, willRetry ? 'Warning' : 'Failed', willRetry ? DETAIL.HTTP_REQUEST_RETRY_SCHEDULED : DETAIL.HTTP_REQUEST_FAILED, {
+    this.recorder.detail(context, willRetry ? 'Warning' : 'Failed', willRetry ? DETAIL.HTTP_REQUEST_RETRY_SCHEDULED : DETAIL.HTTP_REQUEST_FAILED, {
       raw: mask({
         request: shown,
         error: { kind: error.kind, message: error.message, status: error.status, retryAfterMs: error.retryAfterMs, attempt: context.attempt.number },
@@ -127,7 +129,7 @@ export class HttpRequestStep implements StepHandler {
   }
 
   private async failed(context: StepContext, reason: string, raw: Record<string, unknown>): Promise<StepOutcome> {
-    await this.recorder.detail(context, 'Failed', DETAIL.HTTP_REQUEST_FAILED, { raw: { ...raw, error: reason }, source: 'Payload' });
+    this.recorder.detail(context, 'Failed', DETAIL.HTTP_REQUEST_FAILED, { raw: { ...raw, error: reason }, source: 'Payload' });
     return { kind: 'failed', reason };
   }
 }

@@ -6,10 +6,9 @@ import { Attempt } from '../../../domain/attempt';
 import { DETAIL } from '../../../domain/execution-detail';
 import { InvalidThrottleError } from '../../../domain/errors';
 import { Job } from '../../../domain/job';
-import { UnwrittenChain } from '../../fan-out/unwritten-chain';
+import { ChainSession } from '../chain-session';
 import { StepRecorder } from '../channels/step-recorder';
 import { StepContext } from '../step-context';
-import { StepWrites } from '../step-writes';
 import { ThrottleStep } from './throttle.step';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
@@ -28,7 +27,7 @@ function throttleStep(metadata: Record<string, unknown>) {
   const counted: ThrottleOutcome[] = [];
   const metrics: Metrics = { ...noopMetrics, throttle: (outcome) => void counted.push(outcome) };
   let now = start;
-  const handler = new ThrottleStep(new StepRecorder({ now: () => now }), metrics);
+  const handler = new ThrottleStep(new StepRecorder({ now: () => now }), windows, metrics);
 
   async function run(jobId: string, payload: Record<string, unknown> = {}, at = start) {
     now = at;
@@ -48,12 +47,10 @@ function throttleStep(metadata: Record<string, unknown>) {
           attempts: 0,
         }) as unknown as Job,
     );
-    const chain = new UnwrittenChain(jobs, systemClock);
-    // the chain plus the shared windows: all a throttle step writes
-    const writes = Object.assign(chain, { admitToThrottleWindow: windows.admit.bind(windows) }) as unknown as StepWrites;
-    const context: StepContext = { scope, job: chain.jobs[0], workflow, step, subscriber: ada, writes, attempt: Attempt.first(6), now };
+    const chain = ChainSession.ofStoredChain(jobs, undefined, systemClock);
+    const context: StepContext = { scope, job: chain.jobs[0], workflow, step, subscriber: ada, session: chain, attempt: Attempt.first(6), now };
     const outcome = await handler.run(context);
-    const [detail] = chain.details;
+    const [detail] = chain.held.details;
     return { outcome, detail: detail && { status: detail.status, detail: detail.detail, raw: detail.raw ? JSON.parse(detail.raw) : null } };
   }
   return { run, counted, windows };

@@ -4,11 +4,10 @@ import { Workflow, WorkflowStep } from '@app/workflows';
 import { Attempt } from '../../../domain/attempt';
 import { DETAIL } from '../../../domain/execution-detail';
 import { Job } from '../../../domain/job';
-import { DigestEvent, OpenDigest } from '../../../ports/digest-bucket.repository.port';
-import { UnwrittenChain } from '../../fan-out/unwritten-chain';
+import { DigestBucketRepository, DigestEvent, OpenDigest } from '../../../ports/digest-bucket.repository.port';
+import { ChainSession } from '../chain-session';
 import { StepRecorder } from '../channels/step-recorder';
 import { StepContext } from '../step-context';
-import { RunAheadWrites, StepWrites } from '../step-writes';
 import { DelayStep } from './delay.step';
 import { DigestStep } from './digest.step';
 
@@ -36,52 +35,43 @@ function running(type: Job['type'], metadata: Record<string, unknown>) {
       }) as unknown as Job,
   );
   const step = { id: 'step-1', template: { type }, metadata } as unknown as WorkflowStep;
-  const chain = new UnwrittenChain(jobs, systemClock);
-  const context = <W extends RunAheadWrites>(writes: W, job = chain.jobs[0]): StepContext<W> => ({
+  const chain = ChainSession.ofStoredChain(jobs, undefined, systemClock);
+  const context = (job = chain.jobs[0]): StepContext => ({
     scope,
     job,
     workflow: { id: 'wf-1', steps: [step] } as unknown as Workflow,
     step,
     subscriber: ada,
-    writes,
+    session: chain,
     attempt: Attempt.first(6),
     now,
   });
-  return { chain, context, details: () => chain.details.map((detail) => detail.detail) };
+  return { chain, context, details: () => chain.held.details.map((detail) => detail.detail) };
 }
 
-/** The chain's writes plus scripted digest buckets: what DigestStep needs of the store. */
-function withBuckets(chain: UnwrittenChain, buckets: Partial<StepWrites>) {
+/** Scripted digest buckets: what DigestStep needs of the store beside its chain's session. */
+function buckets(scripted: Partial<DigestBucketRepository>) {
   const calls: string[] = [];
-  const writes: StepWrites = {
-    transition: (...args) => chain.transition(...args),
-    appendDetail: (detail) => chain.appendDetail(detail),
-    insertMessage: (message) => chain.insertMessage(message),
-    queueNext: (...args) => chain.queueNext(...args),
-    cancelChildren: (...args) => chain.cancelChildren(...args),
-    enqueue: (job) => chain.enqueue(job),
-    updateMessage: async () => void calls.push('updateMessage'),
-    mergeIntoDigest: async () => null,
-    openDigest: async () => true,
-    closeDigest: async () => null,
-    recordDigestEvent: async () => void calls.push('recordDigestEvent'),
-    hasRecentDigestEvent: async () => false,
-    setDigestedNotification: async (id, master) => void calls.push(`setDigestedNotification ${id} ${master}`),
-    admitToThrottleWindow: async () => Promise.reject(new Error('no throttle window here')),
-    ...buckets,
+  const repository: DigestBucketRepository = {
+    mergeIntoOpen: async () => null,
+    openAsMaster: async () => true,
+    close: async () => null,
+    recordEvent: async () => void calls.push('recordEvent'),
+    hasRecentEvent: async () => false,
+    ...scripted,
   };
-  return { writes, calls };
+  return { digest: new DigestStep(recorder, repository), calls };
 }
 
 describe('DelayStep', () => {
   it('waits: the job delayed until the delay ends, with a wake-up job due then; the wake-up completes it and the chain goes on', async () => {
     const { chain, context, details } = running('delay', { type: 'regular', amount: 5, unit: 'minutes' });
     const delay = new DelayStep(recorder);
-    await expect(delay.run(context(chain))).resolves.toEqual({ kind: 'waiting' });
+    await expect(delay.run(context())).resolves.toEqual({ kind: 'waiting' });
     expect(chain.jobs[0]).toMatchObject({ status: 'delayed', runAt: new Date('2026-03-02T10:05:00Z') });
-    expect(chain.enqueued).toEqual([expect.objectContaining({ id: 'job-1:wake', data: { jobId: 'job-1', phase: 'wake' }, delayMs: 300_000 })]);
-    await chain.transition('job-1', 'running');
-    await expect(delay.wake(context(chain))).resolves.toEqual({ kind: 'ended' });
+    expect(chain.held.stepJobs).toEqual([expect.objectContaining({ id: 'job-1:wake', data: { jobId: 'job-1', phase: 'wake' }, delayMs: 300_000 })]);
+    chain.transition('job-1', 'running');
+    await expect(delay.wake(context())).resolves.toEqual({ kind: 'ended' });
     expect(chain.jobs[0].status).toBe('completed');
     expect(details()).toEqual([DETAIL.STEP_DELAYED, DETAIL.DELAY_FINISHED]);
   });
@@ -94,46 +84,46 @@ describe('DigestStep', () => {
   it('opens the bucket as master when no digest is open, and waits for the window to close', async () => {
     const { chain, context, details } = running('digest', regular);
     const opened: DigestEvent[] = [];
-    const { writes } = withBuckets(chain, { openDigest: async (_scope, _key, _master, event, at) => (opened.push(event), at.getTime() === fireAt.getTime()) });
-    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'waiting' });
+    const { digest } = buckets({ openAsMaster: async (_scope, _key, _master, event, at) => (opened.push(event), at.getTime() === fireAt.getTime()) });
+    await expect(digest.run(context())).resolves.toEqual({ kind: 'waiting' });
     expect(opened).toEqual([{ jobId: 'job-1', notificationId: 'n-1', payload: { order: 7 }, at: now }]);
     expect(chain.jobs[0]).toMatchObject({ status: 'delayed', runAt: fireAt, digestBucketKey: expect.any(String) });
-    expect(chain.enqueued).toEqual([expect.objectContaining({ id: 'job-1:wake', data: { jobId: 'job-1', phase: 'wake' } })]);
+    expect(chain.held.stepJobs).toEqual([expect.objectContaining({ id: 'job-1:wake', data: { jobId: 'job-1', phase: 'wake' } })]);
     expect(details()).toEqual([DETAIL.STEP_DIGESTED]);
   });
 
   it("merges into another job's open digest: merged, pointing at the master's notification (the frame cancels the rest)", async () => {
     const { chain, context, details } = running('digest', regular);
     const open: OpenDigest = { masterJobId: 'master-job', masterNotificationId: 'master-n', fireAt };
-    const { writes, calls } = withBuckets(chain, { mergeIntoDigest: async () => open });
-    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'merged' });
+    const { digest } = buckets({ mergeIntoOpen: async () => open });
+    await expect(digest.run(context())).resolves.toEqual({ kind: 'merged' });
     expect(chain.jobs[0]).toMatchObject({ status: 'merged', mergedDigestId: 'master-job' });
-    expect(calls).toEqual(['setDigestedNotification n-1 master-n']);
+    expect(chain.pendingWrite()).toMatchObject({ kind: 'changes', notificationId: 'n-1', digestedInto: 'master-n' });
     expect(details()).toEqual([DETAIL.DIGEST_MERGED]);
   });
 
   it('a redelivered master finds its own digest open and waits again', async () => {
     const { chain, context } = running('digest', regular);
-    const { writes } = withBuckets(chain, { mergeIntoDigest: async () => ({ masterJobId: 'job-1', masterNotificationId: 'n-1', fireAt }) });
-    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'waiting' });
+    const { digest } = buckets({ mergeIntoOpen: async () => ({ masterJobId: 'job-1', masterNotificationId: 'n-1', fireAt }) });
+    await expect(digest.run(context())).resolves.toEqual({ kind: 'waiting' });
     expect(chain.jobs[0].status).toBe('delayed');
   });
 
   it('a first backoff event is not digested: recorded, the job skipped, no digest events handed on (as Novu)', async () => {
     const { chain, context, details } = running('digest', { type: 'backoff', amount: 10, unit: 'minutes', backoffAmount: 5, backoffUnit: 'minutes' });
-    const { writes, calls } = withBuckets(chain, {});
-    await expect(new DigestStep(recorder).run(context(writes))).resolves.toEqual({ kind: 'ended' });
+    const { digest, calls } = buckets({});
+    await expect(digest.run(context())).resolves.toEqual({ kind: 'ended' });
     expect(chain.jobs[0].status).toBe('skipped');
     expect(chain.jobs[0].digest?.events).toBeUndefined();
-    expect(calls).toEqual(['recordDigestEvent']);
+    expect(calls).toEqual(['recordEvent']);
     expect(details()).toEqual([DETAIL.DIGEST_SKIPPED]);
   });
 
   it('the wake-up closes the digest and hands every collected event on', async () => {
     const { chain, context, details } = running('digest', regular);
     const events = [{ order: 7 }, { order: 8 }].map((payload, n) => ({ jobId: `job-${n}`, notificationId: `n-${n}`, payload, at: now }));
-    const { writes } = withBuckets(chain, { closeDigest: async () => events });
-    await expect(new DigestStep(recorder).wake(context(writes, { ...chain.jobs[0], digestBucketKey: 'bucket' }))).resolves.toEqual({
+    const { digest } = buckets({ close: async () => events });
+    await expect(digest.wake(context({ ...chain.jobs[0], digestBucketKey: 'bucket' }))).resolves.toEqual({
       kind: 'ended',
       digestEvents: [{ order: 7 }, { order: 8 }],
     });
@@ -142,8 +132,8 @@ describe('DigestStep', () => {
   });
 
   it('a bucket that stays contended asks for a retry', async () => {
-    const { chain, context } = running('digest', regular);
-    const { writes } = withBuckets(chain, { openDigest: async () => false });
-    await expect(new DigestStep(recorder).run(context(writes))).rejects.toBeInstanceOf(RetryableJobError);
+    const { context } = running('digest', regular);
+    const { digest } = buckets({ openAsMaster: async () => false });
+    await expect(digest.run(context())).rejects.toBeInstanceOf(RetryableJobError);
   });
 });
