@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DeliveryEventRecord, DeliveryEventRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { sql } from '../sql-statement';
+import { raw, sql } from '../sql-statement';
 import { NewRow, insertInto } from '../sql-table';
 import { DeliveryEventRow, deliveryEvents } from '../tables';
 import { deleteOldest } from './sql-retention';
@@ -51,6 +51,6 @@ export class SqlDeliveryEventRepository implements DeliveryEventRepository {
   }
 
   deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'delivery_events', before, limit, 'true', []);
+    return deleteOldest(this.sql, deliveryEvents, before, limit, raw('true'));
   }
 }

@@ -2,14 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository, Job } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import {
-  FIRST_JOB_DETAILS_RETENTION,
-  JOB_DETAILS_RETENTION,
-  UNFINISHED_JOB_STATUSES,
-  clearOldest,
-  deleteOldest,
-  notificationFinishedSql,
-} from './sql-retention';
+import { executionDetails } from '../tables';
+import { FIRST_JOB_DETAILS_RETENTION, JOB_DETAILS_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
 import { jobsWithIdIn } from './sql-job.repository';
 import { ColumnSpec, batchedInsertManyIfAbsent, isoTime, setPresent } from './sql-rows';
 
@@ -143,7 +137,7 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
    * notification rows: a job's details all go at once, once all are older than `before`.
    */
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
-    let deleted = await deleteOldest(this.sql, 'execution_details', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+    let deleted = await deleteOldest(this.sql, executionDetails, before, limit, notificationFinished('notification_id'));
     if (deleted < limit) deleted += await clearOldest(this.sql, before, limit - deleted, JOB_DETAILS_RETENTION);
     if (deleted < limit) deleted += await clearOldest(this.sql, before, limit - deleted, FIRST_JOB_DETAILS_RETENTION);
     return deleted;

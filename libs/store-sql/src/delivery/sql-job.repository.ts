@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { FIRST_JOB_RETENTION, UNFINISHED_JOB_STATUSES, clearOldest, deleteOldest, notificationFinishedSql } from './sql-retention';
+import { jobs } from '../tables';
+import { FIRST_JOB_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
 import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
 
 /**
@@ -294,7 +295,7 @@ export class SqlJobRepository implements JobRepository {
 
   /** The table's rows first, then the first jobs kept on notification rows. */
   async deleteOlderThan(before: Date, limit: number): Promise<number> {
-    const deleted = await deleteOldest(this.sql, 'jobs', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES]);
+    const deleted = await deleteOldest(this.sql, jobs, before, limit, notificationFinished('notification_id'));
     return deleted < limit ? deleted + (await clearOldest(this.sql, before, limit - deleted, FIRST_JOB_RETENTION)) : deleted;
   }
 }

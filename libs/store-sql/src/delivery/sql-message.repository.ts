@@ -5,7 +5,7 @@ import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { Sql, join, param, raw, sql } from '../sql-statement';
 import { JsonRow, columnSpecs } from '../sql-table';
 import { MessageRow, messages } from '../tables';
-import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
+import { deleteOldest, notificationFinished } from './sql-retention';
 import { insertFromJson, isoTime, jsonRows, setPresent } from './sql-rows';
 
 /** The columns of messages, in the order bulk inserts write them (jsonRows). */
@@ -270,6 +270,6 @@ export class SqlMessageRepository implements MessageRepository {
   }
 
   deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'messages', before, limit, notificationFinishedSql('notification_id', 3), [UNFINISHED_JOB_STATUSES], 'perEnvironment');
+    return deleteOldest(this.sql, messages, before, limit, notificationFinished('notification_id'), 'perEnvironment');
   }
 }

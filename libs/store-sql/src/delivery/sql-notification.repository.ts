@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope, Page } from '@app/kernel';
 import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { UNFINISHED_JOB_STATUSES, deleteOldest, notificationFinishedSql } from './sql-retention';
+import { notifications } from '../tables';
+import { deleteOldest, notificationFinished } from './sql-retention';
 import { ColumnSpec, isoTime, setPresent } from './sql-rows';
 
 /** The columns of notifications, those most notifications leave empty last (jsonRows writes no trailing nulls). */
@@ -130,6 +131,6 @@ export class SqlNotificationRepository implements NotificationRepository {
   }
 
   deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'notifications', before, limit, notificationFinishedSql('id', 3), [UNFINISHED_JOB_STATUSES], 'perEnvironment');
+    return deleteOldest(this.sql, notifications, before, limit, notificationFinished('id'), 'perEnvironment');
   }
 }

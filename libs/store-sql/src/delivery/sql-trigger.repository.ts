@@ -5,6 +5,7 @@ import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
 import { deleteOldest } from './sql-retention';
 import { ColumnSpec, insertFromJson, jsonRows, setPresent } from './sql-rows';
 import { param, sql } from '../sql-statement';
+import { triggers } from '../tables';
 
 export function toTriggerRecord(row: any): TriggerRecord {
   return setPresent<TriggerRecord>(
@@ -173,6 +174,6 @@ export class SqlTriggerRepository implements TriggerRepository {
   }
 
   deleteOlderThan(before: Date, limit: number): Promise<number> {
-    return deleteOldest(this.sql, 'triggers', before, limit, 'r.status = ANY($3::text[])', [FINISHED_TRIGGER_STATUSES]);
+    return deleteOldest(this.sql, triggers, before, limit, sql`r.status = ANY(${FINISHED_TRIGGER_STATUSES}::text[])`);
   }
 }
