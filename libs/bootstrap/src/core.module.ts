@@ -2,13 +2,13 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown, O
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, OutageLog, systemClock } from '@app/kernel';
-import { FANOUT_QUEUE, STEPS_QUEUE } from '@app/delivery';
+import { FANOUT_QUEUE, STEPS_QUEUE, VENDOR_PACE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
 import { WEBHOOKS_QUEUE } from '@app/webhooks';
 import { API_KEY_SEALER, ApiKeySealer } from '@app/environments';
 import { JoseSubscriberTokens, SUBSCRIBER_TOKENS } from '@app/inbox';
 import { AesGcmCredentialCipher } from '@app/integrations';
-import { RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
+import { FlexibleVendorPace, RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
 import { SQL_CLIENT, SqlClient, SqlHealthProbe, SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
 import { MONGO_STORE, MongoHealthProbe, MongoStore, mongoIdempotencyStore, StoreMongoModule } from '@app/store-mongo';
 import { REDIS_CONNECTION } from './redis.tokens';
@@ -77,6 +77,10 @@ export function queueKeyPrefix(options: ServiceOptions): string {
   return `${options.redisKeyPrefix ?? ''}${options.config.queuePrefix}`;
 }
 
+function vendorCircuit(config: AppConfig) {
+  return { circuitFailures: config.vendorCircuit.failures, circuitOpenMs: config.vendorCircuit.openMs };
+}
+
 /** Process-wide pieces every context uses: configuration, clock, Redis, idempotency store, health probes. */
 @Global()
 @Module({})
@@ -130,18 +134,35 @@ export class CoreModule {
           inject: [REDIS_CONNECTION],
           useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, `${queueKeyPrefix(options)}:idempotency:`),
         },
+        // Every worker keeps one integration's pace together.
+        {
+          provide: VENDOR_PACE,
+          inject: [REDIS_CONNECTION],
+          useFactory: (redis: Redis) => new FlexibleVendorPace(redis, { ...vendorCircuit(config), prefix: `${queueKeyPrefix(options)}:` }),
+        },
       );
     } else {
       providers.push(
         mongo
           ? { provide: IDEMPOTENCY_STORE, inject: [MONGO_STORE], useFactory: mongoIdempotencyStore }
           : { provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore },
+        // The embedded mode is one process: it keeps the pace alone.
+        { provide: VENDOR_PACE, useFactory: () => new FlexibleVendorPace(undefined, vendorCircuit(config)) },
       );
     }
     return {
       module: CoreModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, IDEMPOTENCY_STORE, HEALTH_PROBES, API_KEY_SEALER, SUBSCRIBER_TOKENS, ...(config.redisUrl ? [REDIS_CONNECTION] : [])],
+      exports: [
+        APP_CONFIG,
+        CLOCK,
+        IDEMPOTENCY_STORE,
+        VENDOR_PACE,
+        HEALTH_PROBES,
+        API_KEY_SEALER,
+        SUBSCRIBER_TOKENS,
+        ...(config.redisUrl ? [REDIS_CONNECTION] : []),
+      ],
     };
   }
 }

@@ -1,7 +1,17 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Attempt, FANOUT_QUEUE, FanOut, PipelineQueue, ReconcileTriggers, RecoverSteps, RunStep, STEPS_QUEUE, attemptOf } from '@app/delivery';
-import { JOB_QUEUE, isPermanentFailure, METRICS, Metrics, QueuedJob, RetryableJobError, StoreUnavailableError, noopMetrics } from '@app/kernel';
+import {
+  DeferredJobError,
+  JOB_QUEUE,
+  isPermanentFailure,
+  METRICS,
+  Metrics,
+  QueuedJob,
+  RetryableJobError,
+  StoreUnavailableError,
+  noopMetrics,
+} from '@app/kernel';
 import { StoreOutage } from './store-outage';
 
 const RECONCILE_EVERY_MS = 10_000;
@@ -76,7 +86,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnModuleDestro
     try {
       await work();
     } catch (error) {
-      if (error instanceof StoreUnavailableError) throw error;
+      // The store is away, or the job waits its turn (a vendor's pace): no attempt spent, nothing to give up on.
+      if (error instanceof StoreUnavailableError || error instanceof DeferredJobError) throw error;
       // Data the store refuses, or input the domain refuses, fails the same way every time: end it now, once.
       if (onLastFailure && isPermanentFailure(error)) {
         this.logger.warn(`${job.queueName} job ${job.id} failed for good, not retried: ${(error as Error).message}`);

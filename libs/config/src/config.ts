@@ -28,6 +28,12 @@ export interface AppConfig {
    * that is lower). A fan-out job carries up to 100 triggers, so this bounds the deliveries in flight.
    */
   fanOutConcurrency: number;
+  /**
+   * An integration's circuit opens after this many vendor failures in a row (5xx, timeouts; not 429s
+   * nor permanent errors: VENDOR_CIRCUIT_FAILURES, default 5) and stays open this long before one probe call
+   * (VENDOR_CIRCUIT_OPEN_SECONDS, default 30).
+   */
+  vendorCircuit: { failures: number; openMs: number };
   /** Accepted triggers and step jobs that have not moved for this long are checked against the queue and re-enqueued if it lost them. */
   recoveryAfterMs: number;
   /** Bull key prefix, also prefixing the Redis idempotency keys: deployments sharing a Redis keep apart by it. */
@@ -219,6 +225,10 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
     workerConcurrency,
     fanOutConcurrency: parseInteger(env, 'FANOUT_CONCURRENCY', Math.min(DEFAULT_FANOUT_CONCURRENCY, workerConcurrency), 1, 1000),
     recoveryAfterMs: parseInteger(env, 'RECOVERY_AFTER_SECONDS', 60, 1, 86_400) * 1000,
+    vendorCircuit: {
+      failures: parseInteger(env, 'VENDOR_CIRCUIT_FAILURES', 5, 1, 1000),
+      openMs: parseInteger(env, 'VENDOR_CIRCUIT_OPEN_SECONDS', 30, 1, 3600) * 1000,
+    },
     queuePrefix,
     logFormat,
     admission: {

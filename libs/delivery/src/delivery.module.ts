@@ -18,6 +18,7 @@ import { InAppSender } from './application/run-step/channels/in-app.sender';
 import { ProviderDelivery } from './application/run-step/channels/provider-delivery';
 import { PushSender } from './application/run-step/channels/push.sender';
 import { SmsSender } from './application/run-step/channels/sms.sender';
+import { VendorPacing } from './application/run-step/channels/vendor-pacing';
 import { StepRecorder } from './application/run-step/channels/step-recorder';
 import { ReplyAddresses } from './application/run-step/channels/reply-addresses';
 import { SendChannelStep } from './application/run-step/send-channel-step';
@@ -80,7 +81,18 @@ const stepParts = [
   HttpRequestStep,
   JsonSchemas,
 ];
-const channelSenders = [ChannelSupport, ProviderDelivery, ReplyAddresses, InAppSender, EmailLayouts, EmailSender, SmsSender, ChatSender, PushSender];
+const channelSenders = [
+  ChannelSupport,
+  VendorPacing,
+  ProviderDelivery,
+  ReplyAddresses,
+  InAppSender,
+  EmailLayouts,
+  EmailSender,
+  SmsSender,
+  ChatSender,
+  PushSender,
+];
 
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */
 @Module({ imports: [SubscribersModule], providers: [...useCases, ...stepParts, ...channelSenders], exports: useCases })

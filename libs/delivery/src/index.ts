@@ -44,6 +44,7 @@ export * from './domain/delivery-event';
 export * from './ports/delivery-event.repository.port';
 export * from './ports/suppression.repository.port';
 export * from './ports/vendor-events.port';
+export * from './ports/vendor-pace.port';
 export * from './application/receive-vendor-events/receive-vendor-events.use-case';
 export * from './application/list-suppressions/list-suppressions.use-case';
 export * from './application/lift-suppression/lift-suppression.use-case';

@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { Integration } from '@app/integrations';
-import { DeliveryOutcome, Metrics, OutboundEvent, RetryableJobError, noopMetrics, systemClock } from '@app/kernel';
+import { DeferredJobError, DeliveryOutcome, Metrics, OutboundEvent, RetryableJobError, noopMetrics, systemClock } from '@app/kernel';
+import { FlexibleVendorPace } from '@app/redis';
 import { Subscriber } from '@app/subscribers';
 import { Workflow, WorkflowStep } from '@app/workflows';
 import { Attempt } from '../../../domain/attempt';
-import { ExecutionDetail } from '../../../domain/execution-detail';
+import { DETAIL, ExecutionDetail } from '../../../domain/execution-detail';
 import { Job } from '../../../domain/job';
 import { Message } from '../../../domain/message';
 import { ChannelProvider, ProviderError, ProviderRegistry, SmsMessage } from '../../../ports/channel-provider.port';
@@ -12,6 +13,7 @@ import { StepContext } from '../step-context';
 import { ChainSession } from '../chain-session';
 import { DeliveryUnit, ProviderDelivery } from './provider-delivery';
 import { StepRecorder } from './step-recorder';
+import { CircuitOpenError, VendorPacing } from './vendor-pacing';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
 const job = {
@@ -39,6 +41,8 @@ const integration = (identifier: string, providerId: string, fallbacks: string[]
     fallbacks,
     conditions: [],
     primary: false,
+    // Above twilio's default of one a second: these cases send several messages at once.
+    rateLimit: { perSecond: 1000 },
   }) as unknown as Integration;
 
 /** A provider that answers each call with the next scripted outcome (a ProviderError is thrown). */
@@ -91,7 +95,9 @@ function setup(providers: ChannelProvider<'sms'>[], attempt = { made: 0, of: 6 }
     list: () => providers,
   };
   const events: OutboundEvent[] = [];
-  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), metrics, {
+  // The embedded mode's pace (in this process); a circuit opens after 3 failures in a row.
+  const pacing = new VendorPacing(new FlexibleVendorPace(undefined, { circuitFailures: 3, circuitOpenMs: 60_000 }));
+  const delivery = new ProviderDelivery(registry, new StepRecorder(systemClock), pacing, metrics, {
     publish: async (_scope, event) => void events.push(...([] as OutboundEvent[]).concat(event)),
   });
   const context = {
@@ -142,14 +148,43 @@ describe('ProviderDelivery', () => {
     expect(details()).toEqual(['twilio provider was selected', 'Message sent']);
   });
 
-  it('a retryable failure with attempts left goes back to the queue, waiting what the vendor asked', async () => {
-    const twilio = scripted('twilio', new ProviderError('rate_limited', 'slow down', { retryAfterMs: 7_000 }));
+  it('a retryable failure with attempts left goes back to the queue', async () => {
+    const twilio = scripted('twilio', new ProviderError('retryable', 'unavailable', { retryAfterMs: 7_000 }));
     const { deliver, context, writes, unit, details } = setup([twilio.provider]);
     const retry = deliver(context, 'sms', [unit([primary])], { content: 'hi' });
     await expect(retry).rejects.toBeInstanceOf(RetryableJobError);
     await expect(retry).rejects.toMatchObject({ retryAfterMs: 7_000 });
     expect(writes.messages[0].status).toBe('warning');
     expect(details()).toEqual(['twilio provider was selected', 'Provider error, retry scheduled']);
+  });
+
+  it("a 429 defers the job to the vendor's time without spending an attempt, and holds the integration's next calls too", async () => {
+    const twilio = scripted('twilio', new ProviderError('rate_limited', 'slow down', { status: 429, retryAfterMs: 7_000 }));
+    const { deliver, context, writes, unit, details } = setup([twilio.provider]);
+    const deferred = deliver(context, 'sms', [unit([primary])], { content: 'hi' });
+    await expect(deferred).rejects.toBeInstanceOf(DeferredJobError);
+    await expect(deferred).rejects.toMatchObject({ retryAfterMs: 7_000 });
+    expect(writes.messages[0].status).toBe('warning');
+    expect(details()).toEqual(['twilio provider was selected', DETAIL.VENDOR_PUSHBACK]);
+    // Another job through the integration waits as well, and the vendor hears nothing of it.
+    await expect(deliver(context, 'sms', [unit([primary])], { content: 'hi' })).rejects.toBeInstanceOf(DeferredJobError);
+    expect(twilio.calls).toHaveLength(1);
+  });
+
+  it('failures in a row open the circuit: the next delivery moves on to the fallback, or waits without one', async () => {
+    const down = new ProviderError('retryable', 'HTTP 503');
+    const twilio = scripted('twilio', down, down, down);
+    const sns = scripted('sns', 'ok');
+    const { deliver, context, unit, details } = setup([twilio.provider, sns.provider]);
+    for (let run = 0; run < 3; run++) await expect(deliver(context, 'sms', [unit([primary])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);
+    expect(details()).toContain(DETAIL.CIRCUIT_OPENED);
+    await expect(deliver(context, 'sms', [unit([primary])], { content: 'hi' })).rejects.toBeInstanceOf(CircuitOpenError);
+    await expect(deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).resolves.toEqual({
+      kind: 'completed',
+      providerId: 'sns',
+    });
+    expect(details()).toContain(DETAIL.CIRCUIT_OPEN_FAILOVER);
+    expect(twilio.calls).toHaveLength(3);
   });
 
   it('a permanent failure moves on to the fallback at once; the message of each hop records its provider', async () => {
@@ -237,7 +272,7 @@ describe('ProviderDelivery', () => {
     beforeEach(() => (counted = []));
 
     it('counts each attempt with its outcome and send latency, and logs each one that did not succeed at warn', async () => {
-      const twilio = scripted('twilio', new ProviderError('rate_limited', 'slow down'), new ProviderError('auth', 'bad token'));
+      const twilio = scripted('twilio', new ProviderError('retryable', 'slow down'), new ProviderError('auth', 'bad token'));
       const sns = scripted('sns', 'ok');
       const { deliver, context, unit } = setup([twilio.provider, sns.provider], { made: 0, of: 6 }, metrics);
       await expect(deliver(context, 'sms', [unit([primary, backup])], { content: 'hi' })).rejects.toBeInstanceOf(RetryableJobError);

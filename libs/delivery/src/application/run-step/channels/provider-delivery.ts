@@ -6,6 +6,7 @@ import {
   Metrics,
   OUTBOUND_EVENTS,
   OutboundEvents,
+  DeferredJobError,
   RetryableJobError,
   deterministicId,
   noOutboundEvents,
@@ -27,6 +28,7 @@ import {
 import { StepContext } from '../step-context';
 import { StepOutcome } from '../step-outcome';
 import { RenderedMessage, StepRecorder } from './step-recorder';
+import { CircuitOpenError, VendorPacing } from './vendor-pacing';
 
 const SEND_TIMEOUT_MS = 15_000;
 
@@ -82,6 +84,7 @@ export class ProviderDelivery {
   constructor(
     @Inject(PROVIDER_REGISTRY) private readonly providers: ProviderRegistry,
     private readonly recorder: StepRecorder,
+    private readonly pacing: VendorPacing,
     @Optional() @Inject(METRICS) private readonly metrics: Metrics = noopMetrics,
     @Optional() @Inject(OUTBOUND_EVENTS) private readonly events: OutboundEvents = noOutboundEvents,
   ) {}
@@ -129,7 +132,17 @@ export class ProviderDelivery {
       }
       tried = integration;
       const results: AttemptResult[] = [];
-      for (const target of targets) results.push(await this.attempt(context, channel, integration, target, rendered));
+      try {
+        for (const target of targets) results.push(await this.attempt(context, channel, integration, target, rendered));
+      } catch (error) {
+        // An open circuit moves the delivery on to the next integration of the chain; without one the job waits.
+        if (!(error instanceof CircuitOpenError) || !unit.chain[hop + 1]) throw error;
+        this.recorder.detail(context, 'Warning', DETAIL.CIRCUIT_OPEN_FAILOVER, {
+          raw: { from: integration.identifier, to: unit.chain[hop + 1].identifier },
+          providerId: integration.providerId,
+        });
+        continue;
+      }
 
       const sent = results.find((result): result is Extract<AttemptResult, { kind: 'sent' }> => result.kind === 'sent');
       const retries = results.filter((result): result is Extract<AttemptResult, { kind: 'retry' }> => result.kind === 'retry');
@@ -197,13 +210,19 @@ export class ProviderDelivery {
     let result: SendResult;
     const started = performance.now();
     try {
-      result = await provider.send(target.build(messageId, overrides), integration.credentials, {
-        idempotencyKey: messageId,
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-        overrides: overrides.data,
-        ...(overrides.passthrough ? { passthrough: overrides.passthrough } : {}),
-      });
+      const send = () =>
+        provider.send(target.build(messageId, overrides), integration.credentials, {
+          idempotencyKey: messageId,
+          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+          overrides: overrides.data,
+          ...(overrides.passthrough ? { passthrough: overrides.passthrough } : {}),
+        });
+      result = await this.pacing.call(integration, send, (status, detail, raw) =>
+        this.recorder.detail(context, status, detail, { raw, providerId: provider.id }),
+      );
     } catch (thrown) {
+      // Waiting for the integration's pace (its limits, the vendor's pushback, an open circuit) spends no attempt.
+      if (thrown instanceof DeferredJobError) throw thrown;
       const made = { providerId: provider.id, durationMs: performance.now() - started };
       const error = isProviderError(thrown) ? thrown : new ProviderError('retryable', (thrown as Error).message, { cause: thrown });
       return { ...(await this.failed(context, provider.id, message, target, error, secrets)), made };

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import type { VendorSlot } from '@app/delivery';
+import { FlexibleVendorPace, VendorPaceOptions } from './flexible-vendor-pace';
+
+const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const circuit = { circuitFailures: 2, circuitOpenMs: 1_000 };
+const granted = (slot: VendorSlot) => slot.granted;
+const refusal = (slot: VendorSlot) => (slot.granted ? undefined : slot.reason);
+
+// Two paces stand for two worker processes: on Redis they share every count; in memory, the one process is both.
+const modes: [string, (options: VendorPaceOptions) => [FlexibleVendorPace, FlexibleVendorPace]][] = [];
+const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+const prefix = `test:pace:${randomUUID()}:`;
+modes.push(['redis', (options) => [new FlexibleVendorPace(redis, { ...options, prefix }), new FlexibleVendorPace(redis, { ...options, prefix })]]);
+modes.push(['memory', (options) => ((pace) => [pace, pace] as [FlexibleVendorPace, FlexibleVendorPace])(new FlexibleVendorPace(undefined, options))]);
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+});
+
+describe.each(modes)('FlexibleVendorPace (%s)', (_mode, paces) => {
+  const integration = () => `integration-${randomUUID()}`;
+
+  it('grants perSecond calls in a window across workers, and gives the calls over it later and later turns', async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    const limits = { rateLimit: { perSecond: 3 } };
+    const slots = [await one.acquire(id, limits), await two.acquire(id, limits), await one.acquire(id, limits)];
+    expect(slots.every(granted)).toBe(true);
+    const over = [await two.acquire(id, limits), await one.acquire(id, limits), await two.acquire(id, limits), await one.acquire(id, limits)];
+    expect(over.map(refusal)).toEqual(['rate_limit', 'rate_limit', 'rate_limit', 'rate_limit']);
+    const waits = over.map((slot) => (slot.granted ? 0 : slot.waitMs));
+    // The fourth call over the window is a whole second behind the first three.
+    expect(waits[3] - waits[0]).toBeGreaterThan(500);
+    // Another integration is not slowed by it.
+    expect((await one.acquire(integration(), limits)).granted).toBe(true);
+  });
+
+  it('grants a burst above perSecond, once', async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    const limits = { rateLimit: { perSecond: 1, burst: 2 } };
+    const slots = [await one.acquire(id, limits), await two.acquire(id, limits), await one.acquire(id, limits), await two.acquire(id, limits)];
+    expect(slots.map(refusal)).toEqual([undefined, undefined, undefined, 'rate_limit']);
+  });
+
+  it('holds calls in flight to maxConcurrency across workers; a release frees a slot', async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    const limits = { maxConcurrency: 2 };
+    const first = await one.acquire(id, limits);
+    const second = await two.acquire(id, limits);
+    expect([first, second].every(granted)).toBe(true);
+    expect(refusal(await one.acquire(id, limits))).toBe('concurrency');
+    if (first.granted) await first.release();
+    const third = await two.acquire(id, limits);
+    expect(third.granted).toBe(true);
+    expect(refusal(await one.acquire(id, limits))).toBe('concurrency');
+  });
+
+  it("a vendor's pushback holds every worker's calls through the integration for the wait it named", async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    await one.pushBack(id, 2_000);
+    const held = await two.acquire(id, {});
+    expect(refusal(held)).toBe('pushback');
+    expect(held.granted ? 0 : held.waitMs).toBeGreaterThan(1_000);
+    expect((await two.acquire(integration(), {})).granted).toBe(true);
+  });
+
+  it('opens the circuit after failures in a row, lets one probe through once open time is over, and closes on its success', async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    expect(await one.failed(id, false)).toBe(false);
+    expect(await one.failed(id, false)).toBe(true);
+    expect(refusal(await two.acquire(id, {}))).toBe('circuit_open');
+
+    await new Promise((resolve) => setTimeout(resolve, circuit.circuitOpenMs + 100));
+    const probe = await two.acquire(id, {});
+    expect(probe).toMatchObject({ granted: true, probe: true });
+    expect(refusal(await one.acquire(id, {}))).toBe('circuit_open');
+    // A failed probe opens it again; a successful one closes it.
+    expect(await two.failed(id, true)).toBe(true);
+    expect(refusal(await one.acquire(id, {}))).toBe('circuit_open');
+    await new Promise((resolve) => setTimeout(resolve, circuit.circuitOpenMs + 100));
+    const again = await one.acquire(id, {});
+    expect(again).toMatchObject({ granted: true, probe: true });
+    await one.succeeded(id, true);
+    expect(await two.acquire(id, {})).toMatchObject({ granted: true, probe: false });
+  });
+});

@@ -1,0 +1,112 @@
+import { TwilioFake } from '../fakes/sms/twilio.fake';
+import { FakeReply, FakeRequest } from '../fakes/vendor-fake';
+import { ServiceHarness, buildService } from '../support/service-processes';
+import { uniqueName } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
+
+/**
+ * Deliveries at the vendor's pace, the built service against a loopback Twilio, in each mode
+ * (production: an api and two workers sharing the limit through Redis): a rate limit holds across
+ * the workers and no message fails for it, a 429 defers the message without spending an attempt,
+ * .
+ */
+jest.setTimeout(240_000);
+
+const TERMINAL = ['completed', 'failed', 'canceled', 'merged', 'skipped'];
+const MODES = ['embedded', 'production'] as const;
+const PER_SECOND = 2;
+
+/** Twilio that notes when each send arrived. */
+class TimedTwilioFake extends TwilioFake {
+  readonly arrivals: number[] = [];
+  protected override handle(request: FakeRequest): FakeReply {
+    if (request.method === 'POST') this.arrivals.push(Date.now());
+    return super.handle(request);
+  }
+}
+
+let buildDir: string;
+beforeAll(async () => {
+  buildDir = await buildService();
+}, 240_000);
+
+describe.each(MODES)('vendor pace (%s mode)', (mode) => {
+  let h: ServiceHarness;
+  let twilio: TimedTwilioFake;
+  const subscribers = Array.from({ length: 6 }, (_, i) => ({ subscriberId: uniqueName(`pace-${i}`), phone: `+1555000${1000 + i}` }));
+
+  beforeAll(async () => {
+    twilio = await new TimedTwilioFake().start();
+    h = await ServiceHarness.create(buildDir);
+    if (mode === 'embedded') await h.startEmbedded();
+    else {
+      await h.startApi();
+      await h.startWorker();
+      await h.startWorker();
+    }
+    await h.expect(201, 'POST', '/v1/integrations', {
+      providerId: 'twilio',
+      channel: 'sms',
+      identifier: 'twilio-paced',
+      credentials: { accountSid: twilio.accountSid, token: twilio.token, from: '+15550000000', baseUrl: twilio.origin },
+      rateLimit: { perSecond: PER_SECOND },
+      active: true,
+    });
+    for (const subscriber of subscribers) await h.expect(201, 'POST', '/v2/subscribers', subscriber);
+  }, 240_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await twilio?.close();
+  }, 60_000);
+
+  async function workflow(steps: unknown[]): Promise<string> {
+    const identifier = uniqueName('wf').toLowerCase();
+    await h.expect(201, 'POST', '/v1/workflows', { name: identifier, identifier, active: true, steps });
+    return identifier;
+  }
+  const sms = { template: { type: 'sms', content: 'Hi {{subscriber.subscriberId}}' } };
+
+  async function trigger(name: string, to: string[]): Promise<string> {
+    return (await h.expect(201, 'POST', '/v1/events/trigger', { name, to })).data.transactionId;
+  }
+  const notifications = async (transactionId: string): Promise<any[]> =>
+    (await h.expect(200, 'GET', `/v1/notifications?${new URLSearchParams({ transactionId }).toString()}`)).data;
+  const settled = (transactionId: string, count: number) =>
+    waitFor(async () => {
+      const found = await notifications(transactionId);
+      return found.length === count && found.every((n) => n.jobs.every((job: any) => TERMINAL.includes(job.status))) && found;
+    }, 90_000);
+
+  it('holds the rate limit across the workers: every message sent, none failed, the fake never sees a second with more than its share', () =>
+    h.withOutputs(async () => {
+      twilio.reset();
+      twilio.arrivals.length = 0;
+      const found = await settled(
+        await trigger(
+          await workflow([sms]),
+          subscribers.map((s) => s.subscriberId),
+        ),
+        subscribers.length,
+      );
+      expect(found.flatMap((n) => n.jobs.map((job: any) => job.status))).toEqual(subscribers.map(() => 'completed'));
+      expect(twilio.accepted).toHaveLength(subscribers.length);
+      expect(twilio.refusals).toEqual([]);
+      // Counted in the limiter's one-second windows: any second of arrivals holds at most two windows' share.
+      const busiest = Math.max(...twilio.arrivals.map((at) => twilio.arrivals.filter((other) => other >= at && other < at + 1_000).length));
+      expect(busiest).toBeLessThanOrEqual(2 * PER_SECOND);
+    }));
+
+  it('a 429 defers the message to the time the vendor named: sent, with the pushback in its details and no retry spent', () =>
+    h.withOutputs(async () => {
+      twilio.reset();
+      twilio.failNext('rate_limited');
+      const [notification] = await settled(await trigger(await workflow([sms]), [subscribers[0].subscriberId]), 1);
+      const [job] = notification.jobs;
+      expect(job.status).toBe('completed');
+      const details: string[] = job.executionDetails.map((detail: any) => detail.detail);
+      expect(details).toContainEqual(expect.stringMatching(/^The provider asked to slow down/));
+      expect(details).not.toContain('Provider error, retry scheduled');
+      expect(twilio.accepted).toHaveLength(1);
+    }));
+});
