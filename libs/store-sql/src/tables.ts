@@ -266,6 +266,7 @@ export const triggers = table('triggers', {
   updated_at: timestamptz,
   context_keys: nullable(jsonb<Of<TriggerRecord, 'contextKeys'>>()),
 });
+export type TriggerRow = Row<typeof triggers>;
 
 /** The accepted triggers, by creation (migration 26). */
 export const triggersPending = table('triggers_pending', {
@@ -300,6 +301,7 @@ export const notifications = table('notifications', {
   digested_notification_id: nullable(text),
   context_keys: nullable(jsonb<Of<Notification, 'contextKeys'>>()),
 });
+export type NotificationRow = Row<typeof notifications>;
 
 /** In the order bulk inserts write them; `details` and `output` last. */
 export const jobs = table('jobs', {
@@ -335,6 +337,7 @@ export const jobs = table('jobs', {
   details: nullable(jsonb<Record<string, unknown>[]>()),
   output: nullable(jsonb<unknown>()),
 });
+export type JobRow = Row<typeof jobs>;
 
 /** In the order bulk inserts write them. */
 export const executionDetails = table('execution_details', {
@@ -355,6 +358,7 @@ export const executionDetails = table('execution_details', {
   is_test: boolean,
   created_at: timestamptz,
 });
+export type ExecutionDetailRow = Row<typeof executionDetails>;
 
 /**
  * In the order bulk inserts write them: those every message has first, then those the delivery

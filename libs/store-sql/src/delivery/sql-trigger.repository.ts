@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { TriggerRecord, TriggerRepository, TriggerStatus } from '@app/delivery';
 import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
+import { param, raw, sql } from '../sql-statement';
+import { JsonRow, columnSpecs } from '../sql-table';
+import { TriggerRow, triggers } from '../tables';
 import { deleteOldest } from './sql-retention';
-import { ColumnSpec, insertFromJson, jsonRows, setPresent } from './sql-rows';
-import { param, sql } from '../sql-statement';
-import { triggers } from '../tables';
+import { insertFromJson, jsonRows, setPresent } from './sql-rows';
 
-export function toTriggerRecord(row: any): TriggerRecord {
+export function toTriggerRecord(row: TriggerRow): TriggerRecord {
   return setPresent<TriggerRecord>(
     {
       id: row.id,
@@ -40,28 +41,9 @@ const CANCELABLE_TRIGGER_STATUSES: TriggerStatus[] = ['accepted', 'processed'];
 /** Statuses after which nothing reads a trigger again (retention may delete it). */
 const FINISHED_TRIGGER_STATUSES: TriggerStatus[] = ['processed', 'canceled', 'failed'];
 
-const COLUMNS: readonly ColumnSpec[] = [
-  ['id', 'text'],
-  ['organization_id', 'text'],
-  ['environment_id', 'text'],
-  ['transaction_id', 'text'],
-  ['workflow_id', 'text'],
-  ['workflow_identifier', 'text'],
-  ['recipients', 'jsonb'],
-  ['broadcast', 'boolean'],
-  ['payload', 'jsonb'],
-  ['overrides', 'jsonb'],
-  ['actor', 'jsonb'],
-  ['tenant', 'jsonb'],
-  ['status', 'text'],
-  ['fanout_job_id', 'text'],
-  ['time_ordered_ids', 'boolean'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-  ['context_keys', 'jsonb'],
-];
+const COLUMNS = columnSpecs(triggers);
 
-const toRow = (t: TriggerRecord): Record<string, unknown> => ({
+const toRow = (t: TriggerRecord): JsonRow<typeof triggers> => ({
   id: t.id,
   organization_id: t.organizationId,
   environment_id: t.environmentId,
@@ -94,37 +76,39 @@ const INSERT_TRIGGERS = sql`WITH inserted AS (${insertFromJson('triggers', COLUM
  * After `moved` (a CTE of the triggers an UPDATE moved, RETURNING id, created_at, status): the listing
  * holds exactly the accepted triggers, so those that left `accepted` leave it and any that entered join it.
  */
-const KEEP_PENDING_LISTED = `left_pending AS (
+const KEEP_PENDING_LISTED = raw(`left_pending AS (
     DELETE FROM triggers_pending p USING moved m WHERE p.created_at = m.created_at AND p.id = m.id AND m.status <> 'accepted'
   ), entered_pending AS (
     INSERT INTO triggers_pending (created_at, id) SELECT created_at, id FROM moved WHERE status = 'accepted' ON CONFLICT DO NOTHING
-  )`;
+  )`);
 
 @Injectable()
 export class SqlTriggerRepository implements TriggerRepository {
   /** Concurrent trigger requests share one insert; a transactionId taken (by anyone, even in the same batch) loses. */
-  private readonly inserts = new CallBatcher<TriggerRecord, boolean>(async (_, triggers) => {
-    const rows = await this.sql.queryPrepared<{ id: string }>(INSERT_TRIGGERS.bind({ rows: jsonRows(triggers.map(toRow), COLUMNS) }));
+  private readonly inserts = new CallBatcher<TriggerRecord, boolean>(async (_, batch) => {
+    const rows = await this.sql.queryPrepared<Pick<TriggerRow, 'id'>>(INSERT_TRIGGERS.bind({ rows: jsonRows(batch.map(toRow), COLUMNS) }));
     const inserted = new Set(rows.map((row) => row.id));
-    return triggers.map((t) => inserted.has(t.id));
+    return batch.map((t) => inserted.has(t.id));
   });
   private readonly byId = new CallBatcher<string, TriggerRecord | null>(async (_, ids) => {
-    const rows = await this.sql.query('SELECT * FROM triggers WHERE id = ANY($1::text[])', [textArray(ids)]);
-    const found = new Map(rows.map((row) => [row.id as string, row]));
-    return ids.map((id) => (found.has(id) ? toTriggerRecord(found.get(id)) : null));
+    const rows = await this.sql.query<TriggerRow>(sql`SELECT * FROM triggers WHERE id = ANY(${textArray(ids)}::text[])`);
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => {
+      const row = found.get(id);
+      return row ? toTriggerRecord(row) : null;
+    });
   });
   private readonly statusChanges = new CallBatcher<{ id: string; from: TriggerStatus[]; to: TriggerStatus; at?: Date }, boolean>(async (_, inputs) => {
     const { from, to, at } = inputs[0];
     const ids = inputs.map((input) => input.id);
-    const rows = await this.sql.query(
-      `WITH moved AS (
-         UPDATE triggers SET status = $2, updated_at = COALESCE($4::timestamptz, now()) WHERE id = ANY($1::text[]) AND status = ANY($3::text[])
+    const rows = await this.sql.query<Pick<TriggerRow, 'id'>>(
+      sql`WITH moved AS (
+         UPDATE triggers SET status = ${to}, updated_at = COALESCE(${at ?? null}::timestamptz, now()) WHERE id = ANY(${textArray(ids)}::text[]) AND status = ANY(${from}::text[])
          RETURNING id, created_at, status
        ), ${KEEP_PENDING_LISTED}
        SELECT id FROM moved`,
-      [textArray(ids), to, from, at ?? null],
     );
-    const moved = new Set(rows.map((row) => row.id as string));
+    const moved = new Set(rows.map((row) => row.id));
     return ids.map((id) => moved.delete(id)); // the same trigger twice in one batch moved once
   });
 
@@ -139,11 +123,9 @@ export class SqlTriggerRepository implements TriggerRepository {
   }
 
   async findByTransactionId(scope: EnvironmentScope, transactionId: string): Promise<TriggerRecord | null> {
-    const [row] = await this.sql.query('SELECT * FROM triggers WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3', [
-      scope.environmentId,
-      scope.organizationId,
-      transactionId,
-    ]);
+    const [row] = await this.sql.query<TriggerRow>(
+      sql`SELECT * FROM triggers WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND transaction_id = ${transactionId}`,
+    );
     return row ? toTriggerRecord(row) : null;
   }
 
@@ -153,22 +135,21 @@ export class SqlTriggerRepository implements TriggerRepository {
   }
 
   async findStaleAccepted(olderThan: Date, limit: number): Promise<TriggerRecord[]> {
-    const rows = await this.sql.query(
-      `SELECT t.* FROM triggers_pending p JOIN triggers t ON t.id = p.id
-       WHERE p.created_at < $1 AND t.status = 'accepted' ORDER BY p.created_at, p.id LIMIT $2`,
-      [olderThan, limit],
+    const rows = await this.sql.query<TriggerRow>(
+      sql`SELECT t.* FROM triggers_pending p JOIN triggers t ON t.id = p.id
+       WHERE p.created_at < ${olderThan} AND t.status = 'accepted' ORDER BY p.created_at, p.id LIMIT ${limit}`,
     );
     return rows.map(toTriggerRecord);
   }
 
   async cancel(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<boolean> {
-    const rows = await this.sql.query(
-      `WITH moved AS (
-         UPDATE triggers SET status = 'canceled', updated_at = COALESCE($5::timestamptz, now())
-         WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND status = ANY($4::text[]) RETURNING id, created_at, status
+    const rows = await this.sql.query<Pick<TriggerRow, 'id'>>(
+      sql`WITH moved AS (
+         UPDATE triggers SET status = 'canceled', updated_at = COALESCE(${at ?? null}::timestamptz, now())
+         WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND transaction_id = ${transactionId}
+           AND status = ANY(${CANCELABLE_TRIGGER_STATUSES}::text[]) RETURNING id, created_at, status
        ), ${KEEP_PENDING_LISTED}
        SELECT id FROM moved`,
-      [scope.environmentId, scope.organizationId, transactionId, CANCELABLE_TRIGGER_STATUSES, at ?? null],
     );
     return rows.length === 1;
   }
