@@ -3,72 +3,93 @@ import { EnvironmentScope } from '@app/kernel';
 import { Message } from '@app/delivery';
 import { BadgeCounts, InboxChange, InboxChanged, InboxFilter, InboxItem, InboxPageRequest, InboxRepository, InboxState, sortedContextKeys } from '@app/inbox';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { Sql, empty, join, param, raw, sql } from '../sql-statement';
 import { toMessage } from '../delivery/sql-message.repository';
 import { MessageRow } from '../tables';
 
-const SEVERITY = `COALESCE(NULLIF((SELECT n.severity FROM notifications n WHERE n.id = m.notification_id), ''), 'none')`;
+const SEVERITY = raw(`COALESCE(NULLIF((SELECT n.severity FROM notifications n WHERE n.id = m.notification_id), ''), 'none')`);
 
-/** The WHERE of one subscriber's in-app messages under a filter; `params` grows with the values. */
-function feedWhere(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, params: unknown[]): string {
-  params.push(scope.environmentId, scope.organizationId, subscriberId);
-  const [environment, organization, subscriber] = [params.length - 2, params.length - 1, params.length].map((n) => `$${n}`);
-  const where = [`m.environment_id = ${environment}`, `m.organization_id = ${organization}`, `m.subscriber_id = ${subscriber}`, `m.channel = 'in_app'`];
-  const add = (sql: (placeholder: string) => string, value: unknown) => where.push(sql(`$${params.push(value)}`));
-  if (filter.tags?.length) add((p) => `m.tags ?| ${p}::text[]`, filter.tags);
+/** A message with its notification's severity (SEVERITY). */
+type InboxRow = MessageRow & { inbox_severity: string };
+
+/** A changed message's state before the change (`changing`). */
+interface StateBeforeRow {
+  before_read: boolean;
+  before_seen: boolean;
+  before_archived: boolean;
+  before_snoozed_until: Date | null;
+}
+
+/**
+ * The WHERE of one subscriber's in-app messages under a filter. `anySnooze`: a snoozed message is
+ * found too unless the filter asks for snoozed ones (single-message operations: unsnooze, read it from a snoozed tab).
+ */
+function feedWhere(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, anySnooze = false): Sql {
+  const where = [
+    sql`m.environment_id = ${scope.environmentId}`,
+    sql`m.organization_id = ${scope.organizationId}`,
+    sql`m.subscriber_id = ${subscriberId}`,
+    raw(`m.channel = 'in_app'`),
+  ];
+  if (filter.tags?.length) where.push(sql`m.tags ?| ${filter.tags}::text[]`);
   for (const field of ['read', 'seen', 'archived'] as const) {
-    if (filter[field] !== undefined) add((p) => `m.${field} = ${p}`, filter[field]);
+    if (filter[field] !== undefined) where.push(sql`m.${raw(field)} = ${filter[field]}`);
   }
-  where.push(filter.snoozed ? 'm.snoozed_until IS NOT NULL' : 'm.snoozed_until IS NULL');
-  if (filter.data && Object.keys(filter.data).length) add((p) => `m.payload @> ${p}::jsonb`, JSON.stringify(filter.data));
-  if (filter.severity?.length) add((p) => `${SEVERITY} = ANY(${p}::text[])`, filter.severity);
-  if (filter.createdGte) add((p) => `m.created_at >= ${p}::timestamptz`, filter.createdGte);
-  if (filter.createdLte) add((p) => `m.created_at <= ${p}::timestamptz`, filter.createdLte);
-  if (filter.ids) add((p) => `m.id = ANY(${p}::text[])`, filter.ids);
+  if (filter.snoozed) where.push(raw('m.snoozed_until IS NOT NULL'));
+  else if (!anySnooze) where.push(raw('m.snoozed_until IS NULL'));
+  if (filter.data && Object.keys(filter.data).length) where.push(sql`m.payload @> ${JSON.stringify(filter.data)}::jsonb`);
+  if (filter.severity?.length) where.push(sql`${SEVERITY} = ANY(${filter.severity}::text[])`);
+  if (filter.createdGte) where.push(sql`m.created_at >= ${filter.createdGte}::timestamptz`);
+  if (filter.createdLte) where.push(sql`m.created_at <= ${filter.createdLte}::timestamptz`);
+  if (filter.ids) where.push(sql`m.id = ANY(${filter.ids}::text[])`);
   // A notification records its contexts' keys sorted: equal lists are the same set.
   if (filter.contextKeys?.length) {
-    add(
-      (p) =>
-        `m.notification_id IN (SELECT n.id FROM notifications n WHERE n.environment_id = ${environment} AND n.subscriber_id = ${subscriber} AND n.context_keys = ${p}::jsonb)`,
-      JSON.stringify(sortedContextKeys(filter.contextKeys)),
+    where.push(
+      sql`m.notification_id IN (SELECT n.id FROM notifications n WHERE n.environment_id = ${scope.environmentId} AND n.subscriber_id = ${subscriberId} AND n.context_keys = ${JSON.stringify(sortedContextKeys(filter.contextKeys))}::jsonb)`,
     );
   }
-  return where.join(' AND ');
+  return join(where, ' AND ');
 }
 
-/** The SET of a change; `params` grows with the values. */
-function changeSet(change: InboxChange, params: unknown[]): string {
-  const at = `$${params.push(change.at)}`;
-  const set = [`updated_at = ${at}`];
-  if (change.read === true) set.push('read = true', `last_read_date = ${at}`);
-  if (change.read === false) set.push('read = false');
-  if (change.seen === true) set.push('seen = true', `last_seen_date = ${at}`, `first_seen_date = COALESCE(first_seen_date, ${at})`);
-  if (change.seen === false) set.push('seen = false');
-  if (change.archived === true) set.push('archived = true', `archived_at = ${at}`);
-  if (change.archived === false) set.push('archived = false', 'archived_at = NULL');
-  if (change.snoozedUntil !== undefined) set.push(`snoozed_until = $${params.push(change.snoozedUntil)}::timestamptz`);
-  if (change.cta !== undefined) set.push(`cta = $${params.push(JSON.stringify(change.cta))}::jsonb`);
-  return set.join(', ');
+/** The SET of a change. */
+function changeSet(change: InboxChange): Sql {
+  const at = change.at;
+  const set = [sql`updated_at = ${at}`];
+  if (change.read === true) set.push(raw('read = true'), sql`last_read_date = ${at}`);
+  if (change.read === false) set.push(raw('read = false'));
+  if (change.seen === true) set.push(raw('seen = true'), sql`last_seen_date = ${at}`, sql`first_seen_date = COALESCE(first_seen_date, ${at})`);
+  if (change.seen === false) set.push(raw('seen = false'));
+  if (change.archived === true) set.push(raw('archived = true'), sql`archived_at = ${at}`);
+  if (change.archived === false) set.push(raw('archived = false'), raw('archived_at = NULL'));
+  if (change.snoozedUntil !== undefined) set.push(sql`snoozed_until = ${change.snoozedUntil}::timestamptz`);
+  if (change.cta !== undefined) set.push(sql`cta = ${JSON.stringify(change.cta)}::jsonb`);
+  return join(set);
 }
 
-const toItem = (row: any): InboxItem => ({ message: toMessage(row), severity: row.inbox_severity || 'none' });
+const toItem = (row: InboxRow): InboxItem => ({ message: toMessage(row), severity: row.inbox_severity || 'none' });
 
 /**
  * An UPDATE of the messages under `where` that also answers each one's state before it: the rows
  * are locked as they are read, so a concurrent change waits and then sees this one's result.
  */
-const changing = (where: string, set: string, returning: string) =>
-  `WITH before AS (
+const changing = (where: Sql, set: Sql, returning: Sql) =>
+  sql`WITH before AS (
      SELECT m.id, m.read AS before_read, m.seen AS before_seen, m.archived AS before_archived, m.snoozed_until AS before_snoozed_until
      FROM messages m WHERE ${where} FOR UPDATE)
    UPDATE messages m SET ${set} FROM before b WHERE m.id = b.id
    RETURNING ${returning}, b.before_read, b.before_seen, b.before_archived, b.before_snoozed_until`;
 
-const stateBefore = (row: any): InboxState => ({
+const stateBefore = (row: StateBeforeRow): InboxState => ({
   read: row.before_read,
   seen: row.before_seen,
   archived: row.before_archived,
   snoozedUntil: row.before_snoozed_until ? new Date(row.before_snoozed_until) : undefined,
 });
+
+// SKIP LOCKED: concurrent sweeps take disjoint rows; the woken message counts as delivered again now
+const WAKE_SNOOZED = sql`UPDATE messages SET snoozed_until = NULL, updated_at = ${param('now')}, delivered_at = delivered_at || jsonb_build_array(${param('nowText')}::text)
+       WHERE id IN (SELECT id FROM messages WHERE snoozed_until <= ${param('now')} ORDER BY snoozed_until LIMIT ${param('limit')} FOR UPDATE SKIP LOCKED)
+       AND snoozed_until <= ${param('now')} RETURNING *`;
 
 /** InboxRepository on PostgreSQL / PGlite: the messages table, read by subscriber, each change one statement. */
 @Injectable()
@@ -76,44 +97,36 @@ export class SqlInboxRepository implements InboxRepository {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async list(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, page: InboxPageRequest): Promise<{ items: InboxItem[]; hasMore: boolean }> {
-    const params: unknown[] = [];
-    let where = feedWhere(scope, subscriberId, filter, params);
-    if (page.after !== undefined) {
-      const p = `$${params.push(page.after)}`;
-      // an unknown cursor compares with NULL: an empty page
-      where += ` AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ${p} AND c.environment_id = $1 AND c.subscriber_id = $3)`;
-    }
-    const rows = await this.sql.query(
-      `SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m WHERE ${where}
-       ORDER BY m.created_at DESC, m.id DESC LIMIT $${params.push(page.limit + 1)} OFFSET $${params.push(page.offset ?? 0)}`,
-      params,
+    // an unknown cursor compares with NULL: an empty page
+    const after =
+      page.after === undefined
+        ? empty
+        : sql` AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM messages c WHERE c.id = ${page.after} AND c.environment_id = ${scope.environmentId} AND c.subscriber_id = ${subscriberId})`;
+    const rows = await this.sql.query<InboxRow>(
+      sql`SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m WHERE ${feedWhere(scope, subscriberId, filter)}${after}
+       ORDER BY m.created_at DESC, m.id DESC LIMIT ${page.limit + 1} OFFSET ${page.offset ?? 0}`,
     );
     return { items: rows.slice(0, page.limit).map(toItem), hasMore: rows.length > page.limit };
   }
 
   async count(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<number> {
-    const params: unknown[] = [];
     const [row] = await this.sql.query<{ total: string | number }>(
-      `SELECT COUNT(*) AS total FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)}`,
-      params,
+      sql`SELECT COUNT(*) AS total FROM messages m WHERE ${feedWhere(scope, subscriberId, filter)}`,
     );
     return Number(row.total);
   }
 
   async find(scope: EnvironmentScope, subscriberId: string, id: string): Promise<InboxItem | null> {
-    const params: unknown[] = [];
-    const where = feedWhere(scope, subscriberId, { ids: [id] }, params);
-    // a snoozed message is found too
-    const [row] = await this.sql.query(`SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m WHERE ${anySnooze(where)}`, params);
+    const where = feedWhere(scope, subscriberId, { ids: [id] }, true);
+    const [row] = await this.sql.query<InboxRow>(sql`SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m WHERE ${where}`);
     return row ? toItem(row) : null;
   }
 
   async findMany(scope: EnvironmentScope, ids: string[]): Promise<InboxItem[]> {
     if (!ids.length) return [];
-    const rows = await this.sql.query(
-      `SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m
-       WHERE m.environment_id = $1 AND m.organization_id = $2 AND m.id = ANY($3::text[]) AND m.channel = 'in_app'`,
-      [scope.environmentId, scope.organizationId, ids],
+    const rows = await this.sql.query<InboxRow>(
+      sql`SELECT m.*, ${SEVERITY} AS inbox_severity FROM messages m
+       WHERE m.environment_id = ${scope.environmentId} AND m.organization_id = ${scope.organizationId} AND m.id = ANY(${ids}::text[]) AND m.channel = 'in_app'`,
     );
     return rows.map(toItem);
   }
@@ -122,12 +135,11 @@ export class SqlInboxRepository implements InboxRepository {
     const counts = new Map<string, BadgeCounts>();
     if (!subscriberIds.length) return counts;
     const rows = await this.sql.query<{ subscriber_id: string; severity: string; unread: number; unseen: number }>(
-      `SELECT m.subscriber_id, ${SEVERITY} AS severity, (count(*) FILTER (WHERE NOT m.read))::int AS unread, (count(*) FILTER (WHERE NOT m.seen))::int AS unseen
+      sql`SELECT m.subscriber_id, ${SEVERITY} AS severity, (count(*) FILTER (WHERE NOT m.read))::int AS unread, (count(*) FILTER (WHERE NOT m.seen))::int AS unseen
        FROM messages m
-       WHERE m.environment_id = $1 AND m.organization_id = $2 AND m.subscriber_id = ANY($3::text[]) AND m.channel = 'in_app'
+       WHERE m.environment_id = ${scope.environmentId} AND m.organization_id = ${scope.organizationId} AND m.subscriber_id = ANY(${subscriberIds}::text[]) AND m.channel = 'in_app'
          AND NOT m.archived AND m.snoozed_until IS NULL
        GROUP BY 1, 2`,
-      [scope.environmentId, scope.organizationId, subscriberIds],
     );
     for (const row of rows) {
       if (Number(row.unread) === 0 && Number(row.unseen) === 0) continue;
@@ -140,56 +152,34 @@ export class SqlInboxRepository implements InboxRepository {
   }
 
   async change(scope: EnvironmentScope, subscriberId: string, id: string, change: InboxChange): Promise<(InboxItem & Pick<InboxChanged, 'before'>) | null> {
-    const params: unknown[] = [];
-    const where = anySnooze(feedWhere(scope, subscriberId, { ids: [id] }, params));
-    const [row] = await this.sql.query(changing(where, changeSet(change, params), `m.*, ${SEVERITY} AS inbox_severity`), params);
+    const where = feedWhere(scope, subscriberId, { ids: [id] }, true);
+    const [row] = await this.sql.query<InboxRow & StateBeforeRow>(changing(where, changeSet(change), sql`m.*, ${SEVERITY} AS inbox_severity`));
     return row ? { ...toItem(row), before: stateBefore(row) } : null;
   }
 
   async changeMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter, change: InboxChange): Promise<InboxChanged[]> {
-    const params: unknown[] = [];
-    const where = feedWhere(scope, subscriberId, filter, params);
-    const rows = await this.sql.query<MessageRow>(changing(where, changeSet(change, params), 'm.*'), params);
+    const rows = await this.sql.query<MessageRow & StateBeforeRow>(changing(feedWhere(scope, subscriberId, filter), changeSet(change), raw('m.*')));
     return rows.map((row) => ({ message: toMessage(row), before: stateBefore(row) }));
   }
 
   async delete(scope: EnvironmentScope, subscriberId: string, id: string): Promise<Message | null> {
-    const params: unknown[] = [];
-    const where = anySnooze(feedWhere(scope, subscriberId, { ids: [id] }, params));
-    const [row] = await this.sql.query<MessageRow>(`DELETE FROM messages m WHERE ${where} RETURNING m.*`, params);
+    const where = feedWhere(scope, subscriberId, { ids: [id] }, true);
+    const [row] = await this.sql.query<MessageRow>(sql`DELETE FROM messages m WHERE ${where} RETURNING m.*`);
     return row ? toMessage(row) : null;
   }
 
   async deleteMany(scope: EnvironmentScope, subscriberId: string, filter: InboxFilter): Promise<Message[]> {
-    const params: unknown[] = [];
-    return (await this.sql.query<MessageRow>(`DELETE FROM messages m WHERE ${feedWhere(scope, subscriberId, filter, params)} RETURNING m.*`, params)).map(
-      toMessage,
-    );
+    return (await this.sql.query<MessageRow>(sql`DELETE FROM messages m WHERE ${feedWhere(scope, subscriberId, filter)} RETURNING m.*`)).map(toMessage);
   }
 
   async wakeSnoozed(now: Date, limit: number): Promise<Message[]> {
-    // SKIP LOCKED: concurrent sweeps take disjoint rows; the woken message counts as delivered again now
-    const rows = await this.sql.query<MessageRow>(
-      `UPDATE messages SET snoozed_until = NULL, updated_at = $1, delivered_at = delivered_at || jsonb_build_array($3::text)
-       WHERE id IN (SELECT id FROM messages WHERE snoozed_until <= $1 ORDER BY snoozed_until LIMIT $2 FOR UPDATE SKIP LOCKED)
-       AND snoozed_until <= $1 RETURNING *`,
-      [now, limit, now.toISOString()],
-    );
+    const rows = await this.sql.query<MessageRow>(WAKE_SNOOZED.bind({ now, nowText: now.toISOString(), limit }));
     return rows.map(toMessage);
   }
 
   async setPresence(scope: EnvironmentScope, subscriberId: string, online: boolean, at: Date): Promise<void> {
-    await this.sql.query('UPDATE subscribers SET is_online = $4, last_online_at = $5 WHERE environment_id = $1 AND organization_id = $2 AND id = $3', [
-      scope.environmentId,
-      scope.organizationId,
-      subscriberId,
-      online,
-      at,
-    ]);
+    await this.sql.query(
+      sql`UPDATE subscribers SET is_online = ${online}, last_online_at = ${at} WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND id = ${subscriberId}`,
+    );
   }
-}
-
-/** Single-message operations reach a snoozed message too (unsnooze, read it from a snoozed tab). */
-function anySnooze(where: string): string {
-  return where.replace(' AND m.snoozed_until IS NULL', '');
 }
