@@ -2,29 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository, Job } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { executionDetails } from '../tables';
+import { param, sql } from '../sql-statement';
+import { columnSpecs } from '../sql-table';
+import { ExecutionDetailRow, executionDetails } from '../tables';
 import { FIRST_JOB_DETAILS_RETENTION, JOB_DETAILS_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
 import { jobsWithIdIn } from './sql-job.repository';
-import { ColumnSpec, batchedInsertManyIfAbsent, isoTime, setPresent } from './sql-rows';
+import { batchedInsertManyIfAbsent, isoTime, setPresent } from './sql-rows';
 
-export const EXECUTION_DETAIL_COLUMNS: readonly ColumnSpec[] = [
-  ['id', 'text'],
-  ['organization_id', 'text'],
-  ['environment_id', 'text'],
-  ['notification_id', 'text'],
-  ['job_id', 'text'],
-  ['subscriber_id', 'text'],
-  ['transaction_id', 'text'],
-  ['channel', 'text'],
-  ['provider_id', 'text'],
-  ['status', 'text'],
-  ['source', 'text'],
-  ['detail', 'text'],
-  ['raw', 'text'],
-  ['is_retry', 'boolean'],
-  ['is_test', 'boolean'],
-  ['created_at', 'timestamptz'],
-];
+export const EXECUTION_DETAIL_COLUMNS = columnSpecs(executionDetails);
 
 /** The columns of a detail that are not its job's: a detail kept on its job's row has these only. */
 const ownColumns = (d: ExecutionDetail): Record<string, unknown> => ({
@@ -72,16 +57,27 @@ export function toJobDetailEntry(d: ExecutionDetail, job: Job): Record<string, u
   return entry;
 }
 
+/** A list of job ids and a scope, each one placeholder however often a statement names it. */
+const JOB_IDS = param('jobIds');
+const ENVIRONMENT_ID = param('environmentId');
+const ORGANIZATION_ID = param('organizationId');
+
 /**
- * The columns of execution_details, read from the details kept on the rows of the jobs with these ids
+ * The columns of execution_details, read from the details kept on the rows of the jobs JOB_IDS
  * (jobsWithIdIn); a flag an entry leaves out (toJobDetailEntry) is false, a raw left out NULL.
  */
-const JOB_DETAIL_ROWS = `SELECT d.id, j.organization_id, j.environment_id, j.notification_id, j.id AS job_id, j.subscriber_id, j.transaction_id,
+const JOB_DETAIL_ROWS = sql`SELECT d.id, j.organization_id, j.environment_id, j.notification_id, j.id AS job_id, j.subscriber_id, j.transaction_id,
          d.channel, d.provider_id, d.status, d.source, d.detail, d.raw, COALESCE(d.is_retry, false) AS is_retry, COALESCE(d.is_test, false) AS is_test, d.created_at
-  FROM (${jobsWithIdIn(1)}) j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(id text, channel text, provider_id text, status text, source text,
+  FROM (${jobsWithIdIn(JOB_IDS)}) j CROSS JOIN LATERAL jsonb_to_recordset(j.details) AS d(id text, channel text, provider_id text, status text, source text,
          detail text, raw text, is_retry boolean, is_test boolean, created_at timestamptz)`;
 
-export function toExecutionDetail(row: any): ExecutionDetail {
+/** The details of the jobs JOB_IDS of a scope: the table's, and those kept on the jobs' rows (written with the job). */
+const DETAILS_OF_JOBS = sql`SELECT * FROM execution_details WHERE job_id = ANY(${JOB_IDS}::text[]) AND environment_id = ${ENVIRONMENT_ID} AND organization_id = ${ORGANIZATION_ID}
+       UNION ALL
+       ${JOB_DETAIL_ROWS} WHERE j.details IS NOT NULL AND j.environment_id = ${ENVIRONMENT_ID} AND j.organization_id = ${ORGANIZATION_ID}
+       ORDER BY created_at, id`;
+
+export function toExecutionDetail(row: ExecutionDetailRow): ExecutionDetail {
   return setPresent<ExecutionDetail>(
     {
       id: row.id,
@@ -121,13 +117,8 @@ export class SqlExecutionDetailRepository implements ExecutionDetailRepository {
 
   async listByJobIds(scope: EnvironmentScope, jobIds: string[]): Promise<ExecutionDetail[]> {
     if (jobIds.length === 0) return [];
-    // the details of the table, and those kept on the jobs' rows (written with the job)
-    const rows = await this.sql.query(
-      `SELECT * FROM execution_details WHERE job_id = ANY($1::text[]) AND environment_id = $2 AND organization_id = $3
-       UNION ALL
-       ${JOB_DETAIL_ROWS} WHERE j.details IS NOT NULL AND j.environment_id = $2 AND j.organization_id = $3
-       ORDER BY created_at, id`,
-      [jobIds, scope.environmentId, scope.organizationId],
+    const rows = await this.sql.query<ExecutionDetailRow>(
+      DETAILS_OF_JOBS.bind({ jobIds, environmentId: scope.environmentId, organizationId: scope.organizationId }),
     );
     return rows.map(toExecutionDetail);
   }

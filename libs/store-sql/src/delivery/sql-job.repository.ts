@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { jobs } from '../tables';
+import { Sql, empty, join, param, raw, sql } from '../sql-statement';
+import { assignments } from '../sql-table';
+import { JobRow, jobs } from '../tables';
 import { FIRST_JOB_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
 import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
 
@@ -43,20 +45,20 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   ['context_keys', 'jsonb'],
 ];
 
-/** The fields a transition may patch → column and whether it is jsonb; the only names that reach SQL text. */
-const PATCH_COLUMNS: Record<keyof JobPatch, { column: string; json: boolean }> = {
-  providerId: { column: 'provider_id', json: false },
-  payload: { column: 'payload', json: true },
-  overrides: { column: 'overrides', json: true },
-  digest: { column: 'digest', json: true },
-  digestBucketKey: { column: 'digest_bucket_key', json: false },
-  mergedDigestId: { column: 'merged_digest_id', json: false },
-  runAt: { column: 'run_at', json: false },
-  attempts: { column: 'attempts', json: false },
-  scheduleExtensionsCount: { column: 'schedule_extensions_count', json: false },
-  error: { column: 'error', json: true },
-  output: { column: 'output', json: true },
-  updatedAt: { column: 'updated_at', json: false },
+/** The fields a transition may patch → their column. */
+const PATCH_COLUMNS: Record<keyof JobPatch, keyof JobRow> = {
+  providerId: 'provider_id',
+  payload: 'payload',
+  overrides: 'overrides',
+  digest: 'digest',
+  digestBucketKey: 'digest_bucket_key',
+  mergedDigestId: 'merged_digest_id',
+  runAt: 'run_at',
+  attempts: 'attempts',
+  scheduleExtensionsCount: 'schedule_extensions_count',
+  error: 'error',
+  output: 'output',
+  updatedAt: 'updated_at',
 };
 
 export const toJobRow = (j: Job): Record<string, unknown> => ({
@@ -91,7 +93,7 @@ export const toJobRow = (j: Job): Record<string, unknown> => ({
   output: j.output,
 });
 
-export function toJob(row: any): Job {
+export function toJob(row: JobRow): Job {
   return setPresent<Job>(
     {
       id: row.id,
@@ -148,32 +150,50 @@ export function leaveOutFirstJobDefaults(row: Record<string, unknown>): Record<s
  * notifications `n` a query picks: the job's own columns, and those it shares with its notification.
  * Columns as `SELECT * FROM jobs` has them, so both read alike.
  */
-const FIRST_JOB_ROWS = `SELECT j.* FROM notifications n CROSS JOIN LATERAL jsonb_populate_record(NULL::jobs, '${JSON.stringify(FIRST_JOB_DEFAULTS)}'::jsonb || n.first_job || jsonb_build_object(
+const FIRST_JOB_ROWS =
+  raw(`SELECT j.* FROM notifications n CROSS JOIN LATERAL jsonb_populate_record(NULL::jobs, '${JSON.stringify(FIRST_JOB_DEFAULTS)}'::jsonb || n.first_job || jsonb_build_object(
     'notification_id', n.id, 'organization_id', n.organization_id, 'environment_id', n.environment_id, 'transaction_id', n.transaction_id,
     'subscriber_id', n.subscriber_id, 'external_subscriber_id', n.external_subscriber_id, 'workflow_id', n.workflow_id,
-    'workflow_identifier', n.workflow_identifier, 'payload', n.payload, 'created_at', n.created_at)) j`;
+    'workflow_identifier', n.workflow_identifier, 'payload', n.payload, 'created_at', n.created_at)) j`);
 
-/** The jobs whose id is one of the text[] parameter `param`, wherever each is kept (primary key; notifications_first_job index). */
-export const jobsWithIdIn = (param: number) =>
-  `SELECT * FROM jobs WHERE id = ANY($${param}::text[])
-   UNION ALL ${FIRST_JOB_ROWS} WHERE n.first_job IS NOT NULL AND n.first_job->>'id' = ANY($${param}::text[])`;
+/**
+ * The jobs whose id is one of the text[] `ids`, wherever each is kept (primary key; notifications_first_job index).
+ * `ids` is named twice: a `param` sends the list once.
+ */
+export const jobsWithIdIn = (ids: unknown): Sql =>
+  sql`SELECT * FROM jobs WHERE id = ANY(${ids}::text[])
+   UNION ALL ${FIRST_JOB_ROWS} WHERE n.first_job IS NOT NULL AND n.first_job->>'id' = ANY(${ids}::text[])`;
+
+/** A list of ids and a scope, each one placeholder however often a statement names it. */
+const IDS = param('ids');
+const ENVIRONMENT_ID = param('environmentId');
+const ORGANIZATION_ID = param('organizationId');
+
+const JOBS_WITH_ID_IN = jobsWithIdIn(IDS);
+
+/** Each job's notification, then all its jobs wherever each is kept. */
+const CHAINS_OF = sql`SELECT l.id AS lead_id, c.* FROM (${JOBS_WITH_ID_IN}) l CROSS JOIN LATERAL (
+         SELECT * FROM jobs WHERE notification_id = l.notification_id
+         UNION ALL ${FIRST_JOB_ROWS} WHERE n.id = l.notification_id AND n.first_job IS NOT NULL
+       ) c`;
+
+const JOBS_OF_NOTIFICATIONS = sql`SELECT * FROM jobs WHERE notification_id = ANY(${IDS}::text[]) AND environment_id = ${ENVIRONMENT_ID} AND organization_id = ${ORGANIZATION_ID}
+       UNION ALL
+       ${FIRST_JOB_ROWS} WHERE n.id = ANY(${IDS}::text[]) AND n.first_job IS NOT NULL AND n.environment_id = ${ENVIRONMENT_ID} AND n.organization_id = ${ORGANIZATION_ID}
+       ORDER BY notification_id, created_at, id`;
 
 @Injectable()
 export class SqlJobRepository implements JobRepository {
   private readonly byId = new CallBatcher<string, Job | null>(async (_, ids) => {
-    const rows = await this.sql.query(jobsWithIdIn(1), [ids]);
-    const found = new Map(rows.map((row) => [row.id as string, row]));
-    return ids.map((id) => (found.has(id) ? toJob(found.get(id)) : null));
+    const rows = await this.sql.query<JobRow>(JOBS_WITH_ID_IN.bind({ ids }));
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => {
+      const row = found.get(id);
+      return row ? toJob(row) : null;
+    });
   });
   private readonly chains = new CallBatcher<string, Job[]>(async (_, ids) => {
-    // each job's notification, then all its jobs wherever each is kept
-    const rows = await this.sql.query(
-      `SELECT l.id AS lead_id, c.* FROM (${jobsWithIdIn(1)}) l CROSS JOIN LATERAL (
-         SELECT * FROM jobs WHERE notification_id = l.notification_id
-         UNION ALL ${FIRST_JOB_ROWS} WHERE n.id = l.notification_id AND n.first_job IS NOT NULL
-       ) c`,
-      [ids],
-    );
+    const rows = await this.sql.query<JobRow & { lead_id: string }>(CHAINS_OF.bind({ ids }));
     const byLead = new Map<string, Job[]>();
     for (const row of rows) {
       const chain = byLead.get(row.lead_id);
@@ -186,29 +206,29 @@ export class SqlJobRepository implements JobRepository {
   private readonly transitions = new CallBatcher<{ id: string; to: JobStatus; patch: JobPatch }, boolean>(async (_, inputs) => {
     const { to, patch } = inputs[0];
     const ids = inputs.map((input) => input.id);
-    const params: unknown[] = [ids, to, jobStatusesAllowing(to)];
-    const sets = ['status = $2'];
+    const sets = [sql`status = ${to}`];
+    const changes: Partial<Record<keyof JobRow, unknown>> = {};
     for (const [field, value] of Object.entries(patch) as [keyof JobPatch, unknown][]) {
-      const spec = PATCH_COLUMNS[field];
-      if (!spec || value === undefined) continue;
-      const param = spec.json && present(value) ? JSON.stringify(value) : value;
-      sets.push(`${spec.column} = $${params.push(param)}${spec.json ? '::jsonb' : ''}`);
+      if (field in PATCH_COLUMNS && value !== undefined) changes[PATCH_COLUMNS[field]] = value;
     }
-    if (!present(patch.updatedAt)) sets.push('updated_at = now()');
-    const rows = await this.sql.query(`UPDATE jobs SET ${sets.join(', ')} WHERE id = ANY($1::text[]) AND status = ANY($3::text[]) RETURNING id`, params);
+    if (Object.keys(changes).length) sets.push(assignments(jobs, changes as Partial<JobRow>));
+    if (!present(patch.updatedAt)) sets.push(raw('updated_at = now()'));
+    const rows = await this.sql.query<Pick<JobRow, 'id'>>(
+      sql`UPDATE jobs SET ${join(sets)} WHERE id = ANY(${ids}::text[]) AND status = ANY(${jobStatusesAllowing(to)}::text[]) RETURNING id`,
+    );
     // the same job twice in one batch moved once: only its first caller hears so
-    const moved = new Set(rows.map((row) => row.id as string));
+    const moved = new Set(rows.map((row) => row.id));
     return ids.map((id) => moved.delete(id));
   });
   private readonly nextInChain = new CallBatcher<{ parentId: string; digestEvents?: Record<string, unknown>[] }, Job | null>(async (_, inputs) => {
     const events = inputs[0].digestEvents;
     const parents = inputs.map((input) => input.parentId);
-    const rows = await this.sql.query(
-      `UPDATE jobs SET status = 'queued', updated_at = now()${events ? `, digest = COALESCE(digest, '{}'::jsonb) || jsonb_build_object('events', $2::jsonb)` : ''}
-       WHERE parent_id = ANY($1::text[]) AND status = 'pending' RETURNING *`,
-      events ? [parents, JSON.stringify(events)] : [parents],
+    const addEvents = events ? sql`, digest = COALESCE(digest, '{}'::jsonb) || jsonb_build_object('events', ${JSON.stringify(events)}::jsonb)` : empty;
+    const rows = await this.sql.query<JobRow>(
+      sql`UPDATE jobs SET status = 'queued', updated_at = now()${addEvents}
+       WHERE parent_id = ANY(${parents}::text[]) AND status = 'pending' RETURNING *`,
     );
-    const byParent = new Map(rows.map((row) => [row.parent_id as string, toJob(row)]));
+    const byParent = new Map(rows.map((row) => [row.parent_id, toJob(row)]));
     return parents.map((parentId) => {
       const next = byParent.get(parentId) ?? null;
       byParent.delete(parentId); // the same chain twice in one batch moved once
@@ -228,12 +248,8 @@ export class SqlJobRepository implements JobRepository {
 
   async findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]> {
     if (notificationIds.length === 0) return [];
-    const rows = await this.sql.query(
-      `SELECT * FROM jobs WHERE notification_id = ANY($1::text[]) AND environment_id = $2 AND organization_id = $3
-       UNION ALL
-       ${FIRST_JOB_ROWS} WHERE n.id = ANY($1::text[]) AND n.first_job IS NOT NULL AND n.environment_id = $2 AND n.organization_id = $3
-       ORDER BY notification_id, created_at, id`,
-      [notificationIds, scope.environmentId, scope.organizationId],
+    const rows = await this.sql.query<JobRow>(
+      JOBS_OF_NOTIFICATIONS.bind({ ids: notificationIds, environmentId: scope.environmentId, organizationId: scope.organizationId }),
     );
     return inChainOrder(rows.map(toJob));
   }
@@ -248,20 +264,18 @@ export class SqlJobRepository implements JobRepository {
   }
 
   async findOverdue(before: Date, limit: number): Promise<Job[]> {
-    const rows = await this.sql.query(
-      `SELECT * FROM jobs
-       WHERE (status IN ('queued', 'running') AND updated_at < $1) OR (status = 'delayed' AND run_at < $1)
-       ORDER BY updated_at LIMIT $2`,
-      [before, limit],
+    const rows = await this.sql.query<JobRow>(
+      sql`SELECT * FROM jobs
+       WHERE (status IN ('queued', 'running') AND updated_at < ${before}) OR (status = 'delayed' AND run_at < ${before})
+       ORDER BY updated_at LIMIT ${limit}`,
     );
     return rows.map(toJob);
   }
 
   async cancelPendingByTransaction(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<Job[]> {
-    const rows = await this.sql.query(
-      `UPDATE jobs SET status = 'canceled', updated_at = COALESCE($4::timestamptz, now())
-       WHERE environment_id = $1 AND organization_id = $2 AND transaction_id = $3 AND ${CANCELABLE_STATUS_SQL} RETURNING *`,
-      [scope.environmentId, scope.organizationId, transactionId, at ?? null],
+    const rows = await this.sql.query<JobRow>(
+      sql`UPDATE jobs SET status = 'canceled', updated_at = COALESCE(${at ?? null}::timestamptz, now())
+       WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND transaction_id = ${transactionId} AND ${raw(CANCELABLE_STATUS_SQL)} RETURNING *`,
     );
     return rows.map(toJob);
   }
@@ -269,27 +283,25 @@ export class SqlJobRepository implements JobRepository {
   async cancelChildren(notificationId: string, afterJobId?: string, at?: Date, status: EndedChildStatus = 'canceled'): Promise<string[]> {
     const rows =
       afterJobId === undefined
-        ? await this.sql.query(
-            `UPDATE jobs SET status = $4, updated_at = COALESCE($3::timestamptz, now())
-             WHERE notification_id = $1 AND status = ANY($2::text[]) RETURNING id`,
-            [notificationId, CANCELABLE_JOB_STATUSES, at ?? null, status],
+        ? await this.sql.query<Pick<JobRow, 'id'>>(
+            sql`UPDATE jobs SET status = ${status}, updated_at = COALESCE(${at ?? null}::timestamptz, now())
+             WHERE notification_id = ${notificationId} AND status = ANY(${CANCELABLE_JOB_STATUSES}::text[]) RETURNING id`,
           )
-        : await this.sql.query(
+        : await this.sql.query<Pick<JobRow, 'id'>>(
             // the jobs after afterJobId: follow parent_id links down the chain
-            `WITH RECURSIVE chain AS (
-               SELECT id FROM jobs WHERE parent_id = $2 AND notification_id = $1
+            sql`WITH RECURSIVE chain AS (
+               SELECT id FROM jobs WHERE parent_id = ${afterJobId} AND notification_id = ${notificationId}
                UNION
-               SELECT j.id FROM jobs j JOIN chain c ON j.parent_id = c.id WHERE j.notification_id = $1
+               SELECT j.id FROM jobs j JOIN chain c ON j.parent_id = c.id WHERE j.notification_id = ${notificationId}
              )
-             UPDATE jobs SET status = $5, updated_at = COALESCE($4::timestamptz, now())
-             WHERE id IN (SELECT id FROM chain) AND status = ANY($3::text[]) RETURNING id`,
-            [notificationId, afterJobId, CANCELABLE_JOB_STATUSES, at ?? null, status],
+             UPDATE jobs SET status = ${status}, updated_at = COALESCE(${at ?? null}::timestamptz, now())
+             WHERE id IN (SELECT id FROM chain) AND status = ANY(${CANCELABLE_JOB_STATUSES}::text[]) RETURNING id`,
           );
     return rows.map((r) => r.id);
   }
 
   async findNextJob(parentId: string): Promise<Job | null> {
-    const [row] = await this.sql.query('SELECT * FROM jobs WHERE parent_id = $1 ORDER BY created_at, id LIMIT 1', [parentId]);
+    const [row] = await this.sql.query<JobRow>(sql`SELECT * FROM jobs WHERE parent_id = ${parentId} ORDER BY created_at, id LIMIT 1`);
     return row ? toJob(row) : null;
   }
 
