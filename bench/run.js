@@ -4,11 +4,12 @@
 // machine is noisy: compare ratios, not absolute numbers. stdout carries one JSON line per
 // benchmark; progress goes to stderr. Each phase gets its own database and Bull prefix, dropped after.
 //
-// Knobs (environment): BENCH_ONLY=idle,http,deliveries,live,fanout,neighbour,inbox,scale  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
+// Knobs (environment): BENCH_ONLY=idle,http,deliveries,live,fanout,neighbour,inbox,scale,vendors  BENCH_INBOX_SOCKETS=1000  BENCH_HTTP_SECONDS=10  BENCH_ROUNDS=3
 // BENCH_CONNECTIONS=50  BENCH_DELIVERIES=20000  BENCH_NOOP_JOBS=20000  BENCH_TOPIC_SIZES=10000,100000
 // BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
 // BENCH_IDLE_SECONDS=5  BENCH_IDLE_READINGS=5 (bench/idle-rss.js)
+// BENCH_VENDOR_SUBSCRIBERS=10000  BENCH_VENDOR_DELAY_MS=100  BENCH_VENDOR_LIMIT=500  BENCH_VENDOR_SCENARIOS=in_app,email_unlimited,... (bench/slow-vendors.js)
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
 // BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" (extra env for api/worker)  BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
 // BENCH_CHILD_LOG=/tmp/child (each child process's output appended to /tmp/child.<name>.<pid>)
@@ -41,9 +42,10 @@ const { benchNoisyNeighbour } = require('./noisy-neighbour');
 const { benchIdleRss } = require('./idle-rss');
 const { benchInboxSockets } = require('./inbox-sockets');
 const { benchScaleReads } = require('./scale-reads');
+const { benchSlowVendors } = require('./slow-vendors');
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
-const ONLY = new Set((process.env.BENCH_ONLY || 'idle,http,deliveries,live,fanout,neighbour,inbox,scale').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY || 'idle,http,deliveries,live,fanout,neighbour,inbox,scale,vendors').split(',').map((s) => s.trim()));
 const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 10);
 const ROUNDS = num('BENCH_ROUNDS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
@@ -678,6 +680,7 @@ async function main() {
     ['neighbour', benchNeighbour],
     ['inbox', benchInbox],
     ['scale', benchScale],
+    ['vendors', () => benchSlowVendors({ newSandbox, apiFor, startWorker, result })],
   ];
   for (const [name, phase] of phases) {
     if (!ONLY.has(name)) continue;
