@@ -78,6 +78,31 @@ describe('ExpoProvider against an Expo push fake', () => {
     });
   });
 
+  it('concurrent sends through one access token go in one request, up to 100; each message gets its own ticket id or failure', async () => {
+    const tokens = Array.from({ length: 103 }, (_, i) => `ExponentPushToken[batch-${i}]`);
+    fake.unregistered.add(tokens[1]);
+    const outcomes = await Promise.allSettled(
+      tokens.map((token, i) => provider.send(pushMessage(token, { id: `m-${i}` }), credentials(), sendContext(`m-${i}`))),
+    );
+    expect(fake.requests.map((request) => request.json().length)).toEqual([100, 3]);
+    expect(
+      fake.requests[0]
+        .json()
+        .slice(0, 3)
+        .map((message: { to: string }) => message.to),
+    ).toEqual(tokens.slice(0, 3));
+    const ids = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.id : undefined));
+    expect(new Set(ids.filter(Boolean)).size).toBe(102);
+    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: { kind: 'invalid_recipient', target: tokens[1] } });
+  });
+
+  it('a request-level failure of a batch fails each of its messages, and the batch is not sent again one by one', async () => {
+    fake.failNext('rate_limited');
+    const outcomes = await Promise.allSettled([TOKEN, `${TOKEN}2`].map((token) => provider.send(pushMessage(token), credentials(), sendContext())));
+    expect(outcomes.map((outcome) => outcome.status === 'rejected' && outcome.reason.kind)).toEqual(['rate_limited', 'rate_limited']);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('a wrong access token is refused by Expo (401 UNAUTHORIZED → auth)', async () => {
     const error = await providerFailure(provider.send(pushMessage(TOKEN), { ...credentials(), apiKey: 'wrong' }, sendContext()));
     expect(error).toMatchObject({ kind: 'auth', status: 401, providerCode: 'UNAUTHORIZED' });

@@ -1,4 +1,5 @@
 import { ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
+import { CallBatcher } from '@app/kernel';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { deepMerge, httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
@@ -7,6 +8,8 @@ import { compact, deadDeviceToken, overrideReader, reclassify, vendorDate } from
 export const EXPO_CREDENTIALS = { apiKey: required.string, baseUrl: optional.url };
 
 const EXPO_ORIGIN = 'https://exp.host';
+/** Expo takes at most this many messages a request. */
+const EXPO_BATCH = 100;
 
 interface ExpoTicket {
   status?: string;
@@ -20,11 +23,25 @@ interface ExpoAnswer {
   errors?: { code?: string; message?: string }[];
 }
 
+/** One message of a batch, and where its request goes. */
+interface ExpoSend {
+  url: string;
+  apiKey: string;
+  message: Record<string, unknown>;
+  passthrough: Omit<NonNullable<SendContext['passthrough']>, 'body'>;
+  signal: AbortSignal;
+  target: string;
+}
+
+type ExpoOutcome = { result: SendResult } | { error: ProviderError };
+
 /**
- * Expo push service: `POST /--/api/v2/push/send` with a one-message array and the access token as
- * Bearer (plain VendorHttp: expo-server-sdk 7 needs Node 22 and retries 429 itself). Expo answers
- * 200 with one ticket per message; the id is the ticket id (the receipt id). A request-level
- * `errors` list fails the whole call. No check: Expo has no side-effect-free authenticated read.
+ * Expo push service: `POST /--/api/v2/push/send` with an array of messages and the access token as
+ * Bearer (plain VendorHttp: expo-server-sdk 7 needs Node 22 and retries 429 itself). The sends that
+ * concurrent deliveries make through one access token within a turn of the event loop go in one
+ * request, up to 100 messages (Expo's batch); each message still gets its own ticket, its own id
+ * (the ticket id, the receipt id) or its own failure. A request-level `errors` list fails every
+ * message of the request. No check: Expo has no side-effect-free authenticated read.
  *
  * Overrides read: `data` (instead of the trigger payload), `sound`, `badge`, `channelId`,
  * `priority`, `ttl`, `expiration`, `subtitle`, `categoryId`, `mutableContent`.
@@ -33,6 +50,8 @@ export class ExpoProvider implements ProviderAdapter<'push'> {
   readonly id = 'expo';
   readonly channel = 'push' as const;
   readonly credentialSchema = EXPO_CREDENTIALS;
+
+  private readonly batches = new CallBatcher<ExpoSend, ExpoOutcome>((_, sends) => this.sendBatch(sends), EXPO_BATCH);
 
   constructor(private readonly runtime: ProviderRuntime) {}
 
@@ -55,20 +74,48 @@ export class ExpoProvider implements ProviderAdapter<'push'> {
       mutableContent: read.boolean('mutableContent'),
     });
     const { body: passthroughBody, ...passthrough } = context.passthrough ?? {};
-    const response = await this.runtime.http.request({
+    const send: ExpoSend = {
       url: vendorUrl(config.baseUrl, EXPO_ORIGIN, '/--/api/v2/push/send'),
-      headers: { authorization: `Bearer ${config.apiKey}` },
+      apiKey: config.apiKey,
       // The body is an array, which VendorHttp's passthrough merge leaves alone: merge into the message.
-      json: [passthroughBody ? deepMerge(pushMessage, passthroughBody) : pushMessage],
+      message: passthroughBody ? deepMerge(pushMessage, passthroughBody) : pushMessage,
       passthrough,
       signal: context.signal,
-    });
+      target: message.target,
+    };
+    // Messages batch together only where the request would be the same but for its body.
+    const outcome = await this.batches.run(JSON.stringify([send.url, send.apiKey, send.passthrough]), send);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result;
+  }
+
+  /** One request for the batch; its failure is each message's (never thrown: the batcher would retry each alone). */
+  private async sendBatch(sends: ExpoSend[]): Promise<ExpoOutcome[]> {
+    const [first] = sends;
+    let response: VendorResponse;
+    try {
+      response = await this.runtime.http.request({
+        url: first.url,
+        headers: { authorization: `Bearer ${first.apiKey}` },
+        json: sends.map((send) => send.message),
+        passthrough: first.passthrough,
+        signal: sends.length === 1 ? first.signal : AbortSignal.any(sends.map((send) => send.signal)),
+      });
+    } catch (error) {
+      return sends.map(() => ({ error: error as ProviderError }));
+    }
     const answer = response.json<ExpoAnswer>();
-    if (response.status < 200 || response.status >= 300 || answer?.errors?.length) throw requestFailure(response, answer);
-    const ticket = Array.isArray(answer?.data) ? answer.data[0] : answer?.data;
-    if (ticket?.status === 'ok' && typeof ticket.id === 'string')
-      return { id: ticket.id, date: vendorDate(response), raw: { status: response.status, ticket: ticket.id } };
-    throw ticketFailure(response, ticket, message.target);
+    if (response.status < 200 || response.status >= 300 || answer?.errors?.length) {
+      const error = requestFailure(response, answer);
+      return sends.map(() => ({ error }));
+    }
+    const tickets = Array.isArray(answer?.data) ? answer.data : [answer?.data];
+    return sends.map((send, index) => {
+      const ticket = tickets[index];
+      if (ticket?.status === 'ok' && typeof ticket.id === 'string')
+        return { result: { id: ticket.id, date: vendorDate(response), raw: { status: response.status, ticket: ticket.id, batch: sends.length } } };
+      return { error: ticketFailure(response, ticket, send.target) };
+    });
   }
 }
 
