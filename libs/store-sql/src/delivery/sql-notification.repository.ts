@@ -2,36 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentScope, Page } from '@app/kernel';
 import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { notifications } from '../tables';
+import { join, sql } from '../sql-statement';
+import { columnSpecs } from '../sql-table';
+import { NotificationRow, notifications } from '../tables';
 import { deleteOldest, notificationFinished } from './sql-retention';
-import { ColumnSpec, isoTime, setPresent } from './sql-rows';
+import { isoTime, setPresent } from './sql-rows';
 
 /** The columns of notifications, those most notifications leave empty last (jsonRows writes no trailing nulls). */
-export const NOTIFICATION_COLUMNS: readonly ColumnSpec[] = [
-  ['id', 'text'],
-  ['organization_id', 'text'],
-  ['environment_id', 'text'],
-  ['workflow_id', 'text'],
-  ['workflow_identifier', 'text'],
-  ['subscriber_id', 'text'],
-  ['external_subscriber_id', 'text'],
-  ['transaction_id', 'text'],
-  ['recipient', 'jsonb'],
-  ['payload', 'jsonb'],
-  ['channels', 'jsonb'],
-  ['tags', 'jsonb'],
-  ['critical', 'boolean'],
-  ['topics', 'jsonb'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-  ['first_job', 'jsonb'],
-  ['controls', 'jsonb'],
-  ['severity', 'text'],
-  ['tenant_identifier', 'text'],
-  ['actor_subscriber_id', 'text'],
-  ['digested_notification_id', 'text'],
-  ['context_keys', 'jsonb'],
-];
+export const NOTIFICATION_COLUMNS = columnSpecs(notifications);
 
 export const toNotificationRow = (n: Notification): Record<string, unknown> => ({
   id: n.id,
@@ -58,7 +36,7 @@ export const toNotificationRow = (n: Notification): Record<string, unknown> => (
   updated_at: isoTime(n.updatedAt),
 });
 
-export function toNotification(row: any): Notification {
+export function toNotification(row: NotificationRow): Notification {
   return setPresent<Notification>(
     {
       id: row.id,
@@ -94,39 +72,33 @@ export class SqlNotificationRepository implements NotificationRepository {
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async findById(scope: EnvironmentScope, id: string): Promise<Notification | null> {
-    const [row] = await this.sql.query('SELECT * FROM notifications WHERE id = $1 AND environment_id = $2 AND organization_id = $3', [
-      id,
-      scope.environmentId,
-      scope.organizationId,
-    ]);
+    const [row] = await this.sql.query<NotificationRow>(
+      sql`SELECT * FROM notifications WHERE id = ${id} AND environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId}`,
+    );
     return row ? toNotification(row) : null;
   }
 
   async list(scope: EnvironmentScope, query: NotificationListQuery): Promise<Page<Notification>> {
-    const params: unknown[] = [scope.environmentId, scope.organizationId];
-    const where = ['environment_id = $1', 'organization_id = $2'];
-    if (query.transactionId !== undefined) where.push(`transaction_id = $${params.push(query.transactionId)}`);
-    if (query.subscriberId !== undefined) where.push(`subscriber_id = $${params.push(query.subscriberId)}`);
-    if (query.subscriberIds) where.push(`subscriber_id = ANY($${params.push(query.subscriberIds)}::text[])`);
-    if (query.workflowIds) where.push(`workflow_id = ANY($${params.push(query.workflowIds)}::text[])`);
-    if (query.channels) where.push(`channels ?| $${params.push(query.channels)}::text[]`);
-    const filter = where.join(' AND ');
+    const where = [sql`environment_id = ${scope.environmentId}`, sql`organization_id = ${scope.organizationId}`];
+    if (query.transactionId !== undefined) where.push(sql`transaction_id = ${query.transactionId}`);
+    if (query.subscriberId !== undefined) where.push(sql`subscriber_id = ${query.subscriberId}`);
+    if (query.subscriberIds) where.push(sql`subscriber_id = ANY(${query.subscriberIds}::text[])`);
+    if (query.workflowIds) where.push(sql`workflow_id = ANY(${query.workflowIds}::text[])`);
+    if (query.channels) where.push(sql`channels ?| ${query.channels}::text[]`);
+    const filter = join(where, ' AND ');
     const [rows, [count]] = await Promise.all([
-      this.sql.query(`SELECT * FROM notifications WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
-        ...params,
-        query.limit,
-        query.page * query.limit,
-      ]),
-      this.sql.query<{ total: number }>(`SELECT COUNT(*) AS total FROM notifications WHERE ${filter}`, params),
+      this.sql.query<NotificationRow>(
+        sql`SELECT * FROM notifications WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT ${query.limit} OFFSET ${query.page * query.limit}`,
+      ),
+      this.sql.query<{ total: number }>(sql`SELECT COUNT(*) AS total FROM notifications WHERE ${filter}`),
     ]);
     return { items: rows.map(toNotification), totalCount: count.total };
   }
 
   async setDigestedNotification(id: string, masterNotificationId: string): Promise<boolean> {
-    const rows = await this.sql.query('UPDATE notifications SET digested_notification_id = $2, updated_at = now() WHERE id = $1 RETURNING id', [
-      id,
-      masterNotificationId,
-    ]);
+    const rows = await this.sql.query<Pick<NotificationRow, 'id'>>(
+      sql`UPDATE notifications SET digested_notification_id = ${masterNotificationId}, updated_at = now() WHERE id = ${id} RETURNING id`,
+    );
     return rows.length === 1;
   }
 
