@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvironmentDataPurger } from '@app/environments';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { raw, sql } from '../sql-statement';
 
 /**
  * Every table of the schema with an `environment_id` column, read from the catalogue at each purge,
@@ -15,20 +16,18 @@ export class SqlEnvironmentDataPurger implements EnvironmentDataPurger {
   async purge(environmentId: string): Promise<number> {
     let removed = (
       await this.sql.query(
-        `DELETE FROM triggers_pending p USING triggers t WHERE t.environment_id = $1 AND p.id = t.id AND p.created_at = t.created_at RETURNING 1`,
-        [environmentId],
+        sql`DELETE FROM triggers_pending p USING triggers t WHERE t.environment_id = ${environmentId} AND p.id = t.id AND p.created_at = t.created_at RETURNING 1`,
       )
     ).length;
     removed += (
-      await this.sql.query(`UPDATE environment_variables SET environment_values = environment_values - $1::text WHERE environment_values ? $1 RETURNING 1`, [
-        environmentId,
-      ])
+      await this.sql.query(
+        sql`UPDATE environment_variables SET environment_values = environment_values - ${environmentId}::text WHERE environment_values ? ${environmentId}::text RETURNING 1`,
+      )
     ).length;
     for (const table of await environmentTables(this.sql)) {
       // One statement per table: it finds the rows through the table's environment index where there is one.
       const [row] = await this.sql.query<{ removed: number }>(
-        `WITH gone AS (DELETE FROM "${table}" WHERE environment_id = $1 RETURNING 1) SELECT count(*)::int AS removed FROM gone`,
-        [environmentId],
+        sql`WITH gone AS (DELETE FROM ${raw(`"${table}"`)} WHERE environment_id = ${environmentId} RETURNING 1) SELECT count(*)::int AS removed FROM gone`,
       );
       removed += row.removed;
     }

@@ -1,4 +1,5 @@
 import { SqlClient } from '../sql-client';
+import { sql } from '../sql-statement';
 import { escapeLike } from './sql-cursor-page';
 
 /**
@@ -128,9 +129,8 @@ export class TrigramStatistics {
   private async read(): Promise<Map<string, Map<string, number>>> {
     const byName = new Map<string, Map<string, number>>();
     const rows = await this.sql.query<{ name: string; trigrams: string[] | null; shares: number[] | null }>(
-      `SELECT statistics_name AS name, most_common_elems::text::text[] AS trigrams, most_common_elem_freqs AS shares
-       FROM pg_stats_ext_exprs WHERE schemaname = current_schema() AND tablename = 'subscribers' AND statistics_name = ANY($1::text[])`,
-      [this.names],
+      sql`SELECT statistics_name AS name, most_common_elems::text::text[] AS trigrams, most_common_elem_freqs AS shares
+       FROM pg_stats_ext_exprs WHERE schemaname = current_schema() AND tablename = 'subscribers' AND statistics_name = ANY(${this.names}::text[])`,
     );
     for (const row of rows) {
       if (!row.trigrams || !row.shares) continue;
