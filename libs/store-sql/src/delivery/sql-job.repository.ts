@@ -3,10 +3,10 @@ import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { Sql, empty, join, param, raw, sql } from '../sql-statement';
-import { assignments } from '../sql-table';
+import { assignments, columnSpecs } from '../sql-table';
 import { JobRow, jobs } from '../tables';
 import { FIRST_JOB_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
-import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
+import { isoTime, present, setPresent } from './sql-rows';
 
 /**
  * The cancelable statuses as literals: the planner then sees that a search holding them is within the
@@ -14,36 +14,8 @@ import { ColumnSpec, isoTime, present, setPresent } from './sql-rows';
  */
 export const CANCELABLE_STATUS_SQL = `status IN (${CANCELABLE_JOB_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 
-export const JOB_COLUMNS: readonly ColumnSpec[] = [
-  ['id', 'text'],
-  ['organization_id', 'text'],
-  ['environment_id', 'text'],
-  ['notification_id', 'text'],
-  ['transaction_id', 'text'],
-  ['subscriber_id', 'text'],
-  ['external_subscriber_id', 'text'],
-  ['workflow_id', 'text'],
-  ['workflow_identifier', 'text'],
-  ['step_id', 'text'],
-  ['parent_id', 'text'],
-  ['type', 'text'],
-  ['status', 'text'],
-  ['provider_id', 'text'],
-  ['payload', 'jsonb'],
-  ['overrides', 'jsonb'],
-  ['tenant', 'jsonb'],
-  ['actor_id', 'text'],
-  ['digest', 'jsonb'],
-  ['digest_bucket_key', 'text'],
-  ['merged_digest_id', 'text'],
-  ['run_at', 'timestamptz'],
-  ['attempts', 'integer'],
-  ['schedule_extensions_count', 'integer'],
-  ['error', 'jsonb'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-  ['context_keys', 'jsonb'],
-];
+/** The columns of a job's own fields: all of jobs' but `details` and `output`, which a new chain's insert adds (NEW_JOB_COLUMNS). */
+export const JOB_COLUMNS = columnSpecs(jobs).filter(([name]) => name !== 'details' && name !== 'output');
 
 /** The fields a transition may patch → their column. */
 const PATCH_COLUMNS: Record<keyof JobPatch, keyof JobRow> = {
