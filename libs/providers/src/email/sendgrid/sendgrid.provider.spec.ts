@@ -47,6 +47,53 @@ describe('SendgridProvider against a SendGrid fake', () => {
     expect(Date.parse(result.date)).not.toBeNaN();
   });
 
+  describe('batches', () => {
+    const alike = (i: number, to = `reader${i}@example.com`): EmailMessage => ({
+      id: `m-${i}`,
+      to: [to],
+      subject: 'News',
+      html: '<p>News</p>',
+      tags: { transactionId: 'tx-b' },
+    });
+
+    it('messages alike sent at once go in one request, a personalization each with its own custom_args; each keeps the request id', async () => {
+      const results = await Promise.all([0, 1, 2].map((i) => provider.send(alike(i), credentials(), sendContext(`m-${i}`))));
+      expect(fake.accepted).toHaveLength(1);
+      const body = fake.accepted[0].json();
+      expect(body.personalizations).toEqual(
+        [0, 1, 2].map((i) => ({ to: [{ email: `reader${i}@example.com` }], custom_args: { transactionId: 'tx-b', id: `m-${i}` } })),
+      );
+      expect(body).not.toHaveProperty('custom_args');
+      expect(new Set(results.map((result) => result.id)).size).toBe(1);
+      expect(results[0].raw).toEqual({ status: 202, batch: 3 });
+    });
+
+    it('messages that differ go apart', async () => {
+      await Promise.all([
+        provider.send(alike(0), credentials(), sendContext('m-0')),
+        provider.send({ ...alike(1), subject: 'Other' }, credentials(), sendContext('m-1')),
+      ]);
+      expect(fake.accepted.map((request) => request.json().personalizations.length)).toEqual([1, 1]);
+    });
+
+    it('a batch SendGrid refuses for one address is sent again one by one: only that message fails', async () => {
+      const outcomes = await Promise.allSettled(
+        [alike(0), alike(1, 'not-an-address'), alike(2)].map((m) => provider.send(m, credentials(), sendContext(m.id))),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(outcomes[1]).toMatchObject({ reason: { kind: 'invalid_recipient' } });
+      expect(fake.requests).toHaveLength(4);
+      expect(fake.accepted).toHaveLength(2);
+    });
+
+    it("a 429 of a batch is every message's, and nothing is sent again one by one", async () => {
+      fake.failNext('rate_limited');
+      const outcomes = await Promise.allSettled([0, 1].map((i) => provider.send(alike(i), credentials(), sendContext(`m-${i}`))));
+      expect(outcomes.map((outcome) => outcome.status === 'rejected' && outcome.reason.kind)).toEqual(['rate_limited', 'rate_limited']);
+      expect(fake.requests).toHaveLength(1);
+    });
+  });
+
   it("the message's from and sender name win over the integration's; passthrough reaches the body", async () => {
     await provider.send(
       { ...message, from: 'news@example.com', senderName: 'News, Inc.' },

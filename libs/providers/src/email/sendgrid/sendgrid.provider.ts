@@ -1,4 +1,5 @@
 import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
+import { CallBatcher } from '@app/kernel';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
@@ -13,16 +14,39 @@ export const SENDGRID_CREDENTIALS = {
 };
 
 const ORIGIN = 'https://api.sendgrid.com';
+/** Personalizations SendGrid takes in one request. */
+const SENDGRID_BATCH = 1000;
+
+/** One message's request: its personalization apart from what a batch shares. */
+interface SendgridSend {
+  url: string;
+  apiKey: string;
+  body: Record<string, unknown> & { personalizations: Record<string, unknown>[]; custom_args: Record<string, string> };
+  passthrough: SendContext['passthrough'];
+  signal: AbortSignal;
+  messageId: string;
+}
+
+type SendgridOutcome = { result: SendResult } | { error: ProviderError };
 
 /**
  * SendGrid v3 Mail Send (`POST /v3/mail/send`, Bearer key). Answers 202 with no body; the id is
  * the `X-Message-Id` header. Our message id and tags go in `custom_args`, so SendGrid's event
  * webhook can be matched back. A 429 waits until `X-RateLimit-Reset`.
+ *
+ * Messages the same but for their recipients (a topic's email rendered alike for each subscriber),
+ * sent by concurrent deliveries within a turn of the event loop, go in one request: one
+ * personalization each (up to 1,000), each with its own `custom_args` (our message id), so each
+ * message keeps its own events and status; SendGrid gives the request one X-Message-Id, which each
+ * message keeps (its events' `sg_message_id` starts with it). A 400 about the batch sends each message
+ * again alone, so only a bad one fails; a 429 or 5xx is every message's.
  */
 export class SendgridProvider implements ProviderAdapter<'email'> {
   readonly id = 'sendgrid';
   readonly channel = 'email' as const;
   readonly credentialSchema = SENDGRID_CREDENTIALS;
+
+  private readonly batches = new CallBatcher<SendgridSend, SendgridOutcome>((_, sends) => this.sendBatch(sends), SENDGRID_BATCH);
 
   constructor(private readonly runtime: ProviderRuntime) {}
 
@@ -53,15 +77,58 @@ export class SendgridProvider implements ProviderAdapter<'email'> {
       ...(message.headers && Object.keys(message.headers).length ? { headers: message.headers } : {}),
       ...(ipPoolName ? { ip_pool_name: ipPoolName } : {}),
     };
-    const response = await this.runtime.http.request({
+    const send: SendgridSend = {
       url: vendorUrl(config.baseUrl, ORIGIN, '/v3/mail/send'),
-      headers: { authorization: `Bearer ${config.apiKey}` },
-      json: stripUndefined(body),
+      apiKey: config.apiKey,
+      body: stripUndefined(body),
       passthrough: context.passthrough,
       signal: context.signal,
-    });
-    if (response.status !== 202 && response.status !== 200) throw failure(response);
-    return { id: response.header('x-message-id') ?? message.id, date: dateOf(response), raw: { status: response.status } };
+      messageId: message.id,
+    };
+    // Attachments are not worth comparing: such a message goes alone.
+    const { personalizations: _recipients, custom_args: _args, ...shared } = send.body;
+    const group = message.attachments?.length ? `alone:${message.id}` : JSON.stringify([send.url, send.apiKey, send.passthrough ?? null, shared]);
+    const outcome = await this.batches.run(group, send);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result;
+  }
+
+  /** One request for the batch; a 400 of a batch throws, so the batcher sends each message alone. */
+  private async sendBatch(sends: SendgridSend[]): Promise<SendgridOutcome[]> {
+    const [first] = sends;
+    const body =
+      sends.length === 1
+        ? first.body
+        : {
+            ...first.body,
+            personalizations: sends.map((send) => ({ ...send.body.personalizations[0], custom_args: send.body.custom_args })),
+            custom_args: undefined,
+          };
+    let response: VendorResponse;
+    try {
+      response = await this.runtime.http.request({
+        url: first.url,
+        headers: { authorization: `Bearer ${first.apiKey}` },
+        json: stripUndefined(body),
+        passthrough: first.passthrough,
+        signal: sends.length === 1 ? first.signal : AbortSignal.any(sends.map((send) => send.signal)),
+      });
+    } catch (error) {
+      return sends.map(() => ({ error: error as ProviderError }));
+    }
+    if (response.status === 202 || response.status === 200) {
+      const date = dateOf(response);
+      return sends.map((send) => ({
+        result: {
+          id: response.header('x-message-id') ?? send.messageId,
+          date,
+          raw: { status: response.status, ...(sends.length > 1 ? { batch: sends.length } : {}) },
+        },
+      }));
+    }
+    const error = failure(response);
+    if (sends.length > 1 && response.status === 400) throw error;
+    return sends.map(() => ({ error }));
   }
 
   /** `GET /v3/scopes`: the key is valid and may send mail. */
