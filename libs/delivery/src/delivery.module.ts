@@ -3,6 +3,10 @@ import { SubscribersModule } from '@app/subscribers';
 import { CancelTrigger } from './application/cancel-trigger/cancel-trigger.use-case';
 import { DeleteMessagesByTransaction } from './application/delete-messages/delete-messages-by-transaction.use-case';
 import { FanOut } from './application/fan-out/fan-out.use-case';
+import { BroadcastRecipients } from './application/fan-out/broadcast-recipients';
+import { InlineRecipients } from './application/fan-out/inline-recipients';
+import { NotificationBatches } from './application/fan-out/notification-batches';
+import { TopicRecipients } from './application/fan-out/topic-recipients';
 import { GetNotificationActivity } from './application/get-notification/get-notification.use-case';
 import { ListMessages } from './application/list-messages/list-messages.use-case';
 import { ListNotifications } from './application/list-notifications/list-notifications.use-case';
@@ -64,6 +68,9 @@ const useCases = [
   PreviewLayout,
 ];
 
+/** FanOut's parts: a source per kind of recipient, and the batches they deliver to. */
+const fanOutParts = [NotificationBatches, InlineRecipients, TopicRecipients, BroadcastRecipients];
+
 /** RunStep's parts: its writes, gate and chain moves, the step handlers, and the per-channel senders behind SendChannelStep. */
 const stepParts = [
   ChainSessions,
@@ -95,5 +102,5 @@ const channelSenders = [
 ];
 
 /** Use cases of the delivery context; queue, providers, renderer and repositories are bound globally. */
-@Module({ imports: [SubscribersModule], providers: [...useCases, ...stepParts, ...channelSenders], exports: useCases })
+@Module({ imports: [SubscribersModule], providers: [...useCases, ...fanOutParts, ...stepParts, ...channelSenders], exports: useCases })
 export class DeliveryModule {}

@@ -24,6 +24,13 @@ export interface ParsedRecipients {
   topics: TopicRecipient[];
 }
 
+/** A trigger's tenant: its identifier, and what to upsert it with. */
+export interface TenantRecipient {
+  identifier: string;
+  name?: string;
+  data?: Record<string, unknown>;
+}
+
 export const MAX_RECIPIENTS = 100;
 const SUBSCRIBER_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
 
@@ -103,7 +110,7 @@ export function parseActor(actor: unknown): { actor?: InlineSubscriber; problems
 }
 
 /** `tenant`: an identifier or `{identifier, name?, data?}`. */
-export function parseTenant(tenant: unknown): { tenant?: { identifier: string; name?: string; data?: Record<string, unknown> }; problems: RecipientProblems } {
+export function parseTenant(tenant: unknown): { tenant?: TenantRecipient; problems: RecipientProblems } {
   if (tenant === undefined || tenant === null) return { problems: {} };
   if (typeof tenant === 'string') {
     const invalid = identifierProblem(tenant, 'tenant');

@@ -1,3 +1,5 @@
+import { InlineSubscriber, ParsedRecipients, TenantRecipient, parseActor, parseRecipients, parseTenant } from './recipients';
+
 /**
  * Where an accepted trigger is on its way to jobs:
  * `accepted` — persisted, the fan-out may not have reached the queue yet (the reconciler looks for these,
@@ -22,15 +24,17 @@ export interface TriggerRecord {
   transactionId: string;
   workflowId: string;
   workflowIdentifier: string;
-  to: TriggerRecipient[];
+  /**
+   * Parsed when the trigger was accepted (read them through recipientsOf). A record an earlier
+   * version accepted holds them as given: `to` an array, `actor` and `tenant` as in the request.
+   */
+  to: ParsedRecipients | TriggerRecipient[];
   /** `POST /v1/events/trigger/broadcast`: every subscriber of the environment (`to` is empty); absent otherwise. */
   broadcast?: true;
   payload: Record<string, unknown>;
   overrides: Record<string, unknown>;
-  /** A subscriberId or a subscriber object. */
-  actor?: string | Record<string, unknown>;
-  /** A tenant identifier or `{identifier, name, data}`. */
-  tenant?: string | Record<string, unknown>;
+  actor?: InlineSubscriber | string | Record<string, unknown>;
+  tenant?: TenantRecipient | string | Record<string, unknown>;
   /** The contexts the trigger named (`type:id`, sorted), created or updated when it was accepted. */
   contextKeys?: string[];
   status: TriggerStatus;
@@ -44,4 +48,18 @@ export interface TriggerRecord {
   timeOrderedIds?: true;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** Who a trigger goes to, and on whose behalf, as the fan-out reads them. */
+export interface TriggerRecipients {
+  to: ParsedRecipients;
+  actor?: InlineSubscriber;
+  tenant?: TenantRecipient;
+}
+
+/** The recipients as a trigger record keeps them: parsed at acceptance, or (an earlier version's record) parsed now. */
+export function recipientsOf(record: Pick<TriggerRecord, 'to' | 'actor' | 'tenant'>): TriggerRecipients {
+  if (!Array.isArray(record.to))
+    return { to: record.to, actor: record.actor as InlineSubscriber | undefined, tenant: record.tenant as TenantRecipient | undefined };
+  return { to: parseRecipients(record.to).recipients, actor: parseActor(record.actor).actor, tenant: parseTenant(record.tenant).tenant };
 }

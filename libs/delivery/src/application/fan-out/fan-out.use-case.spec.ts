@@ -11,7 +11,11 @@ import { FanOutJobData, PIPELINE_JOB_OPTIONS, STEPS_QUEUE } from '../queues';
 import { RunStep } from '../run-step/run-step.use-case';
 import { ChainSession } from '../run-step/chain-session';
 import { ChainSessions } from '../run-step/chain-sessions';
+import { BroadcastRecipients } from './broadcast-recipients';
 import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
+import { InlineRecipients } from './inline-recipients';
+import { NotificationBatches } from './notification-batches';
+import { TopicRecipients } from './topic-recipients';
 import { InMemoryTopicRepository } from '../../../../../test/fakes/memory/in-memory-topic.repository';
 
 const scope = { organizationId: 'org', environmentId: 'env' };
@@ -62,35 +66,40 @@ function fanOut(
     add: async (name: string, job: NewJob) => void added.push({ ...job, queue: name } as NewJob),
     addBulk: async (name: string, jobs: NewJob[]) => void added.push(...jobs.map((job) => ({ ...job, queue: name }) as NewJob)),
   } as unknown as JobQueue;
-  const useCase = new FanOut(
-    { findById: async () => options.trigger ?? trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository,
-    { findByIdIncludingDeleted: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
-    options.subscribers ?? ({} as SubscriberRepository),
-    options.topics ?? ({} as TopicRepository),
-    {} as TenantRepository,
+  const triggers = { findById: async () => options.trigger ?? trigger, markStatus: async (id: string) => marked.push(id) > 0 } as unknown as TriggerRepository;
+  const subscribers = options.subscribers ?? ({} as SubscriberRepository);
+  const upsertSubscribers = {
+    execute: async () => (options.upserted ?? [ada]).map((subscriber) => ({ subscriber, created: false })),
+  } as unknown as UpsertSubscribers;
+  const sessions = new ChainSessions(
+    {
+      write: async (chains: NewChain[]) => {
+        if (options.alreadyInserted) return chains.map(() => ({ written: false, moved: new Set(), messages: new Map() }));
+        insertSizes.push(chains.length);
+        written.push(...chains);
+        return chains.map((chain) => ({ written: true, moved: new Set(chain.jobs.map((job) => job.id)), messages: new Map() }));
+      },
+    } as unknown as ChainRepository,
+    {} as JobRepository,
     queue,
     systemClock,
-    { execute: async () => (options.upserted ?? [ada]).map((subscriber) => ({ subscriber, created: false })) } as unknown as UpsertSubscribers,
-    {} as UpdateSubscriberCredentials,
-    new ChainSessions(
-      {
-        write: async (chains: NewChain[]) => {
-          if (options.alreadyInserted) return chains.map(() => ({ written: false, moved: new Set(), messages: new Map() }));
-          insertSizes.push(chains.length);
-          written.push(...chains);
-          return chains.map((chain) => ({ written: true, moved: new Set(chain.jobs.map((job) => job.id)), messages: new Map() }));
-        },
-      } as unknown as ChainRepository,
-      {} as JobRepository,
-      queue,
-      systemClock,
-    ),
-    {
-      runIn: async (session: ChainSession, command: { jobId: string; attempt: Attempt }, subscriber?: Subscriber) => {
-        runs.push({ jobId: command.jobId, attempt: command.attempt, subscriber, session });
-        await runStep(command.jobId, session);
-      },
-    } as unknown as RunStep,
+  );
+  const runStepStub = {
+    runIn: async (session: ChainSession, command: { jobId: string; attempt: Attempt }, subscriber?: Subscriber) => {
+      runs.push({ jobId: command.jobId, attempt: command.attempt, subscriber, session });
+      await runStep(command.jobId, session);
+    },
+  } as unknown as RunStep;
+  const batches = new NotificationBatches(triggers, queue, sessions, runStepStub);
+  const useCase = new FanOut(
+    triggers,
+    { findByIdIncludingDeleted: async () => options.workflow ?? workflow } as unknown as WorkflowRepository,
+    {} as TenantRepository,
+    systemClock,
+    upsertSubscribers,
+    new InlineRecipients(upsertSubscribers, {} as UpdateSubscriberCredentials, batches),
+    new TopicRecipients(options.topics ?? ({} as TopicRepository), subscribers, batches),
+    new BroadcastRecipients(subscribers, batches),
   );
   return { useCase, added, runs, marked, written, insertSizes };
 }

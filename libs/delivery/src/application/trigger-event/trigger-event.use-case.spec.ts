@@ -71,7 +71,9 @@ describe('TriggerEvent', () => {
     expect((results[4] as PromiseRejectedResult).reason).toBeInstanceOf(WorkflowNotFoundError);
     expect(added).toHaveLength(1);
     expect((added[0].job.data as { triggerIds: string[] }).triggerIds).toHaveLength(5);
-    expect(stored[4]).toMatchObject({ to: [], broadcast: true });
+    expect(stored[4]).toMatchObject({ to: { subscribers: [], topics: [] }, broadcast: true });
+    // the recipients are stored parsed: the fan-out reads them as they are
+    expect(stored[0]).toMatchObject({ to: { subscribers: [{ subscriberId: 'a' }], topics: [] } });
     expect(stored[0]).not.toHaveProperty('broadcast');
   });
 

@@ -170,7 +170,7 @@ export class TriggerEvent {
   /** Validation and lookups: the answer itself when the trigger stops short, else the record to accept. */
   private async prepare(command: TriggerEventCommand): Promise<Prepared> {
     const { scope } = command;
-    const recipients = command.broadcast ? { problems: {} } : parseRecipients(command.to);
+    const recipients = command.broadcast ? { recipients: { subscribers: [], topics: [] }, problems: {} } : parseRecipients(command.to);
     const actor = parseActor(command.actor);
     const tenant = parseTenant(command.tenant);
     const contexts = parseContextPayload(command.context);
@@ -205,12 +205,13 @@ export class TriggerEvent {
       transactionId,
       workflowId: workflow.id,
       workflowIdentifier: workflow.trigger.identifier,
-      to: command.broadcast ? [] : ((Array.isArray(command.to) ? command.to : [command.to]) as TriggerRecord['to']),
+      // parsed once, here: the fan-out reads them as they are stored
+      to: recipients.recipients,
       ...(command.broadcast ? { broadcast: true as const } : {}),
       payload: checkedPayload,
       overrides: command.overrides ?? {},
-      actor: command.actor as TriggerRecord['actor'],
-      tenant: command.tenant as TriggerRecord['tenant'],
+      actor: actor.actor,
+      tenant: tenant.tenant,
       ...(contexts.entries.length ? { contextKeys: contexts.entries.map((entry) => contextKey(entry.type, entry.identifier)) } : {}),
       status: 'accepted',
       timeOrderedIds: true,
