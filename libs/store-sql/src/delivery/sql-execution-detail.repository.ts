@@ -3,7 +3,7 @@ import { EnvironmentScope } from '@app/kernel';
 import { ExecutionDetail, ExecutionDetailRepository, Job } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { param, sql } from '../sql-statement';
-import { columnSpecs } from '../sql-table';
+import { JsonRow, columnSpecs } from '../sql-table';
 import { ExecutionDetailRow, executionDetails } from '../tables';
 import { FIRST_JOB_DETAILS_RETENTION, JOB_DETAILS_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
 import { jobsWithIdIn } from './sql-job.repository';
@@ -12,7 +12,7 @@ import { batchedInsertManyIfAbsent, isoTime, setPresent } from './sql-rows';
 export const EXECUTION_DETAIL_COLUMNS = columnSpecs(executionDetails);
 
 /** The columns of a detail that are not its job's: a detail kept on its job's row has these only. */
-const ownColumns = (d: ExecutionDetail): Record<string, unknown> => ({
+const ownColumns = (d: ExecutionDetail): JsonRow<typeof executionDetails> => ({
   id: d.id,
   channel: d.channel,
   provider_id: d.providerId,
@@ -25,7 +25,7 @@ const ownColumns = (d: ExecutionDetail): Record<string, unknown> => ({
   created_at: isoTime(d.createdAt),
 });
 
-export const toExecutionDetailRow = (d: ExecutionDetail): Record<string, unknown> => ({
+export const toExecutionDetailRow = (d: ExecutionDetail): JsonRow<typeof executionDetails> => ({
   ...ownColumns(d),
   organization_id: d.organizationId,
   environment_id: d.environmentId,
@@ -40,7 +40,7 @@ export const toExecutionDetailRow = (d: ExecutionDetail): Record<string, unknown
  * job's own. Undefined when the detail names another job, notification, subscriber or scope than
  * `job`: such a detail is a row of its own.
  */
-export function toJobDetailEntry(d: ExecutionDetail, job: Job): Record<string, unknown> | undefined {
+export function toJobDetailEntry(d: ExecutionDetail, job: Job): JsonRow<typeof executionDetails> | undefined {
   const own =
     d.jobId === job.id &&
     d.organizationId === job.organizationId &&

@@ -3,7 +3,7 @@ import { CallBatcher, EnvironmentScope } from '@app/kernel';
 import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { Sql, empty, join, param, raw, sql } from '../sql-statement';
-import { assignments, columnSpecs } from '../sql-table';
+import { JsonRow, assignments, columnSpecs } from '../sql-table';
 import { JobRow, jobs } from '../tables';
 import { FIRST_JOB_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
 import { isoTime, present, setPresent } from './sql-rows';
@@ -33,7 +33,7 @@ const PATCH_COLUMNS: Record<keyof JobPatch, keyof JobRow> = {
   updatedAt: 'updated_at',
 };
 
-export const toJobRow = (j: Job): Record<string, unknown> => ({
+export const toJobRow = (j: Job): JsonRow<typeof jobs> => ({
   id: j.id,
   organization_id: j.organizationId,
   environment_id: j.environmentId,

@@ -3,7 +3,7 @@ import { EnvironmentScope, Page } from '@app/kernel';
 import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
 import { join, sql } from '../sql-statement';
-import { columnSpecs } from '../sql-table';
+import { JsonRow, columnSpecs } from '../sql-table';
 import { NotificationRow, notifications } from '../tables';
 import { deleteOldest, notificationFinished } from './sql-retention';
 import { isoTime, setPresent } from './sql-rows';
@@ -11,7 +11,7 @@ import { isoTime, setPresent } from './sql-rows';
 /** The columns of notifications, those most notifications leave empty last (jsonRows writes no trailing nulls). */
 export const NOTIFICATION_COLUMNS = columnSpecs(notifications);
 
-export const toNotificationRow = (n: Notification): Record<string, unknown> => ({
+export const toNotificationRow = (n: Notification): JsonRow<typeof notifications> => ({
   id: n.id,
   organization_id: n.organizationId,
   environment_id: n.environmentId,
