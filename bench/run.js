@@ -31,6 +31,7 @@ const {
   pool,
   result,
   round,
+  seedTopic,
   sleep,
   startApi,
   startWorker,
@@ -500,25 +501,10 @@ async function benchLiveDeliveries() {
 
 // ---------------------------------------------------------------- 3. topic fan-out
 
-/** `count` subscribers, all members of one topic, written in SQL (creating them through the API is not what is measured). */
-async function seedTopic(sandbox, topicKey, count) {
+/** `count` subscribers of the fan-out workflow's environment, all members of one topic. */
+async function seedFanoutTopic(sandbox, topicKey, count) {
   const [workflow] = await sandbox.query("SELECT environment_id, organization_id FROM workflows WHERE trigger_identifier = 'bench-fanout'");
-  const scope = [workflow.environment_id, workflow.organization_id];
-  await sandbox.query(`INSERT INTO topics (id, organization_id, environment_id, key, name, created_at, updated_at) VALUES ($3, $2, $1, $3, $3, now(), now())`, [
-    ...scope,
-    topicKey,
-  ]);
-  await sandbox.query(
-    `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, created_at, updated_at)
-     SELECT $3 || '-s' || i, $2, $1, $3 || '-' || i, now(), now() FROM generate_series(1, $4::int) AS i`,
-    [...scope, topicKey, count],
-  );
-  await sandbox.query(
-    `INSERT INTO topic_subscriptions (id, organization_id, environment_id, topic_id, topic_key, subscriber_internal_id, subscriber_id, created_at, updated_at)
-     SELECT $3 || '-m' || i, $2, $1, $3, $3, $3 || '-s' || i, $3 || '-' || i, now(), now() FROM generate_series(1, $4::int) AS i`,
-    [...scope, topicKey, count],
-  );
-  await sandbox.query('ANALYZE');
+  await seedTopic(sandbox, [workflow.environment_id, workflow.organization_id], topicKey, count);
 }
 
 async function benchTopicFanout() {
@@ -530,7 +516,7 @@ async function benchTopicFanout() {
   const sizes = [];
   for (const size of TOPIC_SIZES) {
     const topicKey = `bench-topic-${size}`;
-    await seedTopic(sandbox, topicKey, size);
+    await seedFanoutTopic(sandbox, topicKey, size);
     // A fresh worker per size: its peak RSS is that size's.
     const worker = startWorker(sandbox);
     try {

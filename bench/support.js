@@ -364,6 +364,33 @@ function machineCpuBetween(before, after) {
   return { busy, busyShare: busy / (busy + idle) };
 }
 
+/**
+ * `count` subscribers, all members of one topic of the environment `scope` ([environment id,
+ * organization id]), written in SQL (creating them through the API is not what is measured);
+ * `contacts`: each with an email address and a phone number.
+ */
+async function seedTopic(sandbox, scope, topicKey, count, { contacts = false } = {}) {
+  await sandbox.query(`INSERT INTO topics (id, organization_id, environment_id, key, name, created_at, updated_at) VALUES ($3, $2, $1, $3, $3, now(), now())`, [
+    ...scope,
+    topicKey,
+  ]);
+  await sandbox.query(
+    contacts
+      ? `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, email, phone, created_at, updated_at)
+         SELECT $3 || '-s' || i, $2, $1, $3 || '-' || i, $3 || '-' || i || '@example.com', '+1555' || lpad(i::text, 7, '0'), now(), now()
+         FROM generate_series(1, $4::int) AS i`
+      : `INSERT INTO subscribers (id, organization_id, environment_id, subscriber_id, created_at, updated_at)
+         SELECT $3 || '-s' || i, $2, $1, $3 || '-' || i, now(), now() FROM generate_series(1, $4::int) AS i`,
+    [...scope, topicKey, count],
+  );
+  await sandbox.query(
+    `INSERT INTO topic_subscriptions (id, organization_id, environment_id, topic_id, topic_key, subscriber_internal_id, subscriber_id, created_at, updated_at)
+     SELECT $3 || '-m' || i, $2, $1, $3, $3, $3 || '-s' || i, $3 || '-' || i, now(), now() FROM generate_series(1, $4::int) AS i`,
+    [...scope, topicKey, count],
+  );
+  await sandbox.query('ANALYZE');
+}
+
 module.exports = {
   ApiClient,
   Child,
@@ -381,6 +408,7 @@ module.exports = {
   pool,
   result,
   round,
+  seedTopic,
   sleep,
   startApi,
   startEmbedded,

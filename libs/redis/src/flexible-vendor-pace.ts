@@ -19,6 +19,12 @@ const CALL_LEASE_SECONDS = 60;
 const TRIPPED_SECONDS = 3600;
 /** No slot free: ask again after about this long (nothing says when a call in flight ends). */
 const CONCURRENCY_RETRY_MS = 250;
+/**
+ * An integration found neither paused nor tripped is taken as such for this long without asking the
+ * store again: another worker's pushback or open circuit reaches this one that much later, and the
+ * calls of an integration without limits cost no round trip.
+ */
+const CLEAR_FOR_MS = 100;
 
 /**
  * VendorPace on rate-limiter-flexible's counters: RateLimiterRedis (shared by every worker) when
@@ -44,6 +50,8 @@ export class FlexibleVendorPace implements VendorPace {
   private readonly probes: RateLimiterAbstract;
   /** Integrations this process saw fail since their last success: only their successes reset the count. */
   private readonly failing = new Set<string>();
+  /** Integrations last found neither paused nor tripped, until when that holds here. */
+  private readonly clearUntil = new Map<string, number>();
 
   constructor(
     private readonly redis: Redis | undefined,
@@ -58,10 +66,10 @@ export class FlexibleVendorPace implements VendorPace {
   }
 
   async acquire(integrationId: string, limits: VendorLimits): Promise<VendorSlot> {
-    const [paused, tripped] = await Promise.all([this.paused.get(integrationId), this.tripped.get(integrationId)]);
-    if (paused && paused.msBeforeNext > 0) return { granted: false, reason: 'pushback', waitMs: paused.msBeforeNext };
+    const held = await this.held(integrationId);
+    if (held.paused) return { granted: false, reason: 'pushback', waitMs: held.paused.msBeforeNext };
     let probe = false;
-    if (tripped) {
+    if (held.tripped) {
       const open = await this.open.get(integrationId);
       if (open && open.msBeforeNext > 0) return { granted: false, reason: 'circuit_open', waitMs: open.msBeforeNext };
       const probing = await taken(this.probes.consume(integrationId));
@@ -107,6 +115,7 @@ export class FlexibleVendorPace implements VendorPace {
   }
 
   async pushBack(integrationId: string, waitMs: number): Promise<void> {
+    this.clearUntil.delete(integrationId);
     await this.paused.block(integrationId, Math.max(1, Math.ceil(waitMs / 1000)));
   }
 
@@ -114,6 +123,7 @@ export class FlexibleVendorPace implements VendorPace {
     this.failing.add(integrationId);
     const { res } = await taken(this.failures.consume(integrationId));
     if (!probe && res.consumedPoints < this.options.circuitFailures) return false;
+    this.clearUntil.delete(integrationId);
     const openSeconds = Math.max(1, Math.ceil(this.options.circuitOpenMs / 1000));
     await Promise.all([
       this.open.block(integrationId, openSeconds),
@@ -132,6 +142,16 @@ export class FlexibleVendorPace implements VendorPace {
     }
     if (!this.failing.delete(integrationId)) return;
     await this.failures.delete(integrationId);
+  }
+
+  /** Whether the vendor paused the integration, and whether its circuit tripped (open or half-open). */
+  private async held(integrationId: string): Promise<{ paused?: RateLimiterRes; tripped?: RateLimiterRes }> {
+    if ((this.clearUntil.get(integrationId) ?? 0) > Date.now()) return {};
+    const [paused, tripped] = await Promise.all([this.paused.get(integrationId), this.tripped.get(integrationId)]);
+    const held = { ...(paused && paused.msBeforeNext > 0 ? { paused } : {}), ...(tripped ? { tripped } : {}) };
+    if (held.paused || held.tripped) this.clearUntil.delete(integrationId);
+    else this.clearUntil.set(integrationId, Date.now() + CLEAR_FOR_MS);
+    return held;
   }
 
   private rateLimiter(perSecond: number, burst: number): CallCounter {
