@@ -1,3 +1,4 @@
+import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { FakeReply, FakeRequest } from '../fakes/vendor-fake';
 import { ServiceHarness, buildService } from '../support/service-processes';
@@ -33,10 +34,16 @@ beforeAll(async () => {
 describe.each(MODES)('vendor pace (%s mode)', (mode) => {
   let h: ServiceHarness;
   let twilio: TimedTwilioFake;
-  const subscribers = Array.from({ length: 6 }, (_, i) => ({ subscriberId: uniqueName(`pace-${i}`), phone: `+1555000${1000 + i}` }));
+  let sendgrid: SendgridFake;
+  const subscribers = Array.from({ length: 6 }, (_, i) => ({
+    subscriberId: uniqueName(`pace-${i}`),
+    phone: `+1555000${1000 + i}`,
+    email: `pace-${i}@example.com`,
+  }));
 
   beforeAll(async () => {
     twilio = await new TimedTwilioFake().start();
+    sendgrid = await new SendgridFake().start();
     h = await ServiceHarness.create(buildDir);
     if (mode === 'embedded') await h.startEmbedded();
     else {
@@ -52,12 +59,20 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
       rateLimit: { perSecond: PER_SECOND },
       active: true,
     });
+    await h.expect(201, 'POST', '/v1/integrations', {
+      providerId: 'sendgrid',
+      channel: 'email',
+      identifier: 'sendgrid-batched',
+      credentials: { apiKey: sendgrid.apiKey, from: 'news@example.com', senderName: 'News', baseUrl: sendgrid.origin },
+      active: true,
+    });
     for (const subscriber of subscribers) await h.expect(201, 'POST', '/v2/subscribers', subscriber);
   }, 240_000);
 
   afterAll(async () => {
     await h?.close();
     await twilio?.close();
+    await sendgrid?.close();
   }, 60_000);
 
   async function workflow(steps: unknown[]): Promise<string> {
@@ -108,5 +123,26 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
       expect(details).toContainEqual(expect.stringMatching(/^The provider asked to slow down/));
       expect(details).not.toContain('Provider error, retry scheduled');
       expect(twilio.accepted).toHaveLength(1);
+    }));
+
+  it('emails alike to many subscribers: whether or not they share a SendGrid request, each message is sent with its own id in custom_args', () =>
+    h.withOutputs(async () => {
+      sendgrid.reset();
+      const email = { template: { type: 'email', subject: 'News', content: [{ type: 'text', content: '<p>The same for everyone</p>' }] } };
+      const transactionId = await trigger(
+        await workflow([email]),
+        subscribers.map((s) => s.subscriberId),
+      );
+      const found = await settled(transactionId, subscribers.length);
+      expect(found.flatMap((n) => n.jobs.map((job: any) => job.status))).toEqual(subscribers.map(() => 'completed'));
+      const messages = (await h.expect(200, 'GET', `/v1/messages?${new URLSearchParams({ transactionId, limit: '100' }).toString()}`)).data;
+      expect(messages.map((message: any) => message.status)).toEqual(subscribers.map(() => 'sent'));
+      expect(sendgrid.refusals).toEqual([]);
+      const personalizations = sendgrid.accepted.flatMap((request) => {
+        const body = request.json();
+        return body.personalizations.map((p: any) => ({ to: p.to[0].email, id: (p.custom_args ?? body.custom_args).id }));
+      });
+      expect(personalizations.map((p) => p.to).sort()).toEqual(subscribers.map((s) => s.email).sort());
+      expect(personalizations.map((p) => p.id).sort()).toEqual(messages.map((message: any) => message._id).sort());
     }));
 });
