@@ -71,6 +71,19 @@ describe.each(modes)('FlexibleVendorPace (%s)', (_mode, paces) => {
     expect((await two.acquire(integration(), {})).granted).toBe(true);
   });
 
+  it("after a pushback the integration's calls are paced at nine tenths of what went through in the last second, for every worker", async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    for (let i = 0; i < 10; i++) expect((await one.acquire(id, {})).granted).toBe(true);
+    await one.pushBack(id, 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Learned: 9 a second. Calls over it wait their turn, later and later.
+    const slots = [];
+    for (let i = 0; i < 12; i++) slots.push(await (i % 2 ? one : two).acquire(id, {}));
+    expect(slots.filter(granted).length).toBeLessThanOrEqual(9);
+    expect(slots.filter((slot) => refusal(slot) === 'rate_limit').length).toBeGreaterThanOrEqual(3);
+  });
+
   it('opens the circuit after failures in a row, lets one probe through once open time is over, and closes on its success', async () => {
     const [one, two] = paces(circuit);
     const id = integration();

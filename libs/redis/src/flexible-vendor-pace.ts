@@ -25,6 +25,8 @@ const CONCURRENCY_RETRY_MS = 250;
  * calls of an integration without limits cost no round trip.
  */
 const CLEAR_FOR_MS = 100;
+/** A rate learned from the vendor's pushback holds this long, then the integration tries its full pace again. */
+const LEARNED_SECONDS = 60;
 
 /**
  * VendorPace on rate-limiter-flexible's counters: RateLimiterRedis (shared by every worker) when
@@ -34,7 +36,11 @@ const CLEAR_FOR_MS = 100;
  *   the window says how many seconds ahead it is, so a backlog is spread over the coming windows
  *   rather than retried all at once.
  * - in flight: a counter taken before the call and given back after it, leased for a minute.
- * - pushback: a 429 blocks the integration's key for the wait the vendor asked (whole seconds).
+ * - pushback: a 429 blocks the integration's key for the wait the vendor asked (whole seconds), and
+ *   sets a learned rate for a minute: nine tenths of the calls this process made in the last second
+ *   (another 429 meanwhile takes four fifths of the learned rate), paced as a rateLimit is, so the
+ *   calls that waited do not all come back at once. Several workers each count their own calls: the
+ *   learned rate is then lower than the vendor's, for that minute.
  * - circuit: failures in a row counted per integration; at the threshold the circuit key is blocked
  *   for the open time, then one probe call at a time goes through until one succeeds.
  * The circuit keeps its state in these counters rather than in a breaker library (opossum and its
@@ -50,8 +56,11 @@ export class FlexibleVendorPace implements VendorPace {
   private readonly probes: RateLimiterAbstract;
   /** Integrations this process saw fail since their last success: only their successes reset the count. */
   private readonly failing = new Set<string>();
-  /** Integrations last found neither paused nor tripped, until when that holds here. */
-  private readonly clearUntil = new Map<string, number>();
+  private readonly learned: RateLimiterAbstract;
+  /** Integrations last found neither paused nor tripped, until when that holds here, and the rate learned from their pushback. */
+  private readonly clearUntil = new Map<string, { until: number; learned?: number }>();
+  /** Calls this process made per integration in the current second and the one before. */
+  private readonly recentCalls = new Map<string, { second: number; count: number; previous: number }>();
 
   constructor(
     private readonly redis: Redis | undefined,
@@ -63,11 +72,13 @@ export class FlexibleVendorPace implements VendorPace {
     this.open = this.limiter('open', 1, openSeconds);
     this.tripped = this.limiter('tripped', 1, TRIPPED_SECONDS);
     this.probes = this.limiter('probe', 1, CALL_LEASE_SECONDS);
+    this.learned = this.limiter('learned', 1, LEARNED_SECONDS);
   }
 
   async acquire(integrationId: string, limits: VendorLimits): Promise<VendorSlot> {
     const held = await this.held(integrationId);
-    if (held.paused) return { granted: false, reason: 'pushback', waitMs: held.paused.msBeforeNext };
+    // Spread over a second: the calls held back do not all come back at the same moment.
+    if (held.paused) return { granted: false, reason: 'pushback', waitMs: held.paused.msBeforeNext + Math.random() * 1_000 };
     let probe = false;
     if (held.tripped) {
       const open = await this.open.get(integrationId);
@@ -91,9 +102,10 @@ export class FlexibleVendorPace implements VendorPace {
       }
       giveBack.push(() => slots.reward(integrationId));
     }
-    if (limits.rateLimit) {
-      const { perSecond } = limits.rateLimit;
-      const counted = await taken(this.rateLimiter(perSecond, limits.rateLimit.burst ?? 0).consume(integrationId));
+    const perSecond = Math.min(limits.rateLimit?.perSecond ?? Infinity, held.learned ?? Infinity);
+    if (Number.isFinite(perSecond)) {
+      const burst = perSecond === limits.rateLimit?.perSecond ? (limits.rateLimit.burst ?? 0) : 0;
+      const counted = await taken(this.rateLimiter(perSecond, burst).consume(integrationId));
       if (!counted.ok) {
         // The calls already over this window queue up behind it: this one's turn is that many windows on.
         const ahead = Math.max(0, counted.res.consumedPoints - perSecond - 1);
@@ -101,6 +113,7 @@ export class FlexibleVendorPace implements VendorPace {
         return abandon({ granted: false, reason: 'rate_limit', waitMs });
       }
     }
+    this.counted(integrationId);
     let released = false;
     return {
       granted: true,
@@ -116,7 +129,11 @@ export class FlexibleVendorPace implements VendorPace {
 
   async pushBack(integrationId: string, waitMs: number): Promise<void> {
     this.clearUntil.delete(integrationId);
-    await this.paused.block(integrationId, Math.max(1, Math.ceil(waitMs / 1000)));
+    const learned = await this.learned.get(integrationId);
+    const calls = this.recentCalls.get(integrationId);
+    const made = calls ? Math.max(calls.count, calls.previous) : 1;
+    const perSecond = Math.max(1, Math.floor(learned ? learned.consumedPoints * 0.8 : made * 0.9));
+    await Promise.all([this.paused.block(integrationId, Math.max(1, Math.ceil(waitMs / 1000))), this.learned.set(integrationId, perSecond, LEARNED_SECONDS)]);
   }
 
   async failed(integrationId: string, probe: boolean): Promise<boolean> {
@@ -145,13 +162,24 @@ export class FlexibleVendorPace implements VendorPace {
   }
 
   /** Whether the vendor paused the integration, and whether its circuit tripped (open or half-open). */
-  private async held(integrationId: string): Promise<{ paused?: RateLimiterRes; tripped?: RateLimiterRes }> {
-    if ((this.clearUntil.get(integrationId) ?? 0) > Date.now()) return {};
-    const [paused, tripped] = await Promise.all([this.paused.get(integrationId), this.tripped.get(integrationId)]);
-    const held = { ...(paused && paused.msBeforeNext > 0 ? { paused } : {}), ...(tripped ? { tripped } : {}) };
+  private async held(integrationId: string): Promise<{ paused?: RateLimiterRes; tripped?: RateLimiterRes; learned?: number }> {
+    const clear = this.clearUntil.get(integrationId);
+    if (clear && clear.until > Date.now()) return clear.learned ? { learned: clear.learned } : {};
+    const [paused, tripped, learnedRes] = await Promise.all([this.paused.get(integrationId), this.tripped.get(integrationId), this.learned.get(integrationId)]);
+    const learned = learnedRes && learnedRes.msBeforeNext > 0 ? learnedRes.consumedPoints : undefined;
+    const held = { ...(paused && paused.msBeforeNext > 0 ? { paused } : {}), ...(tripped ? { tripped } : {}), ...(learned ? { learned } : {}) };
     if (held.paused || held.tripped) this.clearUntil.delete(integrationId);
-    else this.clearUntil.set(integrationId, Date.now() + CLEAR_FOR_MS);
+    else this.clearUntil.set(integrationId, { until: Date.now() + CLEAR_FOR_MS, ...(learned ? { learned } : {}) });
     return held;
+  }
+
+  /** One more call this process made through the integration. */
+  private counted(integrationId: string): void {
+    const second = Math.floor(Date.now() / 1000);
+    const calls = this.recentCalls.get(integrationId);
+    if (!calls || calls.second < second - 1) this.recentCalls.set(integrationId, { second, count: 1, previous: 0 });
+    else if (calls.second === second - 1) this.recentCalls.set(integrationId, { second, count: 1, previous: calls.count });
+    else calls.count++;
   }
 
   private rateLimiter(perSecond: number, burst: number): CallCounter {
