@@ -35,7 +35,9 @@ const LEARNED_SECONDS = 60;
  *   seconds (BurstyRateLimiter). A call over it waits for its turn: the count of calls already over
  *   the window says how many seconds ahead it is, so a backlog is spread over the coming windows
  *   rather than retried all at once.
- * - in flight: a counter taken before the call and given back after it, leased for a minute.
+ * - in flight: a counter taken before the call and given back after it, in a window of a minute (so a
+ *   crashed worker's slots come back); when a window turns, calls of the old one still in flight are not
+ *   counted in the new one, so for that moment up to twice `maxConcurrency` may be in flight.
  * - pushback: a 429 blocks the integration's key for the wait the vendor asked (whole seconds), and
  *   sets a learned rate for a minute: nine tenths of the calls this process made in the last second
  *   (another 429 meanwhile takes four fifths of the learned rate), paced as a rateLimit is, so the
