@@ -26,6 +26,17 @@ class TimedTwilioFake extends TwilioFake {
   }
 }
 
+/** SendGrid that, while `holding`, keeps each send open without an answer (a vendor that hangs). */
+class HangingSendgridFake extends SendgridFake {
+  holding = false;
+  held = 0;
+  protected override handle(request: FakeRequest): FakeReply {
+    if (!this.holding || request.method !== 'POST') return super.handle(request);
+    this.held++;
+    return { status: 0 };
+  }
+}
+
 let buildDir: string;
 beforeAll(async () => {
   buildDir = await buildService();
@@ -35,6 +46,7 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
   let h: ServiceHarness;
   let twilio: TimedTwilioFake;
   let sendgrid: SendgridFake;
+  let hanging: HangingSendgridFake;
   const subscribers = Array.from({ length: 6 }, (_, i) => ({
     subscriberId: uniqueName(`pace-${i}`),
     phone: `+1555000${1000 + i}`,
@@ -44,6 +56,7 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
   beforeAll(async () => {
     twilio = await new TimedTwilioFake().start();
     sendgrid = await new SendgridFake().start();
+    hanging = await new HangingSendgridFake().start();
     h = await ServiceHarness.create(buildDir);
     if (mode === 'embedded') await h.startEmbedded();
     else {
@@ -66,6 +79,14 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
       credentials: { apiKey: sendgrid.apiKey, from: 'news@example.com', senderName: 'News', baseUrl: sendgrid.origin },
       active: true,
     });
+    await h.expect(201, 'POST', '/v1/integrations', {
+      providerId: 'sendgrid',
+      channel: 'email',
+      identifier: 'sendgrid-one-at-a-time',
+      credentials: { apiKey: hanging.apiKey, from: 'news@example.com', senderName: 'News', baseUrl: hanging.origin },
+      maxConcurrency: 1,
+      active: true,
+    });
     for (const subscriber of subscribers) await h.expect(201, 'POST', '/v2/subscribers', subscriber);
   }, 240_000);
 
@@ -73,6 +94,7 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
     await h?.close();
     await twilio?.close();
     await sendgrid?.close();
+    await hanging?.close();
   }, 60_000);
 
   async function workflow(steps: unknown[]): Promise<string> {
@@ -82,8 +104,8 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
   }
   const sms = { template: { type: 'sms', content: 'Hi {{subscriber.subscriberId}}' } };
 
-  async function trigger(name: string, to: string[]): Promise<string> {
-    return (await h.expect(201, 'POST', '/v1/events/trigger', { name, to })).data.transactionId;
+  async function trigger(name: string, to: string[], overrides: Record<string, unknown> = {}): Promise<string> {
+    return (await h.expect(201, 'POST', '/v1/events/trigger', { name, to, overrides })).data.transactionId;
   }
   const notifications = async (transactionId: string): Promise<any[]> =>
     (await h.expect(200, 'GET', `/v1/notifications?${new URLSearchParams({ transactionId }).toString()}`)).data;
@@ -144,5 +166,20 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
       });
       expect(personalizations.map((p) => p.to).sort()).toEqual(subscribers.map((s) => s.email).sort());
       expect(personalizations.map((p) => p.id).sort()).toEqual(messages.map((message: any) => message._id).sort());
+    }));
+
+  it('in-app deliveries are not held by an email integration whose one call in flight hangs', () =>
+    h.withOutputs(async () => {
+      hanging.holding = true;
+      const email = { template: { type: 'email', subject: 'Held', content: [{ type: 'text', content: '<p>Held</p>' }] } };
+      const everyone = subscribers.map((s) => s.subscriberId);
+      const emails = await trigger(await workflow([email]), everyone, { email: { integrationIdentifier: 'sendgrid-one-at-a-time' } });
+      await waitFor(async () => hanging.held >= 1, 60_000);
+      const inApp = await settled(await trigger(await workflow([{ template: { type: 'in_app', content: 'Not held' } }]), everyone), subscribers.length);
+      expect(inApp.flatMap((n) => n.jobs.map((job: any) => job.status))).toEqual(subscribers.map(() => 'completed'));
+      // maxConcurrency 1 and the one call in flight unanswered: no email went out meanwhile.
+      const held = await notifications(emails);
+      expect(held.flatMap((n) => n.jobs.map((job: any) => job.status)).filter((status: string) => status === 'completed')).toEqual([]);
+      expect(hanging.held).toBeGreaterThanOrEqual(1);
     }));
 });
