@@ -183,3 +183,65 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
       expect(hanging.held).toBeGreaterThanOrEqual(1);
     }));
 });
+
+describe.each(MODES)('a vendor that keeps failing (%s mode)', (mode) => {
+  let h: ServiceHarness;
+  let flaky: TwilioFake;
+  let backup: TwilioFake;
+  const subscribers = Array.from({ length: 3 }, (_, i) => ({ subscriberId: uniqueName(`circuit-${i}`), phone: `+1555000${2000 + i}` }));
+
+  beforeAll(async () => {
+    [flaky, backup] = await Promise.all([new TwilioFake().start(), new TwilioFake().start()]);
+    // The circuit opens after two failures in a row.
+    h = await ServiceHarness.create(buildDir, { env: { VENDOR_CIRCUIT_FAILURES: '2', VENDOR_CIRCUIT_OPEN_SECONDS: '60' } });
+    if (mode === 'embedded') await h.startEmbedded();
+    else {
+      await h.startApi();
+      await h.startWorker();
+    }
+    const twilio = (identifier: string, fake: TwilioFake) =>
+      h.expect(201, 'POST', '/v1/integrations', {
+        providerId: 'twilio',
+        channel: 'sms',
+        identifier,
+        credentials: { accountSid: fake.accountSid, token: fake.token, from: '+15550000000', baseUrl: fake.origin },
+        rateLimit: { perSecond: 100 },
+        active: true,
+      });
+    const { data } = await twilio('twilio-flaky', flaky);
+    await twilio('twilio-backup', backup);
+    await h.expect(200, 'PUT', `/v1/integrations/${data._id}`, { fallbacks: ['twilio-backup'] });
+    for (const subscriber of subscribers) await h.expect(201, 'POST', '/v2/subscribers', subscriber);
+  }, 240_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all([flaky?.close(), backup?.close()]);
+  }, 60_000);
+
+  it("opens the integration's circuit: the retries go to the fallback integration, each message sent there", () =>
+    h.withOutputs(async () => {
+      flaky.failNext('unavailable', 'unavailable', 'unavailable', 'unavailable', 'unavailable', 'unavailable');
+      const identifier = uniqueName('wf').toLowerCase();
+      await h.expect(201, 'POST', '/v1/workflows', { name: identifier, identifier, active: true, steps: [{ template: { type: 'sms', content: 'Hi' } }] });
+      const { data } = await h.expect(201, 'POST', '/v1/events/trigger', { name: identifier, to: subscribers.map((s) => s.subscriberId) });
+      const found = await waitFor(async () => {
+        const { data: notifications } = await h.expect(
+          200,
+          'GET',
+          `/v1/notifications?${new URLSearchParams({ transactionId: data.transactionId }).toString()}`,
+        );
+        return (
+          notifications.length === subscribers.length &&
+          notifications.every((n: any) => n.jobs.every((job: any) => TERMINAL.includes(job.status))) &&
+          notifications
+        );
+      }, 90_000);
+      expect(found.flatMap((n: any) => n.jobs.map((job: any) => job.status))).toEqual(subscribers.map(() => 'completed'));
+      expect(flaky.accepted).toHaveLength(0);
+      expect(backup.accepted).toHaveLength(subscribers.length);
+      const details: string[] = found.flatMap((n: any) => n.jobs[0].executionDetails.map((detail: any) => detail.detail));
+      expect(details).toContainEqual(expect.stringMatching(/^The integration's circuit opened/));
+      expect(details).toContainEqual(expect.stringMatching(/^The integration's circuit is open: the next integration/));
+    }));
+});
