@@ -221,6 +221,21 @@ function chainsContract(open: () => Promise<Repositories>) {
       expect((await jobs.findChain(lead.id)).map((j) => j.status)).toEqual(['completed', 'canceled', 'pending']);
     });
 
+    it('writes the JSON a step left on a job as given: keys with dots, and an output that is not an object', async () => {
+      const scope = newScope();
+      const [digest, step] = [built(scope, 'digest'), built(scope, 'chat')];
+      await chains.write([digest, step]);
+      const digested = moved(digest.jobs[0], 'queued', {
+        status: 'completed',
+        digest: { type: 'regular', events: [{ 'a.b': 1 }] },
+        output: { plan: 'pro', 'a.b': [1] },
+      });
+      const answered = moved(step.jobs[0], 'queued', { status: 'completed', output: 'plain answer' });
+      expect(await written(changes(digest, { lead: digested }), changes(step, { lead: answered }))).toEqual([true, true]);
+      expect(await jobs.findById(digested.job.id)).toEqual(digested.job);
+      expect(await jobs.findById(answered.job.id)).toEqual(answered.job);
+    });
+
     it('applies a write without a lead as given, and answers an existing message as stored', async () => {
       const scope = newScope();
       const chain = ran(scope);

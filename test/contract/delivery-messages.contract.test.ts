@@ -1,17 +1,32 @@
-import { MessageRepository } from '@app/delivery';
+import { ChainRepository, Message, MessageRepository } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
-import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
+import { REPOSITORY_STORES, RepositoryStoreFixture } from '../support/sql-stores';
 import { describeMongoContract } from '../support/mongo-store';
 import { job, message, newScope, notification, tick } from './delivery-fixtures';
 
+interface Repositories {
+  repository: MessageRepository;
+  chains: ChainRepository;
+  close(): Promise<void>;
+}
+
 /** The MessageRepository contract; every store adapter must pass it. */
-function messageRepositoryContract(open: () => Promise<{ repository: MessageRepository; close(): Promise<void> }>) {
+function messageRepositoryContract(open: () => Promise<Repositories>) {
   let repository: MessageRepository;
+  let chains: ChainRepository;
   let close: () => Promise<void>;
-  beforeAll(async () => ({ repository, close } = await open()));
+  beforeAll(async () => ({ repository, chains, close } = await open()));
   afterAll(() => close());
 
-  it('creates a message once per id, even for concurrent redeliveries, and reads it back whole', async () => {
+  /** Setup through the one write the engine uses: each message with changes to its chain; what each write answered for it. */
+  const insert = async (...given: Message[]) => {
+    const results = await chains.write(
+      given.map((m) => ({ kind: 'changes', notificationId: m.notificationId, moves: [], messages: [m], deliveries: [], details: [] })),
+    );
+    return results.map((result, index) => result.messages.get(given[index].id)!);
+  };
+
+  it('writes a message once per id, even for concurrent redeliveries, and reads it back whole', async () => {
     const scope = newScope();
     const j = job(notification(scope), 'in-app');
     const full = message(j, {
@@ -38,10 +53,10 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
       errorId: 'e',
       errorText: 'text',
     });
-    const attempts = await Promise.all([1, 2, 3].map(() => repository.insertIfAbsent(full)));
+    const attempts = (await Promise.all([1, 2, 3].map(() => insert(full)))).flat();
     expect(attempts.filter((a) => a.created)).toHaveLength(1);
     for (const attempt of attempts) expect(attempt.message).toEqual(full);
-    const again = await repository.insertIfAbsent({ ...full, content: 'changed' });
+    const [again] = await insert({ ...full, content: 'changed' });
     expect(again).toEqual({ message: full, created: false });
     expect(await repository.findById(scope, full.id)).toEqual(full);
   });
@@ -51,7 +66,8 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     const j = job(notification(scope), 'email');
     const blocks = message(j, { channel: 'email', content: [{ type: 'text', content: 'Hello' }] });
     delete blocks.stepId;
-    const { message: stored } = await repository.insertIfAbsent(blocks);
+    await insert(blocks);
+    const stored = await repository.findById(scope, blocks.id);
     expect(stored).toEqual(blocks);
     for (const field of [
       'stepId',
@@ -75,43 +91,18 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
   it('deletes one message by id within its environment only, answering it once', async () => {
     const scope = newScope();
     const m = message(job(notification(scope), 'in-app'));
-    await repository.insertIfAbsent(m);
+    await insert(m);
     expect(await repository.deleteById(newScope(), m.id)).toBeNull();
     expect(await repository.deleteById(scope, m.id)).toEqual(m);
     expect(await repository.deleteById(scope, m.id)).toBeNull();
     expect(await repository.findById(scope, m.id)).toBeNull();
   });
 
-  it('records delivery outcomes, appending delivery times', async () => {
-    const scope = newScope();
-    const j = job(notification(scope), 'chat');
-    const m = message(j, { channel: 'chat' });
-    await repository.insertIfAbsent(m);
-    const firstAt = tick();
-    expect(await repository.updateDelivery(m.id, { status: 'error', errorId: 'unexpected_provider_error', errorText: 'boom', updatedAt: firstAt })).toBe(true);
-    expect(await repository.findById(scope, m.id)).toMatchObject({
-      status: 'error',
-      errorId: 'unexpected_provider_error',
-      errorText: 'boom',
-      updatedAt: firstAt,
-    });
-    const deliveredAt = tick();
-    expect(await repository.updateDelivery(m.id, { status: 'sent', identifier: 'abc', deliveredAt })).toBe(true);
-    const second = tick();
-    await repository.updateDelivery(m.id, { status: 'sent', deliveredAt: second });
-    const sent = await repository.findById(scope, m.id);
-    expect(sent).toMatchObject({ status: 'sent', identifier: 'abc', deliveredAt: [deliveredAt, second] });
-    // a message sent after an error carries no error any more
-    expect(sent).not.toHaveProperty('errorId');
-    expect(sent).not.toHaveProperty('errorText');
-    expect(await repository.updateDelivery(newId(), { status: 'sent' })).toBe(false);
-  });
-
   it('keeps what it stored apart from the objects callers pass and get back', async () => {
     const scope = newScope();
     const given = message(job(notification(scope), 'in-app'), { deliveredAt: [tick()], tags: ['a'] });
     const kept = structuredClone(given);
-    const { message: returned } = await repository.insertIfAbsent(given);
+    const [{ message: returned }] = await insert(given);
     given.tags!.push('changed by the caller');
     given.deliveredAt.push(tick());
     returned.payload.name = 'changed by the caller';
@@ -124,7 +115,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     const scope = newScope();
     const j = job(notification(scope), 'push');
     const targets = ['token-a', 'token-b'].map((target) => message(j, { id: deterministicId(j.id, target), channel: 'push' }));
-    for (const m of targets) await repository.insertIfAbsent(m);
+    await insert(...targets);
     expect(await repository.findByJobId(j.id)).toEqual(targets);
     expect(await repository.findByJobId(newId())).toEqual([]);
   });
@@ -135,7 +126,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     const own = message(j, { id: j.id });
     const other = message(j, { id: deterministicId(j.id, 'other') });
     const elsewhere = message(job(notification(scope), 'in-app'), { id: deterministicId(j.id, 'elsewhere') });
-    for (const m of [own, other, elsewhere]) await repository.insertIfAbsent(m);
+    await insert(own, other, elsewhere);
     expect(await repository.findByJobId(j.id)).toEqual([own, other]);
   });
 
@@ -153,7 +144,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
       message(job(n2, 'b'), { channel: 'chat' }),
       message(job(n3, 'a')),
     ];
-    for (const m of created) await repository.insertIfAbsent(m);
+    for (const m of created) await insert(m);
     const ids = (page: { items: { id: string }[] }) => page.items.map((m) => m.id);
     const newest = [...created].reverse();
 
@@ -196,7 +187,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     const inApp = message(job(n, 'a'));
     const chat = message(job(n, 'b'), { channel: 'chat' });
     const kept = message(job(notification(scope), 'a'));
-    for (const m of [inApp, chat, kept]) await repository.insertIfAbsent(m);
+    await insert(inApp, chat, kept);
 
     expect(await repository.deleteByTransaction(newScope(), n.transactionId)).toEqual([]);
     expect(await repository.deleteByTransaction(scope, n.transactionId, 'sms')).toEqual([]);
@@ -205,27 +196,6 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
     expect(await repository.deleteByTransaction(scope, n.transactionId)).toEqual([inApp]);
     expect(await repository.deleteByTransaction(scope, n.transactionId)).toEqual([]);
     expect(await repository.findById(scope, kept.id)).toEqual(kept);
-  });
-
-  it("marks a subscriber's messages seen and read, once", async () => {
-    const scope = newScope();
-    const n = notification(scope);
-    const [a, b] = [message(job(n, 'a')), message(job(n, 'b'))];
-    const foreign = message(job(notification(scope), 'a'));
-    for (const m of [a, b, foreign]) await repository.insertIfAbsent(m);
-
-    const seenAt = tick();
-    expect(await repository.markSeen(scope, n.subscriberId, [a.id, foreign.id], seenAt)).toBe(1);
-    expect(await repository.markSeen(scope, n.subscriberId, [a.id], tick())).toBe(0);
-    expect(await repository.findById(scope, a.id)).toMatchObject({ seen: true, read: false, lastSeenDate: seenAt });
-    expect(await repository.findById(scope, foreign.id)).toMatchObject({ seen: false });
-
-    const readAt = tick();
-    expect(await repository.markRead(scope, n.subscriberId, [a.id, b.id], readAt)).toBe(2);
-    expect(await repository.findById(scope, a.id)).toMatchObject({ seen: true, read: true, lastSeenDate: seenAt, lastReadDate: readAt });
-    expect(await repository.findById(scope, b.id)).toMatchObject({ seen: true, read: true, lastSeenDate: readAt, lastReadDate: readAt });
-    expect(await repository.markRead(newScope(), n.subscriberId, [a.id], tick())).toBe(0);
-    expect(await repository.markRead(scope, n.subscriberId, [], tick())).toBe(0);
   });
 
   it('finds a message by the provider id it was sent under, only in its environment and for its provider', async () => {
@@ -238,7 +208,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
       createdAt: tick(),
     });
     const other = message(job(notification(scope), 'email'), { channel: 'email', providerId: 'sendgrid', identifier: 'xyz' });
-    for (const m of [older, newer, other]) await repository.insertIfAbsent(m);
+    await insert(older, newer, other);
     expect((await repository.findByProviderIdentifier(scope, 'mailgun', ['abc@mg.example.com', '<abc@mg.example.com>']))?.id).toBe(newer.id);
     expect((await repository.findByProviderIdentifier(scope, 'sendgrid', ['xyz']))?.id).toBe(other.id);
     expect(await repository.findByProviderIdentifier(scope, 'mailgun', ['xyz'])).toBeNull();
@@ -249,7 +219,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
   it('keeps the latest delivery state by the time the provider gives, whatever order events arrive in', async () => {
     const scope = newScope();
     const m = message(job(notification(scope), 'email'), { channel: 'email' });
-    await repository.insertIfAbsent(m);
+    await insert(m);
     expect(await repository.findById(scope, m.id)).not.toHaveProperty('deliveryState');
     const delivered = tick();
     const opened = tick();
@@ -265,7 +235,7 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
   it('never shows a message to another environment', async () => {
     const scope = newScope();
     const m = message(job(notification(scope), 'a'));
-    await repository.insertIfAbsent(m);
+    await insert(m);
     const other = newScope();
     expect(await repository.findById(other, m.id)).toBeNull();
     expect(await repository.findById({ ...scope, organizationId: other.organizationId }, m.id)).toBeNull();
@@ -274,8 +244,13 @@ function messageRepositoryContract(open: () => Promise<{ repository: MessageRepo
   });
 }
 
-describe.each(REPOSITORY_STORES)('MessageRepository on $name', (store) => {
-  messageRepositoryContract(openRepository(store, (r) => r.messages));
-});
+function openMessages(store: RepositoryStoreFixture) {
+  return async (): Promise<Repositories> => {
+    const { repositories, close } = await store.open();
+    return { repository: repositories.messages, chains: repositories.chains, close };
+  };
+}
 
-describeMongoContract('MessageRepository', (store) => messageRepositoryContract(openRepository(store, (r) => r.messages)));
+describe.each(REPOSITORY_STORES)('MessageRepository on $name', (store) => messageRepositoryContract(openMessages(store)));
+
+describeMongoContract('MessageRepository', (store) => messageRepositoryContract(openMessages(store)));

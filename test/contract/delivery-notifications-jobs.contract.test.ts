@@ -1,7 +1,7 @@
 import {
+  ChainChanges,
   ChainRepository,
   ExecutionDetailRepository,
-  JOB_STATUSES,
   Job,
   JobRepository,
   JobStatus,
@@ -9,7 +9,6 @@ import {
   NewChain,
   Notification,
   NotificationRepository,
-  isTerminalJobStatus,
 } from '@app/delivery';
 import { deterministicId, newId } from '@app/kernel';
 import { REPOSITORY_STORES, RepositoryStoreFixture } from '../support/sql-stores';
@@ -91,17 +90,13 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       return { kind: 'new', notification: n, jobs: ran, messages: [message(ran[0])], details: [executionDetail(ran[0], { detail: 'Message sent' })] };
     };
 
-    it('finds a first job written finished by its id among others, never moves it, and finds and cancels the jobs after it', async () => {
+    it('finds a first job written finished by its id among others, and cancels the jobs after it but never it', async () => {
       const scope = newScope();
       const a = records(scope);
       await chains.write([a]);
       const [first, second] = a.jobs;
       expect(await Promise.all([jobs.findById(first.id), jobs.findById(second.id), jobs.findById(newId())])).toEqual([first, second, null]);
-      expect(await jobs.transition(first.id, 'running')).toBe(false);
-      expect(await jobs.transition(first.id, 'failed', { error: { message: 'late' } })).toBe(false);
-      expect(await jobs.findNextJob(first.id)).toEqual(second);
-      expect(await jobs.cancelChildren(a.notification.id)).toEqual([second.id]);
-      expect(await jobs.cancelPendingByTransaction(scope, a.notification.transactionId)).toEqual([]);
+      expect((await jobs.cancelPendingByTransaction(scope, a.notification.transactionId)).map((j) => j.id)).toEqual([second.id]);
       expect(await jobs.findById(first.id)).toEqual(first);
       expect((await jobs.findByNotificationIds(scope, [a.notification.id])).map((j) => [j.id, j.status])).toEqual([
         [first.id, 'completed'],
@@ -172,15 +167,6 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect((await notifications.list(scope, { channels: ['sms', 'email'], page: 0, limit: 1 })).totalCount).toBe(2);
     });
 
-    it('records the digest master notification', async () => {
-      const scope = newScope();
-      const [master, follower] = [notification(scope), notification(scope)];
-      await write([master, follower]);
-      expect(await notifications.setDigestedNotification(follower.id, master.id)).toBe(true);
-      expect(await notifications.findById(scope, follower.id)).toMatchObject({ digestedNotificationId: master.id });
-      expect(await notifications.setDigestedNotification(newId(), master.id)).toBe(false);
-    });
-
     it('never shows a notification to another environment', async () => {
       const scope = newScope();
       const n = notification(scope);
@@ -237,7 +223,7 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await jobs.findById(newId())).toBeNull();
     });
 
-    it('finds the jobs of notifications in chain order, and the next job of a chain', async () => {
+    it('finds the jobs of notifications in chain order', async () => {
       const scope = newScope();
       const [first, second] = [notification(scope), notification(scope)];
       const chainA = jobChain(first, ['digest', 'in_app', 'chat', 'push']);
@@ -250,9 +236,6 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(byNotification(second.id)).toEqual(chainB.map((j) => j.id));
       expect(await jobs.findByNotificationIds(scope, [])).toEqual([]);
       expect(await jobs.findByNotificationIds(newScope(), [first.id])).toEqual([]);
-
-      expect(await jobs.findNextJob(chainA[0].id)).toEqual(chainA[1]);
-      expect(await jobs.findNextJob(chainA[3].id)).toBeNull();
     });
 
     it('answers concurrent callers each for their own rows (stores may batch them)', async () => {
@@ -265,17 +248,6 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(counts[2].size).toBe(0);
       const found = await Promise.all([chains[0][0].id, newId(), chains[2][0].id].map((id) => jobs.findById(id)));
       expect(found.map((j) => j?.id ?? null)).toEqual([chains[0][0].id, null, chains[2][0].id]);
-      // the same job raced by two callers moves once (queued → queued is no move; running → running would be,
-      // a redelivery); the others move independently
-      const moved = await Promise.all([
-        jobs.transition(chains[0][0].id, 'queued'),
-        jobs.transition(chains[0][0].id, 'queued'),
-        jobs.transition(chains[1][0].id, 'queued'),
-        jobs.transition(chains[2][0].id, 'completed', { providerId: 'novu' }),
-      ]);
-      expect(moved.filter(Boolean)).toHaveLength(3);
-      expect([moved[0], moved[1]].filter(Boolean)).toHaveLength(1);
-      expect(await jobs.findById(chains[2][0].id)).toMatchObject({ status: 'completed', providerId: 'novu' });
       const written = chains.slice(0, 3).map(([j]) => executionDetail(j));
       await Promise.all(written.map((d) => details.append(d)));
       expect(
@@ -288,63 +260,6 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
           .map((d) => d.id)
           .sort(),
       ).toEqual(written.map((d) => d.id).sort());
-    });
-
-    it('queues the next pending job of a chain once, carrying digest events when given', async () => {
-      const scope = newScope();
-      const [first, second] = [notification(scope), notification(scope)];
-      const chainA = jobChain(first, ['digest', 'in_app', 'chat']);
-      const chainB = jobChain(second, ['delay', 'in_app']);
-      await write([first, second], [...chainA, ...chainB]);
-      const events = [{ n: 1 }, { n: 2 }];
-      // concurrent callers (several chains, and the same chain twice): each next job moves exactly once
-      const [a, again, b] = await Promise.all([jobs.queueNext(chainA[0].id, events), jobs.queueNext(chainA[0].id, events), jobs.queueNext(chainB[0].id)]);
-      const moved = [a, again].filter(Boolean);
-      expect(moved).toHaveLength(1);
-      expect(moved[0]).toMatchObject({ id: chainA[1].id, status: 'queued', digest: { ...(chainA[1].digest ?? {}), events } });
-      expect(b).toMatchObject({ id: chainB[1].id, status: 'queued' });
-      expect(b).not.toHaveProperty('digest');
-      expect(await jobs.findById(chainA[1].id)).toMatchObject({ status: 'queued', digest: { events } });
-      // the last job has no next; a next job that is no longer pending does not move
-      expect(await jobs.queueNext(chainB[1].id)).toBeNull();
-      await jobs.transition(chainA[2].id, 'canceled');
-      expect(await jobs.queueNext(chainA[1].id)).toBeNull();
-    });
-
-    it('transitions by compare-and-set, applying the patch, and never changes a terminal job', async () => {
-      const scope = newScope();
-      const n = notification(scope);
-      const [j] = jobChain(n, ['in_app']);
-      await write([], [j]);
-
-      const racing = await Promise.all([1, 2, 3].map(() => jobs.transition(j.id, 'merged')));
-      expect(racing.filter(Boolean)).toHaveLength(1); // only a pending job may be merged
-      expect(await jobs.findById(j.id)).toMatchObject({ status: 'merged' });
-      for (const status of JOB_STATUSES) expect(await jobs.transition(j.id, status)).toBe(false);
-
-      const [k] = jobChain(notification(scope), ['chat']);
-      await write([], [k]);
-      const at = tick();
-      expect(await jobs.transition(k.id, 'queued', { updatedAt: at })).toBe(true);
-      expect(await jobs.transition(k.id, 'running', { attempts: 1, providerId: 'chat-webhook', error: { message: 'timeout' } })).toBe(true);
-      expect(await jobs.findById(k.id)).toMatchObject({ status: 'running', attempts: 1, providerId: 'chat-webhook', error: { message: 'timeout' } });
-      expect((await jobs.findById(k.id))!.updatedAt.getTime()).not.toBe(at.getTime());
-      // running → running is a redelivery; null clears a field
-      const runAt = tick();
-      expect(await jobs.transition(k.id, 'delayed', { error: null, runAt, attempts: 2, updatedAt: at })).toBe(true);
-      const delayed = await jobs.findById(k.id);
-      expect(delayed).toMatchObject({ status: 'delayed', runAt, attempts: 2, updatedAt: at });
-      expect(delayed).not.toHaveProperty('error');
-      expect(await jobs.transition(k.id, 'completed', { digest: { type: 'regular', events: [{ x: 1 }] }, output: { plan: 'pro', 'a.b': [1] } })).toBe(true);
-      expect(await jobs.findById(k.id)).toMatchObject({ status: 'completed', digest: { events: [{ x: 1 }] }, output: { plan: 'pro', 'a.b': [1] } });
-      // an output that is not an object (a step whose answer was text) reads back as it was
-      const [text] = jobChain(notification(scope), ['chat']);
-      await write([], [text]);
-      expect(await jobs.transition(text.id, 'completed', { output: 'plain answer' })).toBe(true);
-      expect((await jobs.findById(text.id))!.output).toBe('plain answer');
-      for (const status of JOB_STATUSES) expect(await jobs.transition(k.id, status, { attempts: 9 })).toBe(false);
-      expect(await jobs.findById(k.id)).toMatchObject({ status: 'completed', attempts: 2 });
-      expect(await jobs.transition(newId(), 'queued')).toBe(false);
     });
 
     it('finds overdue jobs: untouched queued or running ones, and delayed ones past their time', async () => {
@@ -398,34 +313,6 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
         'step-failed': 'failed',
       });
       expect(await jobs.findById(otherTransaction.id)).toMatchObject({ status: 'pending' });
-    });
-
-    it('cancels the rest of a chain after a job, or all of a notification', async () => {
-      const scope = newScope();
-      const n = notification(scope);
-      const chain = jobChain(n, ['in_app', 'delay', 'chat', 'push']);
-      const other = jobChain(notification(scope), ['in_app', 'chat']);
-      await write([], [...chain, ...other]);
-      await jobs.transition(chain[0].id, 'failed');
-
-      expect((await jobs.cancelChildren(n.id, chain[1].id)).sort()).toEqual([chain[2].id, chain[3].id].sort());
-      expect(await jobs.findById(chain[1].id)).toMatchObject({ status: 'pending' });
-      expect((await jobs.cancelChildren(n.id)).sort()).toEqual([chain[1].id]);
-      expect(await jobs.findById(chain[0].id)).toMatchObject({ status: 'failed' });
-      expect(await jobs.cancelChildren(n.id)).toEqual([]);
-      const untouched = await jobs.findByNotificationIds(scope, [other[0].notificationId]);
-      expect(untouched.every((j) => j.status === 'pending')).toBe(true);
-      expect(isTerminalJobStatus('canceled')).toBe(true);
-    });
-
-    it('ends the rest of a merged digest chain as merged', async () => {
-      const n = notification(newScope());
-      const chain = jobChain(n, ['digest', 'in_app', 'email']);
-      await write([], chain);
-      await jobs.transition(chain[0].id, 'merged');
-      expect((await jobs.cancelChildren(n.id, chain[0].id, undefined, 'merged')).sort()).toEqual([chain[1].id, chain[2].id].sort());
-      expect((await jobs.findById(chain[2].id))!.status).toBe('merged');
-      expect(isTerminalJobStatus('merged')).toBe(true);
     });
   });
 
@@ -510,7 +397,19 @@ function deliveryRecordsContract(open: () => Promise<Repositories>) {
       expect(await left(lateMessage)).toEqual({ notification: false, jobs: 0, messages: 1, details: 0 });
 
       // once their last jobs finish, the next purge takes them
-      for (const r of unfinished) expect(await store.jobs.transition(r.jobs[1].id, 'completed')).toBe(true);
+      const finish = (r: NewChain): ChainChanges => {
+        const last = r.jobs[1];
+        return {
+          kind: 'changes',
+          notificationId: r.notification.id,
+          lead: { job: { ...last, status: 'completed' }, from: last.status },
+          moves: [],
+          messages: [],
+          deliveries: [],
+          details: [],
+        };
+      };
+      expect((await store.chains.write(unfinished.map(finish))).map((result) => result.written)).toEqual(unfinished.map(() => true));
       expect(await purge(cutoff)).toEqual({ details: 4, messages: 4, jobs: 8, notifications: 4 });
       for (const r of unfinished) expect(await left(r)).toEqual({ notification: false, jobs: 0, messages: 0, details: 0 });
       expect(await left(recent)).toEqual({ notification: true, jobs: 2, messages: 1, details: 1 });

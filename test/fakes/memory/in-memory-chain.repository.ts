@@ -60,8 +60,9 @@ export class InMemoryChainRepository implements ChainRepository {
   private insert(message: Message): { message: Message; created: boolean } {
     const existing = this.tables.messages.get(message.id);
     if (existing) return { message: copy(existing), created: false };
-    this.tables.messages.set(message.id, toMessage(message));
-    return { message: toMessage(message), created: true };
+    const created = toMessage(message);
+    this.tables.messages.set(message.id, created);
+    return { message: copy(created), created: true };
   }
 
   private insertDetails(details: NewChain['details']): void {

@@ -1,7 +1,7 @@
 import { Notification, NotificationListQuery, NotificationRepository } from '@app/delivery';
-import { Clock, EnvironmentScope, Page, systemClock } from '@app/kernel';
+import { EnvironmentScope, Page } from '@app/kernel';
 import { DeliveryTables, inScope } from './memory-delivery-tables';
-import { copy, oldestBefore, orderBy, pageOf, stored } from './memory-records';
+import { copy, oldestBefore, orderBy, pageOf } from './memory-records';
 
 const oldestFirst = orderBy<Notification>(
   (n) => n.createdAt,
@@ -10,10 +10,7 @@ const oldestFirst = orderBy<Notification>(
 
 /** NotificationRepository in memory, writing jobs, messages and details into the store's shared delivery tables. */
 export class InMemoryNotificationRepository implements NotificationRepository {
-  constructor(
-    private readonly tables: DeliveryTables,
-    private readonly clock: Clock = systemClock,
-  ) {}
+  constructor(private readonly tables: DeliveryTables) {}
 
   async findById(scope: EnvironmentScope, id: string): Promise<Notification | null> {
     const notification = this.tables.notifications.get(id);
@@ -33,14 +30,6 @@ export class InMemoryNotificationRepository implements NotificationRepository {
       )
       .sort((a, b) => oldestFirst(b, a));
     return { items: pageOf(matching, query.page, query.limit).map(copy), totalCount: matching.length };
-  }
-
-  async setDigestedNotification(id: string, masterNotificationId: string): Promise<boolean> {
-    const notification = this.tables.notifications.get(id);
-    if (!notification) return false;
-    notification.digestedNotificationId = stored(masterNotificationId);
-    notification.updatedAt = this.clock.now();
-    return true;
   }
 
   async deleteOlderThan(before: Date, limit: number): Promise<number> {

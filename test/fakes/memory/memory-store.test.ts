@@ -26,9 +26,10 @@ describe('createMemoryStore', () => {
     const n = notification(scope);
     const [first, second] = jobChain(n, ['in_app', 'chat']);
     await store.chains.write([{ kind: 'new', notification: n, jobs: [{ ...first, status: 'completed' }, second], messages: [], details: [] }]);
-    expect(await store.jobs.queueNext(first.id)).toMatchObject({ id: second.id, status: 'queued' });
+    expect(await store.jobs.findChain(first.id)).toMatchObject([{ id: first.id }, { id: second.id, status: 'pending' }]);
     expect(await store.notifications.deleteOlderThan(new Date('2100-01-01'), 10)).toBe(0); // its last job is unfinished
-    await store.jobs.transition(second.id, 'completed');
+    const completed = { job: { ...second, status: 'completed' as const }, from: 'pending' as const };
+    await store.chains.write([{ kind: 'changes', notificationId: n.id, lead: completed, moves: [], messages: [], deliveries: [], details: [] }]);
     expect(await store.notifications.deleteOlderThan(new Date('2100-01-01'), 10)).toBe(1);
   });
 

@@ -2,12 +2,12 @@ import { EnvironmentScope } from '@app/kernel';
 import { Job } from '../domain/job';
 
 /**
- * What cancelChildren leaves the jobs as: canceled, `merged` (the rest of a chain whose digest merged
+ * What a ChainSession's cancelChildren leaves the jobs as: canceled, `merged` (the rest of a chain whose digest merged
  * into another) or `skipped` (the rest of a chain a throttle step stopped), as Novu.
  */
 export type EndedChildStatus = 'canceled' | 'merged' | 'skipped';
 
-/** The fields a transition may change beside the status; an adapter ignores any other key of a patch. */
+/** The fields a ChainSession's transition may change beside the status. */
 export const JOB_PATCH_FIELDS = [
   'providerId',
   'payload',
@@ -23,9 +23,6 @@ export const JOB_PATCH_FIELDS = [
   'updatedAt',
 ] as const;
 
-/** Patch fields a Job requires: a patch setting one to null is refused by the store (SQL's NOT NULL). */
-export const REQUIRED_JOB_PATCH_FIELDS: readonly (typeof JOB_PATCH_FIELDS)[number][] = ['payload', 'overrides', 'attempts'];
-
 /** What a transition may change beside the status; `null` clears an optional field. */
 export type JobPatch = { [K in (typeof JOB_PATCH_FIELDS)[number]]?: Job[K] | null };
 
@@ -35,31 +32,13 @@ export interface JobRepository {
   findChain(jobId: string): Promise<Job[]>;
   /** The jobs of these notifications, each notification's chain in step order. */
   findByNotificationIds(scope: EnvironmentScope, notificationIds: string[]): Promise<Job[]>;
-  /**
-   * Compare-and-set on the status: moves the job to `to` (applying `patch`) only from a status
-   * that allows it (jobStatusesAllowing); a terminal job never changes. False when refused.
-   * `updatedAt` defaults to the store's clock when the patch has none.
-   */
-  transition(id: string, to: Job['status'], patch?: JobPatch): Promise<boolean>;
   /** Cancels the not-yet-running jobs (pending, queued, delayed) of a transaction; returns them as canceled. */
   cancelPendingByTransaction(scope: EnvironmentScope, transactionId: string, at?: Date): Promise<Job[]>;
-  /**
-   * Cancels the not-yet-running jobs of a notification: all of them, or with `afterJobId` only
-   * those that follow it in the chain. Returns their ids.
-   */
-  cancelChildren(notificationId: string, afterJobId?: string, at?: Date, status?: EndedChildStatus): Promise<string[]>;
   /**
    * Recovery (any environment): jobs that should have moved by `before` but did not — `queued` or
    * `running` and untouched since, or `delayed` and due since — oldest first.
    */
   findOverdue(before: Date, limit: number): Promise<Job[]>;
-  /** The job that follows `parentId` in its chain (its parentId is that job), or null at the end. */
-  findNextJob(parentId: string): Promise<Job | null>;
-  /**
-   * Moves the job after `parentId` from `pending` to `queued` (setting `digest.events` when
-   * given) and returns it; null when there is none or it has already moved. One atomic step.
-   */
-  queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null>;
   /**
    * Retention (any environment): deletes up to `limit` jobs created before `before`, oldest first,
    * in one statement; returns how many. Only jobs whose whole notification is finished: never an

@@ -26,14 +26,6 @@ export interface MessageListQuery {
 }
 
 export interface MessageRepository {
-  /**
-   * Inserts unless a message with this id exists (the id is deterministic: the job id, or job id +
-   * target for chat/push fan-out), so a redelivered job never creates a second message.
-   * Returns the stored message and whether this call created it.
-   */
-  insertIfAbsent(message: Message): Promise<{ message: Message; created: boolean }>;
-  /** Records a provider outcome (`sent` clears errorId and errorText); false when there is no such message. */
-  updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean>;
   findById(scope: EnvironmentScope, id: string): Promise<Message | null>;
   /** The message a provider knows by one of these ids (its `identifier`), in the environment; the newest when several match. */
   findByProviderIdentifier(scope: EnvironmentScope, providerId: string, identifiers: string[]): Promise<Message | null>;
@@ -50,10 +42,6 @@ export interface MessageRepository {
   deleteByTransaction(scope: EnvironmentScope, transactionId: string, channel?: Channel | string): Promise<Message[]>;
   /** Deletes one message of the environment; returns it, or null when there was none (or another call deleted it). */
   deleteById(scope: EnvironmentScope, id: string): Promise<Message | null>;
-  /** In-app feed: marks the subscriber's messages seen; returns how many changed. */
-  markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
-  /** In-app feed: marks the subscriber's messages read (and seen); returns how many changed. */
-  markRead(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number>;
   /**
    * Retention (any environment): deletes up to `limit` messages created before `before`, oldest
    * first, in one statement; returns how many.

@@ -19,8 +19,6 @@ export interface NotificationRepository {
   findById(scope: EnvironmentScope, id: string): Promise<Notification | null>;
   /** Newest first (createdAt desc), with the count of all matches. */
   list(scope: EnvironmentScope, query: NotificationListQuery): Promise<Page<Notification>>;
-  /** Records that this notification's digest merged into the master's notification; false when there is no such notification. */
-  setDigestedNotification(id: string, masterNotificationId: string): Promise<boolean>;
   /**
    * Retention (any environment): deletes up to `limit` notifications created before `before`,
    * oldest first, in one statement; returns how many.

@@ -1,8 +1,6 @@
-import { StoreRejectedError } from '@app/kernel';
 import { oldestFilter } from '../mongo-retention';
 import { digestMerge, digestOpen } from './mongo-digest-bucket.repository';
-import { jobTransition } from './mongo-job.repository';
-import { deliveryUpdate, messageListFilter } from './mongo-message.repository';
+import { messageListFilter } from './mongo-message.repository';
 import { notificationListFilter } from './mongo-notification.repository';
 import { chainDocuments, jobMove, messageDelivery } from './mongo-chain.repository';
 import { statusMove } from './mongo-trigger.repository';
@@ -10,33 +8,6 @@ import { throttleAdmission, throttleWindowId } from './mongo-throttle-window.rep
 
 const at = new Date('2025-01-01T00:00:00.000Z');
 const scope = { organizationId: 'o1', environmentId: 'e1' };
-
-describe('job transitions (compare-and-set on the status)', () => {
-  it('move only from the statuses that allow the target, the store clock stamping updatedAt', () => {
-    expect(jobTransition('j1', 'running', {})).toEqual({
-      filter: { _id: 'j1', status: { $in: ['pending', 'queued', 'delayed', 'running'] } },
-      update: { $set: { status: 'running' }, $currentDate: { updatedAt: true } },
-    });
-  });
-
-  it('apply the patch: values set (caller JSON encoded), nulls unset, a given updatedAt instead of the clock', () => {
-    const { update } = jobTransition('j1', 'delayed', { runAt: at, providerId: null, digest: { events: [{ 'a.b': 1 }] }, updatedAt: at });
-    expect(update).toEqual({ $set: { status: 'delayed', runAt: at, digest: { events: [{ 'a%2Eb': 1 }] }, updatedAt: at }, $unset: { providerId: '' } });
-  });
-
-  it('ignore what a patch may not change, and refuse null where SQL holds NOT NULL', () => {
-    expect(jobTransition('j1', 'failed', { status: 'x', notificationId: 'n' } as never).update).toEqual({
-      $set: { status: 'failed' },
-      $currentDate: { updatedAt: true },
-    });
-    expect(() => jobTransition('j1', 'failed', { payload: null })).toThrow(StoreRejectedError);
-    expect(() => jobTransition('j1', 'failed', { attempts: null })).toThrow(StoreRejectedError);
-  });
-
-  it('a terminal target allows no status but the live ones; a terminal job never matches', () => {
-    expect(jobTransition('j1', 'completed', {}).filter.status.$in).toEqual(['pending', 'queued', 'delayed', 'running']);
-  });
-});
 
 describe('chain writes', () => {
   const job = { id: 'j1', status: 'delayed', attempts: 1, updatedAt: at, runAt: at, digest: { events: [{ 'a.b': 1 }] }, payload: { big: true } } as never;
@@ -67,20 +38,7 @@ describe('trigger status moves', () => {
   });
 });
 
-describe('message writes and lists', () => {
-  it('a provider outcome: `sent` clears the error, other outcomes keep it unless given, deliveries appended', () => {
-    expect(deliveryUpdate({ status: 'sent', identifier: 'pid', deliveredAt: at })).toEqual({
-      $set: { status: 'sent', identifier: 'pid' },
-      $unset: { errorId: '', errorText: '' },
-      $push: { deliveredAt: at },
-      $currentDate: { updatedAt: true },
-    });
-    expect(deliveryUpdate({ status: 'error', errorId: 'e', errorText: 'boom', updatedAt: at })).toEqual({
-      $set: { status: 'error', errorId: 'e', errorText: 'boom', updatedAt: at },
-    });
-    expect(deliveryUpdate({ status: 'warning' })).toEqual({ $set: { status: 'warning' }, $currentDate: { updatedAt: true } });
-  });
-
+describe('message lists', () => {
   it('a list filters by channel, subscriber and any of the transactions', () => {
     expect(messageListFilter(scope, { page: 0, limit: 10 })).toEqual({ environmentId: 'e1', organizationId: 'o1' });
     expect(messageListFilter(scope, { page: 0, limit: 10, channel: 'email', subscriberId: 's1', transactionIds: ['a', 'b'] })).toEqual({

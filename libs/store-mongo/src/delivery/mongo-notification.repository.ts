@@ -42,14 +42,6 @@ export class MongoNotificationRepository implements NotificationRepository {
     return { items: docs.map((doc) => notificationDocuments.toDomain(doc)), totalCount };
   }
 
-  async setDigestedNotification(id: string, masterNotificationId: string): Promise<boolean> {
-    const result = await this.notifications.updateOne(
-      { _id: id },
-      { $set: { digestedNotificationId: masterNotificationId }, $currentDate: { updatedAt: true } },
-    );
-    return result.matchedCount === 1;
-  }
-
   deleteOlderThan(before: Date, limit: number): Promise<number> {
     return deleteOldest(this.notifications, before, limit, {}, ofFinishedNotifications(this.store, '_id'));
   }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallBatcher, EnvironmentScope } from '@app/kernel';
-import { CANCELABLE_JOB_STATUSES, EndedChildStatus, Job, JobPatch, JobRepository, JobStatus, inChainOrder, jobStatusesAllowing } from '@app/delivery';
+import { CANCELABLE_JOB_STATUSES, Job, JobRepository, inChainOrder } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { Sql, empty, join, param, raw, sql } from '../sql-statement';
-import { JsonRow, assignments, columnSpecs } from '../sql-table';
+import { Sql, param, raw, sql } from '../sql-statement';
+import { JsonRow, columnSpecs } from '../sql-table';
 import { JobRow, jobs } from '../tables';
 import { FIRST_JOB_RETENTION, clearOldest, deleteOldest, notificationFinished } from './sql-retention';
-import { isoTime, present, setPresent } from './sql-rows';
+import { isoTime, setPresent } from './sql-rows';
 
 /**
  * The cancelable statuses as literals: the planner then sees that a search holding them is within the
@@ -16,22 +16,6 @@ export const CANCELABLE_STATUS_SQL = `status IN (${CANCELABLE_JOB_STATUSES.map((
 
 /** The columns of a job's own fields: all of jobs' but `details` and `output`, which a new chain's insert adds (NEW_JOB_COLUMNS). */
 export const JOB_COLUMNS = columnSpecs(jobs).filter(([name]) => name !== 'details' && name !== 'output');
-
-/** The fields a transition may patch → their column. */
-const PATCH_COLUMNS: Record<keyof JobPatch, keyof JobRow> = {
-  providerId: 'provider_id',
-  payload: 'payload',
-  overrides: 'overrides',
-  digest: 'digest',
-  digestBucketKey: 'digest_bucket_key',
-  mergedDigestId: 'merged_digest_id',
-  runAt: 'run_at',
-  attempts: 'attempts',
-  scheduleExtensionsCount: 'schedule_extensions_count',
-  error: 'error',
-  output: 'output',
-  updatedAt: 'updated_at',
-};
 
 export const toJobRow = (j: Job): JsonRow<typeof jobs> => ({
   id: j.id,
@@ -174,39 +158,6 @@ export class SqlJobRepository implements JobRepository {
     }
     return ids.map((id) => inChainOrder(byLead.get(id) ?? []));
   });
-  /** Transitions with the same target and patch share a statement (the hot ones have no patch or a constant one). */
-  private readonly transitions = new CallBatcher<{ id: string; to: JobStatus; patch: JobPatch }, boolean>(async (_, inputs) => {
-    const { to, patch } = inputs[0];
-    const ids = inputs.map((input) => input.id);
-    const sets = [sql`status = ${to}`];
-    const changes: Partial<Record<keyof JobRow, unknown>> = {};
-    for (const [field, value] of Object.entries(patch) as [keyof JobPatch, unknown][]) {
-      if (field in PATCH_COLUMNS && value !== undefined) changes[PATCH_COLUMNS[field]] = value;
-    }
-    if (Object.keys(changes).length) sets.push(assignments(jobs, changes as Partial<JobRow>));
-    if (!present(patch.updatedAt)) sets.push(raw('updated_at = now()'));
-    const rows = await this.sql.query<Pick<JobRow, 'id'>>(
-      sql`UPDATE jobs SET ${join(sets)} WHERE id = ANY(${ids}::text[]) AND status = ANY(${jobStatusesAllowing(to)}::text[]) RETURNING id`,
-    );
-    // the same job twice in one batch moved once: only its first caller hears so
-    const moved = new Set(rows.map((row) => row.id));
-    return ids.map((id) => moved.delete(id));
-  });
-  private readonly nextInChain = new CallBatcher<{ parentId: string; digestEvents?: Record<string, unknown>[] }, Job | null>(async (_, inputs) => {
-    const events = inputs[0].digestEvents;
-    const parents = inputs.map((input) => input.parentId);
-    const addEvents = events ? sql`, digest = COALESCE(digest, '{}'::jsonb) || jsonb_build_object('events', ${JSON.stringify(events)}::jsonb)` : empty;
-    const rows = await this.sql.query<JobRow>(
-      sql`UPDATE jobs SET status = 'queued', updated_at = now()${addEvents}
-       WHERE parent_id = ANY(${parents}::text[]) AND status = 'pending' RETURNING *`,
-    );
-    const byParent = new Map(rows.map((row) => [row.parent_id, toJob(row)]));
-    return parents.map((parentId) => {
-      const next = byParent.get(parentId) ?? null;
-      byParent.delete(parentId); // the same chain twice in one batch moved once
-      return next;
-    });
-  });
 
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
@@ -226,15 +177,6 @@ export class SqlJobRepository implements JobRepository {
     return inChainOrder(rows.map(toJob));
   }
 
-  async transition(id: string, to: JobStatus, patch: JobPatch = {}): Promise<boolean> {
-    if (jobStatusesAllowing(to).length === 0) return false;
-    return this.transitions.run(`${to}:${JSON.stringify(patch)}`, { id, to, patch });
-  }
-
-  queueNext(parentId: string, digestEvents?: Record<string, unknown>[]): Promise<Job | null> {
-    return this.nextInChain.run(digestEvents ? `events:${JSON.stringify(digestEvents)}` : '', { parentId, digestEvents });
-  }
-
   async findOverdue(before: Date, limit: number): Promise<Job[]> {
     const rows = await this.sql.query<JobRow>(
       sql`SELECT * FROM jobs
@@ -250,31 +192,6 @@ export class SqlJobRepository implements JobRepository {
        WHERE environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND transaction_id = ${transactionId} AND ${raw(CANCELABLE_STATUS_SQL)} RETURNING *`,
     );
     return rows.map(toJob);
-  }
-
-  async cancelChildren(notificationId: string, afterJobId?: string, at?: Date, status: EndedChildStatus = 'canceled'): Promise<string[]> {
-    const rows =
-      afterJobId === undefined
-        ? await this.sql.query<Pick<JobRow, 'id'>>(
-            sql`UPDATE jobs SET status = ${status}, updated_at = COALESCE(${at ?? null}::timestamptz, now())
-             WHERE notification_id = ${notificationId} AND status = ANY(${CANCELABLE_JOB_STATUSES}::text[]) RETURNING id`,
-          )
-        : await this.sql.query<Pick<JobRow, 'id'>>(
-            // the jobs after afterJobId: follow parent_id links down the chain
-            sql`WITH RECURSIVE chain AS (
-               SELECT id FROM jobs WHERE parent_id = ${afterJobId} AND notification_id = ${notificationId}
-               UNION
-               SELECT j.id FROM jobs j JOIN chain c ON j.parent_id = c.id WHERE j.notification_id = ${notificationId}
-             )
-             UPDATE jobs SET status = ${status}, updated_at = COALESCE(${at ?? null}::timestamptz, now())
-             WHERE id IN (SELECT id FROM chain) AND status = ANY(${CANCELABLE_JOB_STATUSES}::text[]) RETURNING id`,
-          );
-    return rows.map((r) => r.id);
-  }
-
-  async findNextJob(parentId: string): Promise<Job | null> {
-    const [row] = await this.sql.query<JobRow>(sql`SELECT * FROM jobs WHERE parent_id = ${parentId} ORDER BY created_at, id LIMIT 1`);
-    return row ? toJob(row) : null;
   }
 
   /** The table's rows first, then the first jobs kept on notification rows. */

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CallBatcher, Channel, EnvironmentScope, Page } from '@app/kernel';
-import { Message, MessageDeliveryUpdate, MessageListQuery, MessageRepository } from '@app/delivery';
+import { Channel, EnvironmentScope, Page } from '@app/kernel';
+import { Message, MessageListQuery, MessageRepository } from '@app/delivery';
 import { SQL_CLIENT, SqlClient } from '../sql-client';
-import { Sql, join, param, raw, sql } from '../sql-statement';
+import { Sql, join, raw, sql } from '../sql-statement';
 import { JsonRow, columnSpecs } from '../sql-table';
 import { MessageRow, messages } from '../tables';
 import { deleteOldest, notificationFinished } from './sql-retention';
-import { insertFromJson, isoTime, jsonRows, setPresent } from './sql-rows';
+import { isoTime, setPresent } from './sql-rows';
 
 /** The columns of messages, in the order bulk inserts write them (jsonRows). */
 export const MESSAGE_COLUMNS = columnSpecs(messages);
@@ -118,58 +118,13 @@ export const MESSAGES_NOT_BY_JOB_ID_SQL = 'job_id <> id';
 /** The predicate of messages_env_subscriber_not_in_app (migration 30); a subscriber's in-app messages are in messages_inbox. */
 export const MESSAGES_NOT_IN_APP_SQL = "channel <> 'in_app'";
 
-const INSERT_MESSAGES = sql`${insertFromJson('messages', MESSAGE_COLUMNS, param('rows'))} ON CONFLICT (id) DO NOTHING RETURNING id`;
-
-/** The messages `ids` of one subscriber of the scope. */
-const ofSubscriber = (scope: EnvironmentScope, subscriberId: string, ids: string[]) =>
-  sql`environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId} AND subscriber_id = ${subscriberId} AND id = ANY(${ids}::text[])`;
-
 /** The message `id` of the scope. */
 const inScope = (scope: EnvironmentScope, id: string) =>
   sql`id = ${id} AND environment_id = ${scope.environmentId} AND organization_id = ${scope.organizationId}`;
 
 @Injectable()
 export class SqlMessageRepository implements MessageRepository {
-  private readonly inserts = new CallBatcher<Message, { message: Message; created: boolean }>(async (_, batch) => {
-    const inserted = await this.sql.query<Pick<MessageRow, 'id'>>(INSERT_MESSAGES.bind({ rows: jsonRows(batch.map(toMessageRow), MESSAGE_COLUMNS) }));
-    // a created row is the message as given; only the existing ones need reading
-    const given = new Map(batch.map((message) => [message.id, message]));
-    const created = new Map(inserted.map((row) => [row.id, given.get(row.id)!]));
-    const missing = batch.filter((message) => !created.has(message.id)).map((message) => message.id);
-    // a separate read: a row committed by a concurrent insert is visible to a new statement
-    const existing = missing.length ? await this.sql.query<MessageRow>(sql`SELECT * FROM messages WHERE id = ANY(${missing}::text[])`) : [];
-    const found = new Map(existing.map((row) => [row.id, toMessage(row)]));
-    return batch.map((message) => {
-      const fresh = created.get(message.id);
-      if (fresh) {
-        created.delete(message.id); // the same id twice in one batch: the first caller created it
-        found.set(message.id, fresh);
-        return { message: fresh, created: true };
-      }
-      return { message: found.get(message.id)!, created: false };
-    });
-  });
-
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
-
-  insertIfAbsent(message: Message): Promise<{ message: Message; created: boolean }> {
-    return this.inserts.run('', message);
-  }
-
-  async updateDelivery(id: string, update: MessageDeliveryUpdate): Promise<boolean> {
-    const sent = sql`${update.status} = 'sent'`;
-    const deliveredAt = sql`${update.deliveredAt?.toISOString() ?? null}::text`;
-    const rows = await this.sql.query(
-      sql`UPDATE messages SET status = ${update.status},
-            error_id = CASE WHEN ${sent} THEN NULL ELSE COALESCE(${update.errorId ?? null}, error_id) END,
-            error_text = CASE WHEN ${sent} THEN NULL ELSE COALESCE(${update.errorText ?? null}, error_text) END,
-            identifier = COALESCE(${update.identifier ?? null}, identifier),
-            delivered_at = CASE WHEN ${deliveredAt} IS NULL THEN delivered_at ELSE delivered_at || jsonb_build_array(${deliveredAt}) END,
-            updated_at = COALESCE(${update.updatedAt ?? null}::timestamptz, now())
-          WHERE id = ${id} RETURNING id`,
-    );
-    return rows.length === 1;
-  }
 
   async findById(scope: EnvironmentScope, id: string): Promise<Message | null> {
     const [row] = await this.sql.query<MessageRow>(sql`SELECT * FROM messages WHERE ${inScope(scope, id)}`);
@@ -249,24 +204,6 @@ export class SqlMessageRepository implements MessageRepository {
   async deleteById(scope: EnvironmentScope, id: string): Promise<Message | null> {
     const [row] = await this.sql.query<MessageRow>(sql`DELETE FROM messages WHERE ${inScope(scope, id)} RETURNING *`);
     return row ? toMessage(row) : null;
-  }
-
-  async markSeen(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
-    if (ids.length === 0) return 0;
-    const rows = await this.sql.query(
-      sql`UPDATE messages SET seen = true, last_seen_date = ${at}, updated_at = ${at}
-          WHERE ${ofSubscriber(scope, subscriberId, ids)} AND NOT seen RETURNING id`,
-    );
-    return rows.length;
-  }
-
-  async markRead(scope: EnvironmentScope, subscriberId: string, ids: string[], at: Date): Promise<number> {
-    if (ids.length === 0) return 0;
-    const rows = await this.sql.query(
-      sql`UPDATE messages SET read = true, last_read_date = ${at}, seen = true, last_seen_date = COALESCE(last_seen_date, ${at}), updated_at = ${at}
-          WHERE ${ofSubscriber(scope, subscriberId, ids)} AND NOT read RETURNING id`,
-    );
-    return rows.length;
   }
 
   deleteOlderThan(before: Date, limit: number): Promise<number> {

@@ -95,13 +95,6 @@ export class SqlNotificationRepository implements NotificationRepository {
     return { items: rows.map(toNotification), totalCount: count.total };
   }
 
-  async setDigestedNotification(id: string, masterNotificationId: string): Promise<boolean> {
-    const rows = await this.sql.query<Pick<NotificationRow, 'id'>>(
-      sql`UPDATE notifications SET digested_notification_id = ${masterNotificationId}, updated_at = now() WHERE id = ${id} RETURNING id`,
-    );
-    return rows.length === 1;
-  }
-
   deleteOlderThan(before: Date, limit: number): Promise<number> {
     return deleteOldest(this.sql, notifications, before, limit, notificationFinished('id'), 'perEnvironment');
   }

@@ -64,7 +64,7 @@ describe('ReceiveVendorEvents', () => {
     const n = notification({ organizationId, environmentId });
     const j = job(n, 'email', { type: 'email' });
     const m = message(j, { channel: 'email', providerId: 'sendgrid', identifier: 'vendor-1', email: 'Ada@Example.com' });
-    await store.messages.insertIfAbsent(m);
+    await store.chains.write([{ kind: 'new', notification: n, jobs: [j], messages: [m], details: [] }]);
     const useCase = new ReceiveVendorEvents(
       store.environments,
       store.integrations,
