@@ -1,5 +1,6 @@
 import { Migration, SqlClient, createSqlClient, migrate } from '@app/store-sql';
 import { SqlMessageRepository } from '../../libs/store-sql/src/delivery';
+import type { Statement } from '../../libs/store-sql/src/sql-statement';
 import { SQL_STORES } from '../support/sql-stores';
 import { TEST_DATABASE_URL, uniqueName } from '../support/test-app';
 
@@ -69,8 +70,9 @@ describe.each(SQL_STORES)('migrate on $name', (store) => {
     const sent: { text: string; params: unknown[] }[] = [];
     const capturing = {
       dialect: sql.dialect,
-      query: async (text: string, params: unknown[] = []) => {
-        sent.push({ text, params });
+      query: async (statement: string | Statement, params: unknown[] = []) => {
+        const text = typeof statement === 'string' ? statement : statement.text;
+        sent.push({ text, params: typeof statement === 'string' ? params : [...statement.values] });
         return text.includes('COUNT(*)') ? [{ total: 0 }] : [];
       },
     } as unknown as SqlClient;
