@@ -62,17 +62,22 @@ describe.each(SETUPS)(`@novu/api ${NOVU_API_VERSION}: subscriber notifications v
   });
   afterAll(() => t?.close());
 
-  /** A new subscriber with `count` in-app notifications, triggered one after the other; their ids, newest first. */
+  /**
+   * A new subscriber with `count` in-app notifications, each delivered before the next is triggered (with
+   * several fan-out jobs at once, triggers sent back to back may be delivered in another order); their
+   * ids, newest first.
+   */
   async function inbox(count: number, payload: (index: number) => Record<string, unknown> = (n) => ({ n })): Promise<{ subscriberId: string; ids: string[] }> {
     const subscriberId = uniqueName('sub');
     await sdk('subscribers.create', () => novu.subscribers.create({ subscriberId, firstName: 'Ada' }));
+    let delivered: { id: string }[] = [];
     for (let index = 0; index < count; index++) {
       await sdk('trigger', () => novu.trigger({ workflowId: workflow, to: subscriberId, payload: payload(index) }));
+      delivered = await waitFor(async () => {
+        const page = await sdk('subscribers.notifications.list (delivery)', () => novu.subscribers.notifications.list({ subscriberId, limit: 100 }));
+        return page.result.data.length === index + 1 && page.result.data;
+      });
     }
-    const delivered = await waitFor(async () => {
-      const page = await sdk('subscribers.notifications.list (delivery)', () => novu.subscribers.notifications.list({ subscriberId, limit: 100 }));
-      return page.result.data.length === count && page.result.data;
-    });
     return { subscriberId, ids: delivered.map((notification) => notification.id) };
   }
 
