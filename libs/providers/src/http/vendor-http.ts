@@ -29,6 +29,8 @@ export interface VendorRequest {
   signal: AbortSignal;
   /** `_passthrough` overrides: merged into the JSON body (deep) or form (flat), headers and query. */
   passthrough?: ProviderPassthrough;
+  /** Larger answers are cut here (64 KiB unless said: a batch's one result per message needs more). */
+  maxResponseBytes?: number;
 }
 
 export interface VendorResponse {
@@ -62,6 +64,7 @@ export class VendorHttp {
         signal,
         allowPrivate: this.options.allowPrivateNetworkTargets,
         ca: this.options.ca,
+        maxResponseBytes: request.maxResponseBytes,
       });
     } catch (error) {
       throw classifyNetworkError(error);

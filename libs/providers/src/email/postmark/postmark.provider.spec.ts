@@ -1,3 +1,4 @@
+import { EmailMessage } from '@app/delivery';
 import { describeEmailContract } from '../../../../../test/fakes/email/email-contract';
 import { sampleEmail } from '../../../../../test/fakes/email/email-test-kit';
 import { PostmarkFake } from '../../../../../test/fakes/email/postmark.fake';
@@ -52,6 +53,45 @@ describe('PostmarkProvider against a Postmark fake', () => {
     const error = await providerFailure(provider.send(sampleEmail({ to: ['not-an-address'] }), credentials(), sendContext()));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 422, providerCode: '300' });
     expect(error.message).toContain("Illegal email address 'not-an-address'");
+  });
+
+  describe('batches', () => {
+    const plain = (i: number, to = `reader${i}@example.com`): EmailMessage => ({ id: `m-${i}`, to: [to], subject: `News ${i}`, html: `<p>News ${i}</p>` });
+    const sendAll = (messages: EmailMessage[]) => Promise.allSettled(messages.map((m) => provider.send(m, credentials(), sendContext(m.id))));
+
+    it('messages sent at once go in one /email/batch request; each keeps its own MessageID and Metadata id', async () => {
+      const outcomes = await sendAll([0, 1, 2].map((i) => plain(i)));
+      expect(fake.refusals).toEqual([]);
+      expect(fake.accepted.map((request) => request.path)).toEqual(['/email/batch']);
+      const body = fake.accepted[0].json();
+      expect(body.map((m: any) => [m.To, m.Subject, m.Metadata.id])).toEqual([0, 1, 2].map((i) => [`reader${i}@example.com`, `News ${i}`, `m-${i}`]));
+      const ids = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.id : undefined));
+      expect(new Set(ids).size).toBe(3);
+      expect(outcomes[0]).toMatchObject({ value: { raw: { status: 200, batch: 3 } } });
+    });
+
+    it("each message's ErrorCode is its own: an inactive recipient fails alone and nothing is sent again", async () => {
+      fake.inactive.add('reader1@example.com');
+      const outcomes = await sendAll([0, 1, 2].map((i) => plain(i)));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(outcomes[1]).toMatchObject({ reason: { kind: 'invalid_recipient', providerCode: '406', status: 422 } });
+      expect(fake.requests).toHaveLength(1);
+    });
+
+    it("a 429 of the batch is every message's", async () => {
+      fake.failNext('rate_limited');
+      const outcomes = await sendAll([plain(0), plain(1)]);
+      expect(outcomes.map((outcome) => outcome.status === 'rejected' && outcome.reason.kind)).toEqual(['rate_limited', 'rate_limited']);
+      expect(fake.requests).toHaveLength(1);
+    });
+
+    it('more than 500 at once go in requests of at most 500 (the fake refuses more); a message with attachments goes alone', async () => {
+      const outcomes = await sendAll([...Array.from({ length: 501 }, (_, i) => plain(i)), sampleEmail({ id: 'with-files' })]);
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      expect(fake.refusals).toEqual([]);
+      const sizes = fake.accepted.map((request) => (request.path === '/email' ? 1 : request.json().length)).sort((a, b) => a - b);
+      expect(sizes).toEqual([1, 1, 500]);
+    });
   });
 });
 

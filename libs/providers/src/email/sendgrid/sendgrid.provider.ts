@@ -1,6 +1,6 @@
 import { EmailMessage, ProviderCheckResult, ProviderCredentials, ProviderError, SendContext, SendResult } from '@app/delivery';
-import { CallBatcher } from '@app/kernel';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
+import { batchSignal, everyMessageFails, SendOutcome, VendorBatches } from '../../http/vendor-batches';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { senderOf } from '../email-fields';
@@ -27,8 +27,6 @@ interface SendgridSend {
   messageId: string;
 }
 
-type SendgridOutcome = { result: SendResult } | { error: ProviderError };
-
 /**
  * SendGrid v3 Mail Send (`POST /v3/mail/send`, Bearer key). Answers 202 with no body; the id is
  * the `X-Message-Id` header. Our message id and tags go in `custom_args`, so SendGrid's event
@@ -46,7 +44,7 @@ export class SendgridProvider implements ProviderAdapter<'email'> {
   readonly channel = 'email' as const;
   readonly credentialSchema = SENDGRID_CREDENTIALS;
 
-  private readonly batches = new CallBatcher<SendgridSend, SendgridOutcome>((_, sends) => this.sendBatch(sends), SENDGRID_BATCH);
+  private readonly batches = new VendorBatches<SendgridSend>((sends) => this.sendBatch(sends), SENDGRID_BATCH);
 
   constructor(private readonly runtime: ProviderRuntime) {}
 
@@ -88,13 +86,11 @@ export class SendgridProvider implements ProviderAdapter<'email'> {
     // Attachments are not worth comparing: such a message goes alone.
     const { personalizations: _recipients, custom_args: _args, ...shared } = send.body;
     const group = message.attachments?.length ? `alone:${message.id}` : JSON.stringify([send.url, send.apiKey, send.passthrough ?? null, shared]);
-    const outcome = await this.batches.run(group, send);
-    if ('error' in outcome) throw outcome.error;
-    return outcome.result;
+    return this.batches.send(group, send);
   }
 
   /** One request for the batch; a 400 of a batch throws, so the batcher sends each message alone. */
-  private async sendBatch(sends: SendgridSend[]): Promise<SendgridOutcome[]> {
+  private async sendBatch(sends: SendgridSend[]): Promise<SendOutcome[]> {
     const [first] = sends;
     const body =
       sends.length === 1
@@ -111,10 +107,10 @@ export class SendgridProvider implements ProviderAdapter<'email'> {
         headers: { authorization: `Bearer ${first.apiKey}` },
         json: stripUndefined(body),
         passthrough: first.passthrough,
-        signal: sends.length === 1 ? first.signal : AbortSignal.any(sends.map((send) => send.signal)),
+        signal: batchSignal(sends),
       });
     } catch (error) {
-      return sends.map(() => ({ error: error as ProviderError }));
+      return everyMessageFails(sends.length, error);
     }
     if (response.status === 202 || response.status === 200) {
       const date = dateOf(response);

@@ -1,6 +1,6 @@
 import { ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
-import { CallBatcher } from '@app/kernel';
 import { optional, parseCredentials, required } from '../../http/credential-schema';
+import { batchSignal, everyMessageFails, SendOutcome, VendorBatches } from '../../http/vendor-batches';
 import { deepMerge, httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, deadDeviceToken, overrideReader, reclassify, vendorDate } from '../push-fields';
@@ -33,8 +33,6 @@ interface ExpoSend {
   target: string;
 }
 
-type ExpoOutcome = { result: SendResult } | { error: ProviderError };
-
 /**
  * Expo push service: `POST /--/api/v2/push/send` with an array of messages and the access token as
  * Bearer (plain VendorHttp: expo-server-sdk 7 needs Node 22 and retries 429 itself). The sends that
@@ -51,7 +49,7 @@ export class ExpoProvider implements ProviderAdapter<'push'> {
   readonly channel = 'push' as const;
   readonly credentialSchema = EXPO_CREDENTIALS;
 
-  private readonly batches = new CallBatcher<ExpoSend, ExpoOutcome>((_, sends) => this.sendBatch(sends), EXPO_BATCH);
+  private readonly batches = new VendorBatches<ExpoSend>((sends) => this.sendBatch(sends), EXPO_BATCH);
 
   constructor(private readonly runtime: ProviderRuntime) {}
 
@@ -84,13 +82,11 @@ export class ExpoProvider implements ProviderAdapter<'push'> {
       target: message.target,
     };
     // Messages batch together only where the request would be the same but for its body.
-    const outcome = await this.batches.run(JSON.stringify([send.url, send.apiKey, send.passthrough]), send);
-    if ('error' in outcome) throw outcome.error;
-    return outcome.result;
+    return this.batches.send(JSON.stringify([send.url, send.apiKey, send.passthrough]), send);
   }
 
   /** One request for the batch; its failure is each message's (never thrown: the batcher would retry each alone). */
-  private async sendBatch(sends: ExpoSend[]): Promise<ExpoOutcome[]> {
+  private async sendBatch(sends: ExpoSend[]): Promise<SendOutcome[]> {
     const [first] = sends;
     let response: VendorResponse;
     try {
@@ -99,10 +95,10 @@ export class ExpoProvider implements ProviderAdapter<'push'> {
         headers: { authorization: `Bearer ${first.apiKey}` },
         json: sends.map((send) => send.message),
         passthrough: first.passthrough,
-        signal: sends.length === 1 ? first.signal : AbortSignal.any(sends.map((send) => send.signal)),
+        signal: batchSignal(sends),
       });
     } catch (error) {
-      return sends.map(() => ({ error: error as ProviderError }));
+      return everyMessageFails(sends.length, error);
     }
     const answer = response.json<ExpoAnswer>();
     if (response.status < 200 || response.status >= 300 || answer?.errors?.length) {
