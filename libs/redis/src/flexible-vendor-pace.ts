@@ -77,8 +77,19 @@ export class FlexibleVendorPace implements VendorPace {
     this.learned = this.limiter('learned', 1, LEARNED_SECONDS);
   }
 
+  async held(integrationId: string): Promise<{ reason: 'pushback' | 'circuit_open'; waitMs: number } | undefined> {
+    const state = await this.state(integrationId);
+    if (state.paused) return { reason: 'pushback', waitMs: state.paused.msBeforeNext };
+    if (!state.tripped) return undefined;
+    const [open, probing] = await Promise.all([this.open.get(integrationId), this.probes.get(integrationId)]);
+    if (open && open.msBeforeNext > 0) return { reason: 'circuit_open', waitMs: open.msBeforeNext };
+    // Half-open: while one probe is in flight the others would only wait for its outcome.
+    if (probing && probing.consumedPoints >= 1 && probing.msBeforeNext > 0) return { reason: 'circuit_open', waitMs: Math.min(probing.msBeforeNext, 1_000) };
+    return undefined;
+  }
+
   async acquire(integrationId: string, limits: VendorLimits): Promise<VendorSlot> {
-    const held = await this.held(integrationId);
+    const held = await this.state(integrationId);
     // Spread over a second: the calls held back do not all come back at the same moment.
     if (held.paused) return { granted: false, reason: 'pushback', waitMs: held.paused.msBeforeNext + Math.random() * 1_000 };
     let probe = false;
@@ -164,7 +175,7 @@ export class FlexibleVendorPace implements VendorPace {
   }
 
   /** Whether the vendor paused the integration, and whether its circuit tripped (open or half-open). */
-  private async held(integrationId: string): Promise<{ paused?: RateLimiterRes; tripped?: RateLimiterRes; learned?: number }> {
+  private async state(integrationId: string): Promise<{ paused?: RateLimiterRes; tripped?: RateLimiterRes; learned?: number }> {
     const clear = this.clearUntil.get(integrationId);
     if (clear && clear.until > Date.now()) return clear.learned ? { learned: clear.learned } : {};
     const [paused, tripped, learnedRes] = await Promise.all([this.paused.get(integrationId), this.tripped.get(integrationId), this.learned.get(integrationId)]);

@@ -1,4 +1,4 @@
-import { failoverChain, SelectableIntegration, selectCredentialIntegrations, selectIntegration } from './select-integration';
+import { failoverChain, SelectableIntegration, selectCredentialIntegrations, selectIntegration, standbyIntegrations } from './select-integration';
 
 const integration = (id: string, conditions: SelectableIntegration['conditions'] = [], primary = false, fallbacks: string[] = []): SelectableIntegration => ({
   id,
@@ -64,5 +64,26 @@ describe('failoverChain', () => {
     const d = integration('d');
     expect(failoverChain(a, [a, b, c, d]).map((i) => i.id)).toEqual(['a', 'b', 'd', 'c']);
     expect(failoverChain(d, [a, b, c, d]).map((i) => i.id)).toEqual(['d']);
+  });
+});
+
+describe('standbyIntegrations', () => {
+  const ranked = (id: string, priority: number, primary = false) => ({ ...integration(id, [], primary), priority });
+
+  it("is the channel's other unconditional integrations: the primary, then by priority, then newest", () => {
+    const held = ranked('held', 3);
+    // Newest first, as the store answers.
+    const active = [ranked('newer', 1), held, ranked('conditional', 9), ranked('older', 1), ranked('high', 2), ranked('main', 0, true)];
+    active[2].conditions = onPlan('pro');
+    expect(standbyIntegrations([held], active, 'chat', {}).map((i) => i.id)).toEqual(['main', 'high', 'newer', 'older']);
+  });
+
+  it('is none when the held integration has fallbacks of its own, or the trigger named the integration', () => {
+    const held = integration('held', [], false, ['backup-identifier']);
+    const active = [held, integration('backup'), integration('other')];
+    expect(standbyIntegrations([held, active[1]], active, 'chat', {})).toEqual([]);
+    const alone = integration('alone');
+    expect(standbyIntegrations([alone], [alone, integration('other')], 'chat', { chat: { integrationIdentifier: 'alone-identifier' } })).toEqual([]);
+    expect(standbyIntegrations([alone], [alone, integration('other')], 'chat', {}).map((i) => i.id)).toEqual(['other']);
   });
 });

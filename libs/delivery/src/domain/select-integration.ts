@@ -6,6 +6,8 @@ export interface SelectableIntegration {
   identifier: string;
   channel: Channel;
   primary: boolean;
+  /** Rank among the channel's active integrations, highest first (email and sms). */
+  priority?: number;
   conditions: { isNegated?: boolean; value: 'AND' | 'OR'; children: { field: string; value: string; operator: string; on: string }[] }[];
   fallbacks?: string[];
 }
@@ -89,4 +91,24 @@ export function failoverChain<T extends SelectableIntegration>(selected: T, acti
   };
   visit(selected);
   return chain;
+}
+
+/**
+ * Where a delivery goes when every integration of its chain is held (the vendor's pushback, an open
+ * circuit) and the selected one has no fallbacks of its own: the channel's other active integrations
+ * without conditions, in Novu's order (the primary, then by priority, then newest). None when the
+ * trigger's overrides named the integration: the caller asked for that one. `active` newest first.
+ */
+export function standbyIntegrations<T extends SelectableIntegration>(chain: T[], active: T[], channel: Channel, overrides: Record<string, unknown>): T[] {
+  if (!standbyAllowed(chain, channel, overrides)) return [];
+  const others = active.filter(
+    (integration) => integration.channel === channel && integration.conditions.length === 0 && !chain.some((taken) => taken.id === integration.id),
+  );
+  // Array.prototype.sort is stable: equal ranks stay newest first.
+  return others.sort((a, b) => Number(b.primary) - Number(a.primary) || (b.priority ?? 0) - (a.priority ?? 0));
+}
+
+/** Whether a delivery through `chain` may go to the channel's other integrations at all (standbyIntegrations). */
+export function standbyAllowed(chain: SelectableIntegration[], channel: Channel, overrides: Record<string, unknown>): boolean {
+  return chain.length > 0 && !chain[0].fallbacks?.length && !requestedIntegrationIdentifier(overrides, channel);
 }

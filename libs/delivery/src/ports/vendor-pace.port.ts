@@ -17,6 +17,11 @@ export type VendorSlot =
  * pushback (429), and a circuit that opens after failures in a row and closes after a probe succeeds.
  */
 export interface VendorPace {
+  /**
+   * Whether the integration is held for a while whatever its limits: paused by the vendor's pushback,
+   * or its circuit open (or half-open with its probe in flight). A delivery that can go elsewhere does.
+   */
+  held(integrationId: string): Promise<{ reason: 'pushback' | 'circuit_open'; waitMs: number } | undefined>;
   /** One call through the integration: a slot now, or how long to wait for one. */
   acquire(integrationId: string, limits: VendorLimits): Promise<VendorSlot>;
   /** The vendor asked to slow down: no call through the integration, from any worker, for `waitMs`. */

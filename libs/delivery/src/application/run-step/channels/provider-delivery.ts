@@ -28,7 +28,7 @@ import {
 import { StepContext } from '../step-context';
 import { StepOutcome } from '../step-outcome';
 import { RenderedMessage, StepRecorder } from './step-recorder';
-import { CircuitOpenError, VendorPacing } from './vendor-pacing';
+import { HeldReason, VendorHeldError, VendorPacing } from './vendor-pacing';
 
 const SEND_TIMEOUT_MS = 15_000;
 
@@ -119,10 +119,27 @@ export class ProviderDelivery {
   ): Promise<UnitResult> {
     let reason: string = DETAIL.PROVIDER_ERROR;
     let tried: Integration | undefined;
-    for (let hop = 0; hop < unit.chain.length; hop++) {
-      const integration = unit.chain[hop];
+    // The chain, then (once every hop is held and the first has no fallbacks) the channel's other integrations.
+    const hops = [...unit.chain];
+    let standby: number | undefined;
+    const moveOn = async (hop: number, held: HeldReason): Promise<boolean> => {
+      if (!hops[hop + 1] && standby === undefined) {
+        standby = hops.length;
+        hops.push(...(await this.pacing.standby(context.scope, channel, unit.chain, context.job.overrides)));
+      }
+      const next = hops[hop + 1];
+      if (!next) return false;
+      this.recorder.detail(context, 'Warning', heldDetail(held, standby !== undefined && hop + 1 >= standby), {
+        raw: { from: hops[hop].identifier, to: next.identifier, reason: held },
+        providerId: hops[hop].providerId,
+      });
+      return true;
+    };
+    for (let hop = 0; hop < hops.length; hop++) {
+      const integration = hops[hop];
       const targets = unit.targets(integration);
       if (!targets.length) {
+        if (standby !== undefined && hop >= standby) continue; // not the subscriber's: the next one is tried
         this.recorder.detail(context, 'Warning', DETAIL.FALLBACK_INTEGRATION_SKIPPED, {
           raw: { integration: integration.identifier },
           providerId: integration.providerId,
@@ -130,23 +147,23 @@ export class ProviderDelivery {
         });
         continue;
       }
+      // Held now (pushback, open circuit) and somewhere else to go: no message stored here, no call made.
+      const held = await this.pacing.held(integration);
+      if (held && (await moveOn(hop, held))) continue;
       tried = integration;
       const results: AttemptResult[] = [];
       try {
         for (const target of targets) results.push(await this.attempt(context, channel, integration, target, rendered));
       } catch (error) {
-        // An open circuit moves the delivery on to the next integration of the chain; without one the job waits.
-        if (!(error instanceof CircuitOpenError) || !unit.chain[hop + 1]) throw error;
-        this.recorder.detail(context, 'Warning', DETAIL.CIRCUIT_OPEN_FAILOVER, {
-          raw: { from: integration.identifier, to: unit.chain[hop + 1].identifier },
-          providerId: integration.providerId,
-        });
+        // Held on the way (the circuit opened, the vendor pushed back): on to the next integration, else the job waits.
+        if (!(error instanceof VendorHeldError) || !(await moveOn(hop, error.reason))) throw error;
         continue;
       }
 
       const sent = results.find((result): result is Extract<AttemptResult, { kind: 'sent' }> => result.kind === 'sent');
       const retries = results.filter((result): result is Extract<AttemptResult, { kind: 'retry' }> => result.kind === 'retry');
-      const next: Integration | undefined = unit.chain[hop + 1];
+      // A failure for good moves on along the chain only: standby integrations take held deliveries.
+      const next: Integration | undefined = hop + 1 < unit.chain.length ? hops[hop + 1] : undefined;
       this.report(context, channel, integration, results, sent || retries.length ? undefined : next);
       if (sent) return { kind: 'delivered', providerId: sent.providerId };
       if (retries.length) return { kind: 'retry', retryAfterMs: Math.max(0, ...retries.map((retry) => retry.error.retryAfterMs ?? 0)) || undefined };
@@ -175,7 +192,7 @@ export class ProviderDelivery {
   ): Promise<AttemptResult> {
     const { job, step } = context;
     const messageId = deterministicId(job.id, integration.id, target.address);
-    const { message } = await context.session.storeMessage(
+    const { message, created } = await context.session.storeMessage(
       this.recorder.message(context, {
         id: messageId,
         providerId: integration.providerId,
@@ -206,7 +223,8 @@ export class ProviderDelivery {
 
     const secrets = [...secretValues(integration), ...(target.secrets ?? [])];
     const overrides = providerOverrides(job.overrides, channel, provider.id, [step.id, step.uuid, step.name].filter(Boolean));
-    this.recorder.detail(context, 'Pending', providerSelectedDetail(provider.id), { providerId: provider.id });
+    // Once per message: a job deferred for the integration's pace comes back to the message it stored.
+    if (created) this.recorder.detail(context, 'Pending', providerSelectedDetail(provider.id), { providerId: provider.id });
     let result: SendResult;
     const started = performance.now();
     try {
@@ -311,6 +329,12 @@ export class ProviderDelivery {
     );
     return { kind: 'final', reason, exhausted: error.retryable, earlier: false };
   }
+}
+
+/** The detail of a held delivery moving on, along its chain or to a standby integration of the channel. */
+function heldDetail(held: HeldReason, toStandby: boolean): string {
+  if (held === 'circuit_open') return toStandby ? DETAIL.CIRCUIT_OPEN_STANDBY : DETAIL.CIRCUIT_OPEN_FAILOVER;
+  return toStandby ? DETAIL.PUSHBACK_STANDBY : DETAIL.PUSHBACK_FAILOVER;
 }
 
 /** The integration's secret credential values, masked wherever a vendor echoes them. */

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Integration, deliveryLimitsOf } from '@app/integrations';
-import { DeferredJobError } from '@app/kernel';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { INTEGRATION_REPOSITORY, Integration, IntegrationRepository, deliveryLimitsOf } from '@app/integrations';
+import { Channel, DeferredJobError, EnvironmentScope } from '@app/kernel';
 import { DETAIL, ExecutionDetailStatus } from '../../../domain/execution-detail';
+import { standbyAllowed, standbyIntegrations } from '../../../domain/select-integration';
 import { ProviderError, isProviderError } from '../../../ports/channel-provider.port';
 import { VENDOR_PACE, VendorPace } from '../../../ports/vendor-pace.port';
 
@@ -11,13 +12,33 @@ const DEFAULT_PUSHBACK_MS = 1_000;
 /** An execution detail the pacing asks its caller to record. */
 export type PacingNote = (status: ExecutionDetailStatus, detail: string, raw: Record<string, unknown>) => void | Promise<void>;
 
-/** The integration's circuit is open: the job waits `retryAfterMs` unless the delivery can move on to another integration. */
-export class CircuitOpenError extends DeferredJobError {
+/** Why an integration is held whatever its own limits. */
+export type HeldReason = 'pushback' | 'circuit_open';
+
+/**
+ * The integration is held (the vendor's pushback, an open circuit): the job waits `retryAfterMs`
+ * unless the delivery can move on to another integration.
+ */
+export class VendorHeldError extends DeferredJobError {
   constructor(
     readonly integration: Integration,
+    readonly reason: HeldReason,
     waitMs: number,
   ) {
-    super(`The circuit of integration ${integration.identifier} is open after provider failures in a row`, waitMs);
+    super(
+      reason === 'circuit_open'
+        ? `The circuit of integration ${integration.identifier} is open after provider failures in a row`
+        : `Provider ${integration.providerId} asked integration ${integration.identifier} to slow down`,
+      waitMs,
+    );
+    this.name = 'VendorHeldError';
+  }
+}
+
+/** The integration's circuit is open. */
+export class CircuitOpenError extends VendorHeldError {
+  constructor(integration: Integration, waitMs: number) {
+    super(integration, 'circuit_open', waitMs);
     this.name = 'CircuitOpenError';
   }
 }
@@ -31,12 +52,27 @@ export class CircuitOpenError extends DeferredJobError {
  */
 @Injectable()
 export class VendorPacing {
-  constructor(@Inject(VENDOR_PACE) private readonly pace: VendorPace) {}
+  constructor(
+    @Inject(VENDOR_PACE) private readonly pace: VendorPace,
+    @Optional() @Inject(INTEGRATION_REPOSITORY) private readonly integrations?: IntegrationRepository,
+  ) {}
+
+  /** Whether the integration is held for now (pushback, open circuit): a delivery with somewhere else to go moves on. */
+  async held(integration: Integration): Promise<HeldReason | undefined> {
+    return (await this.pace.held(integration.id))?.reason;
+  }
+
+  /** The integrations a delivery held on its whole chain may go to instead (standbyIntegrations), read when needed. */
+  async standby(scope: EnvironmentScope, channel: Channel, chain: Integration[], overrides: Record<string, unknown>): Promise<Integration[]> {
+    if (!this.integrations || !standbyAllowed(chain, channel, overrides)) return [];
+    return standbyIntegrations(chain, await this.integrations.findActive(scope, { channel }), channel, overrides);
+  }
 
   async call<T>(integration: Integration, send: () => Promise<T>, note: PacingNote): Promise<T> {
     const slot = await this.pace.acquire(integration.id, deliveryLimitsOf(integration));
     if (!slot.granted) {
       if (slot.reason === 'circuit_open') throw new CircuitOpenError(integration, slot.waitMs);
+      if (slot.reason === 'pushback') throw new VendorHeldError(integration, slot.reason, slot.waitMs);
       throw new DeferredJobError(`Integration ${integration.identifier} is over its ${slot.reason.replace('_', ' ')}: the job waits its turn`, slot.waitMs);
     }
     try {
@@ -62,7 +98,7 @@ export class VendorPacing {
       retryAfterMs: waitMs,
       integration: integration.identifier,
     });
-    throw new DeferredJobError(`Provider ${integration.providerId} asked to slow down`, waitMs);
+    throw new VendorHeldError(integration, 'pushback', waitMs);
   }
 
   private async failed(integration: Integration, probe: boolean, note: PacingNote): Promise<void> {
