@@ -1,5 +1,6 @@
-import { EmailMessage } from '@app/delivery';
-import { FakeRequest } from '../vendor-fake';
+import { EmailMessage, SendContext, SendResult } from '@app/delivery';
+import { sendContext } from '../provider-test-kit';
+import { FakeRequest, VendorFake } from '../vendor-fake';
 
 /** What the email fakes accept as an address (what vendors' validation refuses, they refuse). */
 export const EMAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
@@ -67,4 +68,25 @@ export function parseMultipart(request: FakeRequest): MultipartPart[] | undefine
     start = next;
   }
   return parts;
+}
+
+/** The i-th of a topic's emails rendered alike for each subscriber (what batching vendors group). */
+export function alikeEmail(i: number, to = `reader${i}@example.com`): EmailMessage {
+  return { id: `m-${i}`, to: [to], subject: 'News', html: '<p>News</p>', tags: { transactionId: 'tx-b' } };
+}
+
+/** Sends each message at once (as concurrent deliveries do), each with its own id as idempotency key. */
+export function sendAtOnce<M extends { id: string }>(
+  provider: { send(message: M, credentials: Record<string, unknown>, context: SendContext): Promise<SendResult> },
+  credentials: Record<string, unknown>,
+  messages: M[],
+) {
+  return Promise.allSettled(messages.map((message) => provider.send(message, credentials, sendContext(message.id))));
+}
+
+/** A batch the vendor answers 429: what each message's failure kind is, and how many requests reached the vendor. */
+export async function rateLimitedBatch(fake: VendorFake, send: () => Promise<PromiseSettledResult<unknown>[]>) {
+  fake.failNext('rate_limited');
+  const outcomes = await send();
+  return { kinds: outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { kind?: string }).kind), requests: fake.requests.length };
 }

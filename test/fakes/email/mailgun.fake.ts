@@ -3,8 +3,26 @@ import { basicCredentials } from '../vendor-auth';
 import { FakeReply, FakeRequest, VendorFake, VendorOutcome } from '../vendor-fake';
 import { addressOf, EMAIL_ADDRESS, parseMultipart } from './email-test-kit';
 
-/** Mailgun: `POST /v3/{domain}/messages` (multipart) and `GET /v3/domains/{domain}`, Basic `api:key`. */
+/** Recipients Mailgun takes in one batch send. */
+const MAX_RECIPIENTS = 1000;
+
+/** One message Mailgun makes of an accepted send: its recipient and its `v:` variables, recipient variables filled in. */
+export interface MailgunDelivery {
+  to: string;
+  subject: string;
+  variables: Record<string, string>;
+}
+
+/**
+ * Mailgun: `POST /v3/{domain}/messages` (multipart) and `GET /v3/domains/{domain}`, Basic `api:key`.
+ * A batch send: several `to` with `recipient-variables` (a JSON object keyed by each `to` address, at
+ * most 1,000 recipients), from which Mailgun makes one message per recipient, `%recipient.x%`
+ * filled in (`deliveries`). Several `to` without recipient variables make one message to all.
+ */
 export class MailgunFake extends VendorFake {
+  /** The messages accepted sends make (a batch send: one per recipient). */
+  readonly deliveries: MailgunDelivery[] = [];
+
   constructor(
     readonly apiKey = 'key-test',
     readonly domain = 'mg.example.com',
@@ -39,7 +57,39 @@ export class MailgunFake extends VendorFake {
       if ((part.name === 'attachment' || part.name === 'inline') && !part.filename)
         this.refuse(400, `${part.name} without a file`, { message: `'${part.name}' parameter is not a file` });
     }
-    return this.deliver(request, { status: 200, body: { id: `<${randomUUID()}@${this.domain}>`, message: 'Queued. Thank you.' } });
+    const recipients = [...values('to'), ...values('cc'), ...values('bcc')];
+    if (recipients.length > MAX_RECIPIENTS) this.refuse(400, `${recipients.length} recipients`, { message: 'Too many recipients' });
+    const [variablesJson, ...more] = values('recipient-variables');
+    let recipientVariables: Record<string, Record<string, unknown>> | undefined;
+    if (variablesJson !== undefined) {
+      try {
+        recipientVariables = JSON.parse(variablesJson);
+      } catch {
+        recipientVariables = undefined;
+      }
+      if (more.length || !recipientVariables || typeof recipientVariables !== 'object' || Array.isArray(recipientVariables))
+        this.refuse(400, 'bad recipient-variables', { message: "'recipient-variables' parameter is not a valid JSON" });
+    }
+    const id = `<${randomUUID()}@${this.domain}>`;
+    const reply = this.deliver(request, { status: 200, body: { id, message: 'Queued. Thank you.' } });
+    if (this.accepted.includes(request)) {
+      const vars = parts.filter((part) => part.name.startsWith('v:')).map((part) => [part.name.slice(2), part.value]);
+      const fill = (text: string, to: string) => text.replace(/%recipient\.([\w-]+)%/g, (_, key) => String(recipientVariables?.[to]?.[key] ?? ''));
+      const split = recipientVariables ? values('to').map((to) => [to]) : [values('to')];
+      for (const to of split) {
+        this.deliveries.push({
+          to: to.join(', '),
+          subject: fill(values('subject')[0], to[0]),
+          variables: Object.fromEntries(vars.map(([name, value]) => [name, fill(value, to[0])])),
+        });
+      }
+    }
+    return reply;
+  }
+
+  override reset(): void {
+    super.reset();
+    this.deliveries.length = 0;
   }
 
   protected failure(outcome: VendorOutcome): FakeReply {

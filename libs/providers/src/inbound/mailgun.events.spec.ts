@@ -28,6 +28,14 @@ describe('MailgunEventSource', () => {
     );
   });
 
+  it("reads our message id from user-variables (a batch send's messages share Mailgun's id)", () => {
+    const batch = source.parse(inbound(signer.sign({ ...failed, 'user-variables': { id: 'msg-7', transactionId: 'tx' } }, now)), keys, now);
+    expect(batch).toMatchObject({ events: [{ messageId: 'msg-7', vendorMessageIds: expect.arrayContaining(['2024.abc@mg.example.com']) }] });
+    expect(source.parse(inbound(signer.sign(failed, now)), keys, now)).toMatchObject({
+      events: [expect.not.objectContaining({ messageId: expect.anything() })],
+    });
+  });
+
   it('reads temporary failures as failed, complaints as spam reports, and ignores accepted', () => {
     const read = (data: Record<string, unknown>) => source.parse(inbound(signer.sign({ ...failed, ...data }, now)), keys, now);
     expect(read({ severity: 'temporary' })).toMatchObject({ events: [{ type: 'failed', permanent: false }] });

@@ -14,7 +14,9 @@ const TYPES: Record<string, DeliveryEventType> = {
  * Mailgun webhooks: JSON `{signature: {timestamp, token, signature}, "event-data": {...}}`, the
  * signature a hex HMAC-SHA256 of timestamp + token keyed by the HTTP webhook signing key
  * (configurations.inboundWebhookSigningKey). `event-data.id` is unique per event; the message is
- * `event-data.message.headers.message-id` (the send's `id` without angle brackets). `failed` with
+ * `event-data.message.headers.message-id` (the send's `id` without angle brackets), and our own id is
+ * `user-variables.id` (the send's `v:id`): the one that tells apart the messages of a batch send,
+ * which share Mailgun's id. `failed` with
  * severity `permanent` is a hard bounce; `temporary` a failure Mailgun still retries.
  */
 export class MailgunEventSource implements VendorEventSource {
@@ -41,6 +43,7 @@ export class MailgunEventSource implements VendorEventSource {
     const id = stringOf(data.id);
     if (!type || !id) return { kind: 'events', events: [] };
     const status = objectOf(objectOf(data['delivery-status']));
+    const messageId = stringOf(objectOf(data['user-variables']).id);
     const reason = stringOf(status.description) ?? stringOf(status.message) ?? stringOf(data.reason);
     return {
       kind: 'events',
@@ -49,6 +52,7 @@ export class MailgunEventSource implements VendorEventSource {
           key: id,
           type,
           vendorMessageIds: idSpellings(stringOf(objectOf(objectOf(data.message).headers)['message-id'])),
+          ...(messageId ? { messageId } : {}),
           ...(stringOf(data.recipient) ? { recipient: stringOf(data.recipient) } : {}),
           occurredAt: dateOf(data.timestamp, now),
           permanent,

@@ -1,5 +1,6 @@
+import { EmailMessage } from '@app/delivery';
 import { describeEmailContract } from '../../../../../test/fakes/email/email-contract';
-import { parseMultipart, sampleEmail } from '../../../../../test/fakes/email/email-test-kit';
+import { alikeEmail, parseMultipart, rateLimitedBatch, sampleEmail, sendAtOnce } from '../../../../../test/fakes/email/email-test-kit';
 import { MailgunFake } from '../../../../../test/fakes/email/mailgun.fake';
 import { providerFailure, sendContext, testRuntime } from '../../../../../test/fakes/provider-test-kit';
 import { MAILGUN_CREDENTIALS, MailgunProvider } from './mailgun.provider';
@@ -51,6 +52,55 @@ describe('MailgunProvider against a Mailgun fake', () => {
     const error = await providerFailure(provider.send(sampleEmail(), { ...credentials(), domain: 'other.example.com' }, sendContext()));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 404 });
     expect(error.message).toContain('Domain not found');
+  });
+
+  describe('batches', () => {
+    const alike = alikeEmail;
+    const sendAll = (messages: EmailMessage[]) => sendAtOnce(provider, credentials(), messages);
+
+    it('messages alike sent at once go in one request with recipient variables: Mailgun makes each its own message carrying its own v:id', async () => {
+      const outcomes = await sendAll([0, 1, 2].map((i) => alike(i)));
+      expect(fake.refusals).toEqual([]);
+      expect(fake.accepted).toHaveLength(1);
+      expect(fake.deliveries).toEqual(
+        [0, 1, 2].map((i) => ({ to: `reader${i}@example.com`, subject: 'News', variables: { transactionId: 'tx-b', id: `m-${i}` } })),
+      );
+      const results = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
+      expect(new Set(results.map((result) => result?.id)).size).toBe(1);
+      expect(results[0]?.raw).toMatchObject({ status: 200, batch: 3 });
+    });
+
+    it('messages that differ, carry cc, or read like recipient variables go apart', async () => {
+      await sendAll([alike(0), { ...alike(1), subject: 'Other' }, { ...alike(2), cc: ['cc@example.com'] }, { ...alike(3), html: '<p>100%recipient.x%</p>' }]);
+      expect(fake.accepted).toHaveLength(4);
+      expect(fake.accepted.every((request) => !parseMultipart(request)!.some((part) => part.name === 'recipient-variables'))).toBe(true);
+    });
+
+    it('the same address twice goes in two requests (recipient variables are keyed by address)', async () => {
+      await sendAll([alike(0), alike(1, 'reader0@example.com'), alike(2)]);
+      expect(fake.accepted).toHaveLength(2);
+      expect(fake.deliveries.map((delivery) => delivery.variables.id).sort()).toEqual(['m-0', 'm-1', 'm-2']);
+    });
+
+    it('a batch Mailgun refuses for one address is sent again one by one: only that message fails', async () => {
+      const outcomes = await sendAll([alike(0), alike(1, 'not-an-address'), alike(2)]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(outcomes[1]).toMatchObject({ reason: { kind: 'invalid_recipient' } });
+      expect(fake.requests).toHaveLength(4);
+      expect(fake.deliveries.map((delivery) => delivery.variables.id)).toEqual(['m-0', 'm-2']);
+    });
+
+    it("a 429 of a batch is every message's, and nothing is sent again one by one", async () => {
+      expect(await rateLimitedBatch(fake, () => sendAll([alike(0), alike(1)]))).toEqual({ kinds: ['rate_limited', 'rate_limited'], requests: 1 });
+    });
+
+    it('more than 1,000 at once go in requests of at most 1,000 recipients (the fake refuses more)', async () => {
+      const outcomes = await sendAll(Array.from({ length: 1001 }, (_, i) => alike(i)));
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      expect(fake.refusals).toEqual([]);
+      expect(fake.accepted).toHaveLength(2);
+      expect(fake.deliveries).toHaveLength(1001);
+    });
   });
 });
 
