@@ -64,9 +64,12 @@ export interface ProcessRole {
 
 /** The job queue: Bull (registered through @nestjs/bull) when REDIS_URL is set, else the embedded one on the store. */
 export function queueModule(options: ServiceOptions, role: ProcessRole): DynamicModule {
+  const { lockMs, stalledCheckMs } = options.config.queueLock;
   return QueueModule.forRoot({
     redisUrl: options.config.redisUrl,
     prefix: queueKeyPrefix(options),
+    bull: { lockDurationMs: lockMs, stalledIntervalMs: stalledCheckMs },
+    embedded: { leaseMs: lockMs, stalledCheckIntervalMs: stalledCheckMs },
     queueNames: [FANOUT_QUEUE, STEPS_QUEUE, WEBHOOKS_QUEUE],
     commandTimeoutMs: role.servesRequests && !role.consumes ? options.config.redisCommandTimeoutMs : undefined,
   });

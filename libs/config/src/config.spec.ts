@@ -17,6 +17,28 @@ describe('loadConfig: QUEUE_PREFIX', () => {
   });
 });
 
+describe('loadConfig: QUEUE_LOCK_SECONDS, QUEUE_STALLED_CHECK_SECONDS', () => {
+  const base = { DATA_DIR: '/tmp/notify-config-spec', STORE_ENCRYPTION_KEY: 'a'.repeat(64) };
+
+  it("locks a running job for 30 s and leaves the stalled check to each queue's default", () => {
+    expect(loadConfig(base).queueLock).toEqual({ lockMs: 30_000, stalledCheckMs: undefined });
+  });
+
+  it("takes a deployment's own lock and stalled check", () => {
+    expect(loadConfig({ ...base, QUEUE_LOCK_SECONDS: '4', QUEUE_STALLED_CHECK_SECONDS: '2' }).queueLock).toEqual({ lockMs: 4_000, stalledCheckMs: 2_000 });
+  });
+
+  it.each([
+    ['QUEUE_LOCK_SECONDS', '0'],
+    ['QUEUE_LOCK_SECONDS', '1.5'],
+    ['QUEUE_LOCK_SECONDS', '3601'],
+    ['QUEUE_STALLED_CHECK_SECONDS', '0'],
+    ['QUEUE_STALLED_CHECK_SECONDS', 'soon'],
+  ])('refuses %s=%j, naming the variable', (name, value) => {
+    expect(() => loadConfig({ ...base, [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}`));
+  });
+});
+
 describe('loadConfig: outbound webhooks and reply callbacks', () => {
   const base = { DATA_DIR: '/tmp/notify-config-spec', STORE_ENCRYPTION_KEY: 'a'.repeat(64) };
 

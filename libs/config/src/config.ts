@@ -38,6 +38,12 @@ export interface AppConfig {
   recoveryAfterMs: number;
   /** Bull key prefix, also prefixing the Redis idempotency keys: deployments sharing a Redis keep apart by it. */
   queuePrefix: string;
+  /**
+   * How soon a job held by a crashed process runs again (QUEUE_LOCK_SECONDS, QUEUE_STALLED_CHECK_SECONDS):
+   * a running job's lock (Bull) or lease (embedded queue) lasts `lockMs` and is renewed while the job
+   * runs; expired ones are looked for every `stalledCheckMs` (unset: each queue's default, from the lock).
+   */
+  queueLock: { lockMs: number; stalledCheckMs?: number };
   /** `pretty`: human-readable lines (a terminal); `json`: one JSON object per line (piped, production). */
   logFormat: 'pretty' | 'json';
   /**
@@ -230,6 +236,10 @@ export function loadConfig(env: Env = process.env, terminal: boolean = process.s
       openMs: parseInteger(env, 'VENDOR_CIRCUIT_OPEN_SECONDS', 30, 1, 3600) * 1000,
     },
     queuePrefix,
+    queueLock: {
+      lockMs: parseInteger(env, 'QUEUE_LOCK_SECONDS', 30, 1, 3600) * 1000,
+      stalledCheckMs: env.QUEUE_STALLED_CHECK_SECONDS ? parseInteger(env, 'QUEUE_STALLED_CHECK_SECONDS', 0, 1, 3600) * 1000 : undefined,
+    },
     logFormat,
     admission: {
       maxInFlightPerEnvironment: parseInteger(env, 'API_MAX_IN_FLIGHT_PER_ENVIRONMENT', 16, 0, 100_000),

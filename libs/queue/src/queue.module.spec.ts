@@ -29,6 +29,23 @@ describe('QueueModule.forRoot', () => {
     await moduleRef.close();
   });
 
+  it('gives every Bull queue the lock and stalled check it is given (QUEUE_LOCK_SECONDS), renewing the lock at half of it', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        QueueModule.forRoot({
+          redisUrl: 'redis://127.0.0.1:6379',
+          prefix: 'module-spec',
+          queueNames: ['locked'],
+          bull: { lockDurationMs: 4_000, stalledIntervalMs: 2_000 },
+        }),
+      ],
+    }).compile();
+    // settings is Bull's own (not in its types)
+    const registered = moduleRef.get<Bull.Queue & { settings: Bull.AdvancedSettings }>(getQueueToken('locked'));
+    expect(registered.settings).toMatchObject({ lockDuration: 4_000, lockRenewTime: 2_000, stalledInterval: 2_000 });
+    await moduleRef.close();
+  });
+
   it("bounds the commands of Bull's adding connection with commandTimeoutMs, never the blocking consumer's, and closes them", async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [QueueModule.forRoot({ redisUrl: 'redis://127.0.0.1:6379', prefix: 'module-spec', queueNames: ['bounded'], commandTimeoutMs: 1_500 })],

@@ -9,7 +9,7 @@ export interface BullJobQueueOptions {
   prefix?: string;
   /** A running job's lock lives this long and is renewed at half of it (default 30 s). */
   lockDurationMs?: number;
-  /** How often an expired lock is looked for, i.e. how soon a crashed worker's job comes back (default 15 s). */
+  /** How often an expired lock is looked for, i.e. how soon after its lock a crashed worker's job comes back (default: half the lock). */
   stalledIntervalMs?: number;
   /** Crashes survived before a job is failed instead of redelivered: stops a poison job looping (default 3). */
   maxStalledCount?: number;
@@ -31,7 +31,7 @@ export function bullQueueOptions(options: Omit<BullJobQueueOptions, 'redisUrl'>)
     settings: {
       lockDuration,
       lockRenewTime: lockDuration / 2,
-      stalledInterval: options.stalledIntervalMs ?? 15_000,
+      stalledInterval: options.stalledIntervalMs ?? lockDuration / 2,
       maxStalledCount: options.maxStalledCount ?? 3,
       backoffStrategies: {
         [PORT_BACKOFF]: (attemptsMade: number, error: Error, strategy?: { delayMs?: number }) =>
