@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hasScheme } from '../vendor-auth';
 import { FakeReply, FakeRequest, VendorFake, VendorOutcome } from '../vendor-fake';
 
+/** Devices one notification may name (player ids or External IDs). */
+const MAX_TARGETS = 2000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ACCESS_DENIED =
   "Access denied.  Please include an 'Authorization: ...' header with a valid API key (https://documentation.onesignal.com/docs/accounts-and-keys#section-keys-ids).";
@@ -12,7 +14,8 @@ const ACCESS_DENIED =
  * the app's REST key as `Basic <key>` or `Key <key>`. Like OneSignal it answers 200 with an empty id
  * and `errors` when no device could be targeted: ids in `unknown` come back as invalid player ids /
  * aliases, ids in `unsubscribed` as "All included players are not subscribed". A repeated
- * `idempotency_key` replays the first answer without sending again.
+ * `idempotency_key` replays the first answer without sending again. One notification names 1 to
+ * 2,000 devices.
  */
 export class OneSignalFake extends VendorFake {
   readonly unknown = new Set<string>();
@@ -69,6 +72,8 @@ export class OneSignalFake extends VendorFake {
     } else {
       return invalid('You must include which players, segments, or tags you wish to send this notification to.');
     }
+    if (!Array.isArray(targets) || targets.length === 0 || targets.length > MAX_TARGETS)
+      invalid(`You may target between 1 and ${MAX_TARGETS} devices per notification (${Array.isArray(targets) ? targets.length : 'none'} given)`);
     const unknownIds = targets.filter((id) => this.unknown.has(id) || (legacy && !UUID.test(id)));
     const reachable = targets.filter((id) => !unknownIds.includes(id) && !this.unsubscribed.has(id));
     let reply: FakeReply;

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { PushMessage } from '@app/delivery';
 import { OneSignalFake } from '../../../../../test/fakes/push/one-signal.fake';
 import { expectDeadToken, onlyAccepted, pushMessage } from '../../../../../test/fakes/push/push-test-kit';
 import { providerFailure, sendContext, testRuntime } from '../../../../../test/fakes/provider-test-kit';
@@ -90,6 +92,44 @@ describe('OneSignalProvider against a OneSignal fake', () => {
   ] as const)('OneSignal %s answer is classified', async (outcome, expected) => {
     fake.failNext(outcome);
     expect(await providerFailure(provider.send(pushMessage(PLAYER), legacy(), sendContext()))).toMatchObject(expected);
+  });
+
+  describe('batches', () => {
+    const players = (count: number) => Array.from({ length: count }, () => randomUUID());
+    const sendAll = (targets: string[], extra: (i: number) => Partial<PushMessage> = () => ({})) =>
+      Promise.allSettled(targets.map((target, i) => provider.send(pushMessage(target, { id: `m-${i}`, ...extra(i) }), legacy(), sendContext(`m-${i}`))));
+
+    it('notifications alike sent at once go as one notification to every device; each message keeps its id', async () => {
+      const targets = players(3);
+      const outcomes = await sendAll(targets);
+      const request = onlyAccepted(fake);
+      expect(request.json().include_player_ids).toEqual(targets);
+      const results = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
+      expect(new Set(results.map((result) => result?.id)).size).toBe(1);
+      expect(results[0]?.raw).toMatchObject({ status: 200, batch: 3 });
+    });
+
+    it('a device the answer names as invalid fails alone as a dead token; the others are sent', async () => {
+      const targets = players(3);
+      fake.unknown.add(targets[1]);
+      const outcomes = await sendAll(targets);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expectDeadToken((outcomes[1] as PromiseRejectedResult).reason, targets[1], 'invalid_player_ids');
+      expect(fake.requests).toHaveLength(1);
+    });
+
+    it("a 429 is every message's; notifications that differ go apart; over 2,000 devices split (the fake refuses more)", async () => {
+      fake.failNext('rate_limited');
+      const limited = await sendAll(players(2));
+      expect(limited.map((outcome) => outcome.status === 'rejected' && outcome.reason.kind)).toEqual(['rate_limited', 'rate_limited']);
+      fake.reset();
+      await sendAll(players(2), (i) => ({ content: `Reply ${i}` }));
+      expect(fake.accepted.map((request) => request.json().include_player_ids.length)).toEqual([1, 1]);
+      fake.reset();
+      const many = await sendAll(players(2001));
+      expect(many.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+      expect(fake.accepted.map((request) => request.json().include_player_ids.length).sort((a, b) => a - b)).toEqual([1, 2000]);
+    });
   });
 
   it("a wrong REST key is refused with OneSignal's words", async () => {

@@ -1,5 +1,6 @@
 import { ProviderCheckResult, ProviderCredentials, ProviderError, PushMessage, SendContext, SendResult } from '@app/delivery';
 import { optional, parseCredentials, ParsedCredentials, required } from '../../http/credential-schema';
+import { batchSignal, everyMessageFails, SendOutcome, VendorBatches } from '../../http/vendor-batches';
 import { httpFailure, VendorResponse, vendorUrl } from '../../http/vendor-http';
 import { ProviderAdapter, ProviderRuntime } from '../../provider-runtime';
 import { compact, deadDeviceToken, deliveryUuid, overrideReader, vendorDate } from '../push-fields';
@@ -16,10 +17,23 @@ export const ONE_SIGNAL_CREDENTIALS = {
 
 type OneSignalConfig = ParsedCredentials<typeof ONE_SIGNAL_CREDENTIALS>;
 
+/** Devices OneSignal takes in one notification (`include_player_ids`, `include_aliases`). */
+const ONE_SIGNAL_BATCH = 2000;
+
+/** One device's notification: the body but for its target, and the request it goes in. */
+interface OneSignalSend {
+  api: Api;
+  body: Record<string, unknown>;
+  target: string;
+  idempotencyKey: string;
+  passthrough: SendContext['passthrough'];
+  signal: AbortSignal;
+}
+
 interface Api {
   url: (path: string) => string;
   authorization: string;
-  target: (token: string) => Record<string, unknown>;
+  target: (tokens: string[]) => Record<string, unknown>;
 }
 
 /** The two OneSignal APIs Novu targets: legacy player ids, or the current API addressed by External ID. */
@@ -28,14 +42,14 @@ function apiOf(config: OneSignalConfig): Api {
     return {
       url: (path) => vendorUrl(config.baseUrl, 'https://api.onesignal.com', path),
       authorization: `Key ${config.apiKey}`,
-      target: (token) => ({ include_aliases: { external_id: [token] }, target_channel: 'push' }),
+      target: (tokens) => ({ include_aliases: { external_id: tokens }, target_channel: 'push' }),
     };
   }
   if (config.apiVersion === undefined || config.apiVersion === 'playerModel') {
     return {
       url: (path) => vendorUrl(config.baseUrl, 'https://onesignal.com', `/api/v1${path}`),
       authorization: `Basic ${config.apiKey}`,
-      target: (token) => ({ include_player_ids: [token] }),
+      target: (tokens) => ({ include_player_ids: tokens }),
     };
   }
   throw new ProviderError('invalid_request', 'The one-signal integration credentials.apiVersion must be externalId or playerModel', {
@@ -44,9 +58,16 @@ function apiOf(config: OneSignalConfig): Api {
 }
 
 /**
- * OneSignal `POST /notifications`, one device per call, with an idempotency key derived from our
- * message id. A 200 may still mean "not sent": an empty `id` with `errors`; the device is dead when
- * `errors` lists it (`invalid_player_ids`, `invalid_aliases`, `invalid_external_user_ids`).
+ * OneSignal `POST /notifications` with an idempotency key derived from our message id. A 200 may
+ * still mean "not sent": an empty `id` with `errors`; the device is dead when `errors` lists it
+ * (`invalid_player_ids`, `invalid_aliases`, `invalid_external_user_ids`).
+ *
+ * Batches: notifications alike but for their device, sent by concurrent deliveries within a turn of
+ * the event loop, go as one notification to up to 2,000 devices (its idempotency key derived from
+ * every message's). Each message keeps OneSignal's notification id as its own vendor id; a device
+ * the answer lists as invalid fails alone (a dead token); the others are sent. OneSignal answers no
+ * per-device status beyond that list: a device it skips as unsubscribed, among others that are
+ * reached, is not named, so its message reads sent (a notification no device took fails them all).
  *
  * Overrides read (Novu's): `data` (instead of the trigger payload), `subtitle`, `sound` (iOS and
  * Android), `badge` (sets the iOS badge; Novu's increment-by-one otherwise), `mutableContent`,
@@ -56,6 +77,8 @@ export class OneSignalProvider implements ProviderAdapter<'push'> {
   readonly id = 'one-signal';
   readonly channel = 'push' as const;
   readonly credentialSchema = ONE_SIGNAL_CREDENTIALS;
+
+  private readonly batches = new VendorBatches<OneSignalSend>((sends) => this.sendBatch(sends), ONE_SIGNAL_BATCH);
 
   constructor(private readonly runtime: ProviderRuntime) {}
 
@@ -69,7 +92,6 @@ export class OneSignalProvider implements ProviderAdapter<'push'> {
     const subtitle = read.string('subtitle');
     const body = compact({
       app_id: config.applicationId,
-      ...api.target(message.target),
       headings: message.title ? { en: message.title } : undefined,
       contents: { en: message.content },
       subtitle: subtitle ? { en: subtitle } : undefined,
@@ -85,27 +107,57 @@ export class OneSignalProvider implements ProviderAdapter<'push'> {
       chrome_icon: icon,
       firefox_icon: icon,
       ios_category: read.string('categoryId'),
-      idempotency_key: deliveryUuid(context.idempotencyKey, message.target),
     });
-    const response = await this.runtime.http.request({
-      url: api.url('/notifications'),
-      headers: { authorization: api.authorization },
-      json: body,
+    const send: OneSignalSend = {
+      api,
+      body,
+      target: message.target,
+      idempotencyKey: context.idempotencyKey,
       passthrough: context.passthrough,
       signal: context.signal,
-    });
+    };
+    return this.batches.send(JSON.stringify([api.url('/notifications'), api.authorization, context.passthrough ?? null, body]), send);
+  }
+
+  /** One notification to every device of the batch; each message is answered by whether the answer names its device. */
+  private async sendBatch(sends: OneSignalSend[]): Promise<SendOutcome[]> {
+    const [first] = sends;
+    const single = sends.length === 1;
+    const targets = sends.map((send) => send.target);
+    const idempotency = single ? deliveryUuid(first.idempotencyKey, first.target) : deliveryUuid(sends.map((send) => send.idempotencyKey).join('\n'), 'batch');
+    let response: VendorResponse;
+    try {
+      response = await this.runtime.http.request({
+        url: first.api.url('/notifications'),
+        headers: { authorization: first.api.authorization },
+        json: { ...first.body, ...first.api.target(targets), idempotency_key: idempotency },
+        passthrough: first.passthrough,
+        signal: batchSignal(sends),
+      });
+    } catch (error) {
+      return everyMessageFails(sends.length, error);
+    }
     const answer = response.json<{ id?: unknown; errors?: unknown }>();
-    const refusedBy = refusedTargetField(answer?.errors, message.target);
-    if (refusedBy)
-      throw deadDeviceToken('OneSignal', message.target, refusedBy, errorText(answer?.errors)!, { status: response.status, raw: excerpt(response) });
-    if (response.status < 200 || response.status >= 300) throw httpFailure(response, errorText(answer?.errors));
-    if (typeof answer?.id !== 'string' || answer.id === '') {
-      throw new ProviderError('permanent', `OneSignal did not send the notification: ${errorText(answer?.errors) ?? 'no id in the answer'}`, {
+    const refused = sends.map((send) => refusedTargetField(answer?.errors, send.target));
+    const outcomes = sends.map((send, index): SendOutcome | undefined =>
+      refused[index]
+        ? { error: deadDeviceToken('OneSignal', send.target, refused[index], errorText(answer?.errors)!, { status: response.status, raw: excerpt(response) }) }
+        : undefined,
+    );
+    let failure: ProviderError | undefined;
+    if (response.status < 200 || response.status >= 300) failure = httpFailure(response, errorText(answer?.errors));
+    else if (typeof answer?.id !== 'string' || answer.id === '') {
+      failure = new ProviderError('permanent', `OneSignal did not send the notification: ${errorText(answer?.errors) ?? 'no id in the answer'}`, {
         status: response.status,
         raw: excerpt(response),
       });
     }
-    return { id: answer.id, date: vendorDate(response), raw: { status: response.status, id: answer.id } };
+    const id = answer?.id as string;
+    const date = vendorDate(response);
+    return outcomes.map(
+      (outcome) =>
+        outcome ?? (failure ? { error: failure } : { result: { id, date, raw: { status: response.status, id, ...(single ? {} : { batch: sends.length }) } } }),
+    );
   }
 
   /** `GET /notifications?app_id=…&limit=1`: a read the REST key may make (viewing the app itself needs the organization key). */
