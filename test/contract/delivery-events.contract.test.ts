@@ -93,6 +93,22 @@ function suppressionRepositoryContract(open: () => Promise<{ repository: Suppres
     expect(await repository.find(scope, bare.address)).not.toHaveProperty('detail');
   });
 
+  it('answers lookups made together each with its own address, of its own environment', async () => {
+    const scope = newScope();
+    const other = newScope();
+    const [kept, elsewhere] = [suppression(scope), suppression(other)];
+    await repository.insertIfAbsent(kept);
+    await repository.insertIfAbsent(elsewhere);
+    const found = await Promise.all([
+      repository.find(scope, kept.address),
+      repository.find(scope, elsewhere.address),
+      repository.find(other, elsewhere.address),
+      repository.find(other, kept.address),
+      repository.find(scope, 'nobody@example.com'),
+    ]);
+    expect(found).toEqual([kept, null, elsewhere, null, null]);
+  });
+
   it('lists newest first, page by page, and lifts one', async () => {
     const scope = newScope();
     const rows = [suppression(scope), suppression(scope), suppression(scope)];

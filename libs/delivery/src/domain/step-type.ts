@@ -22,11 +22,17 @@ export function isDeferredStep(type: StepType | string): boolean {
   return type === 'digest' || type === 'delay' || type === 'throttle';
 }
 
+/** Channel steps that go through a vendor: every channel but in-app. */
+export function callsVendor(type: StepType | string): boolean {
+  return isChannelStep(type) && type !== 'in_app';
+}
+
 /**
- * Steps that call out: channel steps through a vendor (everything but in-app) and HTTP request steps.
- * Their time is the remote end's, so they run in the steps queue, never inside a fan-out job where a
- * slow endpoint would hold every trigger behind it.
+ * Steps that call out: channel steps through a vendor and HTTP request steps. Their time is the remote
+ * end's, so they run in the steps queue, not inside a fan-out job where a slow endpoint would hold the
+ * triggers behind it; but for a vendor's step first in the chains of a fan-out batch of several
+ * subscribers, whose calls go out together (NotificationBatches), each bounded by its timeout.
  */
 export function callsOut(type: StepType | string): boolean {
-  return (isChannelStep(type) && type !== 'in_app') || type === 'http_request';
+  return callsVendor(type) || type === 'http_request';
 }

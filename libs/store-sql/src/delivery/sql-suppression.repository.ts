@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Suppression, SuppressionRepository } from '@app/delivery';
-import { EnvironmentScope, Page } from '@app/kernel';
-import { SQL_CLIENT, SqlClient } from '../sql-client';
+import { CallBatcher, EnvironmentScope, Page } from '@app/kernel';
+import { SQL_CLIENT, SqlClient, textArray } from '../sql-client';
 import { sql } from '../sql-statement';
 import { NewRow, insertInto } from '../sql-table';
 import { SuppressionRow, suppressions } from '../tables';
@@ -28,6 +28,19 @@ const ofScope = (scope: EnvironmentScope) => sql`environment_id = ${scope.enviro
 
 @Injectable()
 export class SqlSuppressionRepository implements SuppressionRepository {
+  /** Grouped by environment: a batch of deliveries asks about many addresses of one environment at once. */
+  private readonly byAddress = new CallBatcher<string, Suppression | null>(async (group, addresses) => {
+    const scope = JSON.parse(group) as EnvironmentScope;
+    const rows = await this.sql.query<SuppressionRow>(
+      sql`SELECT * FROM suppressions WHERE ${ofScope(scope)} AND address = ANY(${textArray(addresses)}::text[])`,
+    );
+    const found = new Map(rows.map((row) => [row.address, row]));
+    return addresses.map((address) => {
+      const row = found.get(address);
+      return row ? toSuppression(row) : null;
+    });
+  });
+
   constructor(@Inject(SQL_CLIENT) private readonly sql: SqlClient) {}
 
   async insertIfAbsent(s: Suppression): Promise<boolean> {
@@ -46,9 +59,8 @@ export class SqlSuppressionRepository implements SuppressionRepository {
     return rows.length === 1;
   }
 
-  async find(scope: EnvironmentScope, address: string): Promise<Suppression | null> {
-    const [row] = await this.sql.query<SuppressionRow>(sql`SELECT * FROM suppressions WHERE ${ofScope(scope)} AND address = ${address}`);
-    return row ? toSuppression(row) : null;
+  find(scope: EnvironmentScope, address: string): Promise<Suppression | null> {
+    return this.byAddress.run(JSON.stringify({ organizationId: scope.organizationId, environmentId: scope.environmentId }), address);
   }
 
   async list(scope: EnvironmentScope, query: { page: number; limit: number }): Promise<Page<Suppression>> {

@@ -1,9 +1,10 @@
-import { JobQueue, NewJob, RetryableJobError, StoreRejectedError, systemClock } from '@app/kernel';
+import { DeferredJobError, JobQueue, NewJob, RetryableJobError, StoreRejectedError, systemClock } from '@app/kernel';
 import { Subscriber, SubscriberRepository, TopicRepository, UpdateSubscriberCredentials, UpsertSubscribers } from '@app/subscribers';
 import { TenantRepository } from '@app/tenants';
 import { Workflow, WorkflowRepository } from '@app/workflows';
 import { TriggerRecord } from '../../domain/trigger';
-import { ChainRepository, NewChain } from '../../ports/chain.repository.port';
+import { ChainChanges, ChainRepository, ChainWrite, NewChain } from '../../ports/chain.repository.port';
+import { Message } from '../../domain/message';
 import { JobRepository } from '../../ports/job.repository.port';
 import { TriggerRepository } from '../../ports/trigger.repository.port';
 import { Attempt } from '../../domain/attempt';
@@ -61,6 +62,7 @@ function fanOut(
   const runs: { jobId: string; attempt: Attempt; subscriber?: Subscriber; session: ChainSession }[] = [];
   const marked: string[] = [];
   const written: NewChain[] = [];
+  const changed: ChainChanges[] = [];
   const insertSizes: number[] = [];
   const queue = {
     add: async (name: string, job: NewJob) => void added.push({ ...job, queue: name } as NewJob),
@@ -73,11 +75,22 @@ function fanOut(
   } as unknown as UpsertSubscribers;
   const sessions = new ChainSessions(
     {
-      write: async (chains: NewChain[]) => {
-        if (options.alreadyInserted) return chains.map(() => ({ written: false, moved: new Set(), messages: new Map() }));
-        insertSizes.push(chains.length);
-        written.push(...chains);
-        return chains.map((chain) => ({ written: true, moved: new Set(chain.jobs.map((job) => job.id)), messages: new Map() }));
+      write: async (writes: ChainWrite[]) => {
+        const chains = writes.filter((write): write is NewChain => write.kind === 'new');
+        changed.push(...writes.filter((write): write is ChainChanges => write.kind === 'changes'));
+        if (chains.length) insertSizes.push(chains.length);
+        if (!options.alreadyInserted) written.push(...chains);
+        return writes.map((write) =>
+          write.kind === 'changes'
+            ? { written: true, moved: new Set([write.lead!, ...write.moves].map((move) => move.job.id)), messages: new Map() }
+            : options.alreadyInserted
+              ? { written: false, moved: new Set(), messages: new Map() }
+              : {
+                  written: true,
+                  moved: new Set(write.jobs.map((job) => job.id)),
+                  messages: new Map(write.messages.map((message) => [message.id, { message, created: true }])),
+                },
+        );
       },
     } as unknown as ChainRepository,
     {} as JobRepository,
@@ -101,7 +114,7 @@ function fanOut(
     new TopicRecipients(options.topics ?? ({} as TopicRepository), subscribers, batches),
     new BroadcastRecipients(subscribers, batches),
   );
-  return { useCase, added, runs, marked, written, insertSizes };
+  return { useCase, added, runs, marked, written, changed, insertSizes };
 }
 
 describe('FanOut', () => {
@@ -165,6 +178,79 @@ describe('FanOut', () => {
     const [first] = written[0].jobs;
     expect(runs).toEqual([]);
     expect(added).toEqual([{ queue: STEPS_QUEUE, id: first.id, data: { jobId: first.id }, ...PIPELINE_JOB_OPTIONS }]);
+  });
+
+  /** Three subscribers, upserted inline: one batch of several. */
+  const several = ['ada', 'bob', 'cy'].map((subscriberId) => ({ ...ada, id: `sub-${subscriberId}`, subscriberId }));
+  const severalTrigger = { ...trigger, to: ['ada', 'bob', 'cy'] } as unknown as TriggerRecord;
+  /** What ProviderDelivery does before its call: the job running, its message stored (a flush). */
+  const storeMessage = async (jobId: string, session: ChainSession) => {
+    session.transition(jobId, 'running');
+    await session.storeMessage({ id: `message-of-${jobId}`, jobId, channel: 'email', status: 'warning', deliveredAt: [] } as unknown as Message);
+  };
+
+  it('runs a vendor step first in a batch of several itself: each chain stored with its message before the call, the outcomes in one write', async () => {
+    const { useCase, added, runs, written, changed } = fanOut(
+      async (jobId, session) => {
+        await storeMessage(jobId, session);
+        expect(written.map((chain) => chain.jobs[0].id)).toContain(jobId); // stored before the call
+        session.transition(jobId, 'completed', { providerId: 'sendgrid' });
+      },
+      { workflow: workflowOf('email'), trigger: severalTrigger, upserted: several },
+    );
+    await useCase.execute({ triggerIds: [trigger.id] });
+    expect(runs.map((run) => run.subscriber?.subscriberId)).toEqual(['ada', 'bob', 'cy']);
+    expect(written.map((chain) => [chain.jobs[0].status, chain.messages.map((message) => message.id)])).toEqual(
+      runs.map((run) => ['running', [`message-of-${run.jobId}`]]),
+    );
+    expect(changed.map((change) => [change.lead?.job.id, change.lead?.from, change.lead?.job.status])).toEqual(
+      runs.map((run) => [run.jobId, 'running', 'completed']),
+    );
+    expect(added).toEqual([]);
+  });
+
+  it('hands a vendor step of a batch that asks for a retry after storing its chain to the queue as attempt 2, its move written with the others', async () => {
+    const { useCase, added, runs, written, changed } = fanOut(
+      async (jobId, session) => {
+        await storeMessage(jobId, session);
+        if (jobId === runs[1].jobId) {
+          session.transition(jobId, 'queued', { attempts: 1 }); // as RunStep does before it rethrows
+          throw new RetryableJobError('503', 7_000);
+        }
+        session.transition(jobId, 'completed');
+      },
+      { workflow: workflowOf('email'), trigger: severalTrigger, upserted: several },
+    );
+    await useCase.execute({ triggerIds: [trigger.id] });
+    // the chain is not written again as built: the stored one carries on
+    expect(written).toHaveLength(3);
+    expect(changed.map((change) => change.lead?.job.status)).toEqual(['completed', 'queued', 'completed']);
+    const { attempts, backoff } = PIPELINE_JOB_OPTIONS;
+    expect(added).toEqual([
+      { queue: STEPS_QUEUE, id: runs[1].jobId, data: { jobId: runs[1].jobId, priorAttempts: 1 }, delayMs: 7_000, backoff, attempts: attempts - 1 },
+    ]);
+  });
+
+  it("hands a vendor step of a batch that waits for the integration's pace to the queue after the wait, no attempt spent", async () => {
+    const { useCase, added, runs } = fanOut(
+      async (jobId, session) => {
+        await storeMessage(jobId, session);
+        throw new DeferredJobError('over its rate limit', 400);
+      },
+      { workflow: workflowOf('sms'), trigger: severalTrigger, upserted: several },
+    );
+    await useCase.execute({ triggerIds: [trigger.id] });
+    const { attempts, backoff } = PIPELINE_JOB_OPTIONS;
+    expect(added).toEqual(
+      runs.map((run) => ({ queue: STEPS_QUEUE, id: run.jobId, data: { jobId: run.jobId, priorAttempts: 0 }, delayMs: 400, backoff, attempts })),
+    );
+  });
+
+  it('hands an HTTP request step first in a batch of several to the steps queue, and does not run it itself', async () => {
+    const { useCase, added, runs } = fanOut(async () => undefined, { workflow: workflowOf('http_request'), trigger: severalTrigger, upserted: several });
+    await useCase.execute({ triggerIds: [trigger.id] });
+    expect(runs).toEqual([]);
+    expect(added).toHaveLength(3);
   });
 
   it('hands a vendor step to the queue on a redelivery too (the queue drops a job id it holds already)', async () => {

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EnvironmentScope, JOB_QUEUE, RetryableJobError } from '@app/kernel';
+import { DeferredJobError, EnvironmentScope, JOB_QUEUE, RetryableJobError } from '@app/kernel';
 import { Subscriber } from '@app/subscribers';
 import { Job } from '../../domain/job';
 import { Notification } from '../../domain/notification';
-import { callsOut } from '../../domain/step-type';
+import { callsOut, callsVendor } from '../../domain/step-type';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { PIPELINE_JOB_OPTIONS, PipelineQueue, STEPS_QUEUE, firstAttempt, stepJob, stepRetryJob } from '../queues';
 import { ChainSession } from '../run-step/chain-session';
@@ -15,10 +15,15 @@ import { RecipientContext, buildNotification } from './build-notification';
  * Delivers a trigger to a batch of subscribers: builds each one's notification and chain, runs its
  * first step against a session of it (ChainSession), all of the batch at once, then writes the
  * batch's sessions in one write: a notification with its jobs as the step left them, its message
- * and details. A first step that calls out (a vendor, an HTTP request step's endpoint) is written
- * as built and goes to the steps queue: a stalled endpoint then holds steps-queue slots, never the
- * fan-out slots every environment's triggers pass through. (A queue job per delivery would cost
- * more than the delivery.)
+ * and details. (A queue job per delivery would cost more than the delivery.)
+ *
+ * A vendor's channel step (email, SMS, chat, push) first in a batch of several runs here too: each
+ * delivery stores its chain with its message before its call (ProviderDelivery; the batch's stores
+ * coalesce into a few writes), the batch's calls go out together, and their outcomes go in the
+ * batch's write. What must wait (the integration's pace) or retry goes to the steps queue as its
+ * own job. A lone subscriber's vendor step, and an HTTP request step (an endpoint the workflow names,
+ * whose time is anyone's), are written as built and go to the steps queue: a stalled endpoint then
+ * holds steps-queue slots, not the fan-out slots every environment's triggers pass through.
  */
 @Injectable()
 export class NotificationBatches {
@@ -34,7 +39,8 @@ export class NotificationBatches {
   async deliver(scope: EnvironmentScope, subscribers: Subscriber[], context: RecipientContext): Promise<void> {
     if (!subscribers.length) return;
     const built = subscribers.map((subscriber) => ({ subscriber, ...buildNotification(scope, subscriber, context) }));
-    const sessions = await Promise.all(built.map(({ notification, jobs, subscriber }) => this.runFirstStep(notification, jobs, subscriber)));
+    const vendorsHere = subscribers.length > 1;
+    const sessions = await Promise.all(built.map(({ notification, jobs, subscriber }) => this.runFirstStep(notification, jobs, subscriber, vendorsHere)));
     const written = await this.sessions.flush(sessions);
     // A notification that existed (a redelivered fan-out) carries on from the store. The queue
     // deduplicates by job id, so nothing is added twice.
@@ -67,12 +73,15 @@ export class NotificationBatches {
     return true;
   }
 
-  /** The session of a new chain, its first step run against it unless it calls out; the session's flush hands the step on. */
-  private async runFirstStep(notification: Notification, jobs: Job[], subscriber: Subscriber): Promise<ChainSession> {
+  /**
+   * The session of a new chain, its first step run against it unless it calls out (`vendorsHere`: but
+   * for a vendor's step); the session's flush hands the step on.
+   */
+  private async runFirstStep(notification: Notification, jobs: Job[], subscriber: Subscriber, vendorsHere: boolean): Promise<ChainSession> {
     const [first] = jobs;
     const session = this.sessions.openNew(notification, jobs);
     if (!first) return session;
-    if (callsOut(first.type)) {
+    if (callsOut(first.type) && !(vendorsHere && callsVendor(first.type))) {
       session.enqueue(stepJob(first.id, { jobId: first.id }));
       return session;
     }
@@ -81,13 +90,16 @@ export class NotificationBatches {
       await this.runStep.runIn(session, { jobId: first.id, attempt }, subscriber);
       return session;
     } catch (error) {
-      // The chain is written as built, and the step's next attempt goes to the steps queue, which counts on from this one.
+      // The step's next attempt goes to the steps queue, which counts on from this one (a wait for the
+      // vendor's pace spends none).
       const retryable = error instanceof RetryableJobError;
       if (!retryable) this.logger.error(`First step ${first.id} failed unexpectedly; it goes to the queue for another attempt: ${(error as Error).stack}`);
       const delayMs = retryable && error.retryAfterMs !== undefined ? error.retryAfterMs : PIPELINE_JOB_OPTIONS.backoff.delayMs;
-      const asBuilt = this.sessions.openNew(notification, jobs);
-      asBuilt.enqueue(stepRetryJob(first.id, attempt.next(), delayMs));
-      return asBuilt;
+      // A vendor step stored its chain before its call: that session carries on (what the step did, its
+      // job back to queued). Otherwise the chain is written as built.
+      const carrier = session.stored ? session : this.sessions.openNew(notification, jobs);
+      carrier.enqueue(stepRetryJob(first.id, error instanceof DeferredJobError ? attempt : attempt.next(), delayMs));
+      return carrier;
     }
   }
 }

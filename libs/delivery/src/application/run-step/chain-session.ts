@@ -77,6 +77,11 @@ export class ChainSession {
     return this.notification?.id ?? this.jobs[0].notificationId;
   }
 
+  /** Whether the chain is in the store as far as the session knows (a new chain, once its first write went in). */
+  get stored(): boolean {
+    return !this.notification;
+  }
+
   /** False once a flush was refused: another run holds the lead, and this one must stop. */
   get holdsLead(): boolean {
     return !this.lostLead;
