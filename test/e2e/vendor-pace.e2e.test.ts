@@ -144,6 +144,8 @@ describe.each(MODES)('vendor pace (%s mode)', (mode) => {
       const details: string[] = job.executionDetails.map((detail: any) => detail.detail);
       expect(details).toContainEqual(expect.stringMatching(/^The provider asked to slow down/));
       expect(details).not.toContain('Provider error, retry scheduled');
+      // Written once, not again when the deferred job came back.
+      expect(details.filter((detail) => detail === 'twilio provider was selected')).toHaveLength(1);
       expect(twilio.accepted).toHaveLength(1);
     }));
 
@@ -188,10 +190,13 @@ describe.each(MODES)('a vendor that keeps failing (%s mode)', (mode) => {
   let h: ServiceHarness;
   let flaky: TwilioFake;
   let backup: TwilioFake;
+  let pushy: TwilioFake;
+  let failing: TwilioFake;
+  let backupId: string;
   const subscribers = Array.from({ length: 3 }, (_, i) => ({ subscriberId: uniqueName(`circuit-${i}`), phone: `+1555000${2000 + i}` }));
 
   beforeAll(async () => {
-    [flaky, backup] = await Promise.all([new TwilioFake().start(), new TwilioFake().start()]);
+    [flaky, backup, pushy, failing] = await Promise.all([1, 2, 3, 4].map(() => new TwilioFake().start()));
     // The circuit opens after two failures in a row.
     h = await ServiceHarness.create(buildDir, { env: { VENDOR_CIRCUIT_FAILURES: '2', VENDOR_CIRCUIT_OPEN_SECONDS: '60' } });
     if (mode === 'embedded') await h.startEmbedded();
@@ -199,7 +204,7 @@ describe.each(MODES)('a vendor that keeps failing (%s mode)', (mode) => {
       await h.startApi();
       await h.startWorker();
     }
-    const twilio = (identifier: string, fake: TwilioFake) =>
+    const twilio = (identifier: string, fake: TwilioFake, extra: Record<string, unknown> = {}) =>
       h.expect(201, 'POST', '/v1/integrations', {
         providerId: 'twilio',
         channel: 'sms',
@@ -207,16 +212,21 @@ describe.each(MODES)('a vendor that keeps failing (%s mode)', (mode) => {
         credentials: { accountSid: fake.accountSid, token: fake.token, from: '+15550000000', baseUrl: fake.origin },
         rateLimit: { perSecond: 100 },
         active: true,
+        ...extra,
       });
     const { data } = await twilio('twilio-flaky', flaky);
-    await twilio('twilio-backup', backup);
+    backupId = (await twilio('twilio-backup', backup)).data._id;
     await h.expect(200, 'PUT', `/v1/integrations/${data._id}`, { fallbacks: ['twilio-backup'] });
+    // No fallbacks of their own; selected by the trigger's payload.
+    const routed = (route: string) => ({ conditions: [{ value: 'AND', children: [{ on: 'payload', field: 'route', operator: 'EQUAL', value: route }] }] });
+    await twilio('twilio-pushy', pushy, routed('pushy'));
+    await twilio('twilio-failing', failing, routed('failing'));
     for (const subscriber of subscribers) await h.expect(201, 'POST', '/v2/subscribers', subscriber);
   }, 240_000);
 
   afterAll(async () => {
     await h?.close();
-    await Promise.all([flaky?.close(), backup?.close()]);
+    await Promise.all([flaky, backup, pushy, failing].map((fake) => fake?.close()));
   }, 60_000);
 
   it("opens the integration's circuit: the retries go to the fallback integration, each message sent there", () =>
@@ -243,5 +253,57 @@ describe.each(MODES)('a vendor that keeps failing (%s mode)', (mode) => {
       const details: string[] = found.flatMap((n: any) => n.jobs[0].executionDetails.map((detail: any) => detail.detail));
       expect(details).toContainEqual(expect.stringMatching(/^The integration's circuit opened/));
       expect(details).toContainEqual(expect.stringMatching(/^The integration's circuit is open: the next integration/));
+    }));
+
+  async function settledJobs(to: string[], payload: Record<string, unknown>): Promise<{ jobs: any[]; transactionId: string }> {
+    const identifier = uniqueName('wf').toLowerCase();
+    await h.expect(201, 'POST', '/v1/workflows', { name: identifier, identifier, active: true, steps: [{ template: { type: 'sms', content: 'Hi' } }] });
+    const { data } = await h.expect(201, 'POST', '/v1/events/trigger', { name: identifier, to, payload });
+    const query = new URLSearchParams({ transactionId: data.transactionId }).toString();
+    const found = await waitFor(async () => {
+      const { data: notifications } = await h.expect(200, 'GET', `/v1/notifications?${query}`);
+      return notifications.length === to.length && notifications.every((n: any) => n.jobs.every((job: any) => TERMINAL.includes(job.status))) && notifications;
+    }, 90_000);
+    return { jobs: found.flatMap((n: any) => n.jobs), transactionId: data.transactionId };
+  }
+
+  it("with no fallbacks of its own, an integration the vendor paused hands the delivery to the channel's primary; its message says where it went", () =>
+    h.withOutputs(async () => {
+      // The first test left twilio-flaky's circuit open: the primary is the backup now.
+      await h.expect(201, 'POST', `/v1/integrations/${backupId}/set-primary`, {});
+      backup.reset();
+      pushy.failNext('rate_limited');
+      const {
+        jobs: [job],
+        transactionId,
+      } = await settledJobs([subscribers[0].subscriberId], { route: 'pushy' });
+      expect(job.status).toBe('completed');
+      expect(pushy.requests).toHaveLength(1);
+      expect(pushy.accepted).toHaveLength(0);
+      expect(backup.accepted).toHaveLength(1);
+      const handOver = job.executionDetails.find((detail: any) =>
+        /^The provider asked the integration to slow down and it has no fallbacks/.test(detail.detail),
+      );
+      expect(JSON.parse(handOver.raw)).toEqual({ from: 'twilio-pushy', to: 'twilio-backup', reason: 'pushback' });
+      const { data: messages } = await h.expect(200, 'GET', `/v1/messages?${new URLSearchParams({ transactionId }).toString()}`);
+      expect(messages.map((message: any) => [message.status, message.errorText ?? null]).sort()).toEqual([
+        ['error', 'Not sent through twilio-pushy (pushback): the delivery went to twilio-backup'],
+        ['sent', null],
+      ]);
+    }));
+
+  it("with no fallbacks of its own, an integration whose circuit opened hands the retries to the channel's primary", () =>
+    h.withOutputs(async () => {
+      backup.reset();
+      failing.failNext('unavailable', 'unavailable', 'unavailable', 'unavailable', 'unavailable', 'unavailable');
+      const { jobs } = await settledJobs(
+        subscribers.map((s) => s.subscriberId),
+        { route: 'failing' },
+      );
+      expect(jobs.map((job: any) => job.status)).toEqual(subscribers.map(() => 'completed'));
+      expect(failing.accepted).toHaveLength(0);
+      expect(backup.accepted).toHaveLength(subscribers.length);
+      const details: string[] = jobs.flatMap((job: any) => job.executionDetails.map((detail: any) => detail.detail));
+      expect(details).toContainEqual(expect.stringMatching(/^The integration's circuit is open and it has no fallbacks: another active integration/));
     }));
 });

@@ -157,6 +157,10 @@ export class ProviderDelivery {
       } catch (error) {
         // Held on the way (the circuit opened, the vendor pushed back): on to the next integration, else the job waits.
         if (!(error instanceof VendorHeldError) || !(await moveOn(hop, error.reason))) throw error;
+        // The message stored here before the held call was not sent through this integration: it says where the delivery went.
+        const errorText = `Not sent through ${integration.identifier} (${error.reason.replace('_', ' ')}): the delivery went to ${hops[hop + 1].identifier}`;
+        const heldMessage = deterministicId(context.job.id, integration.id, targets[results.length].address);
+        context.session.updateMessage(heldMessage, { status: 'error', errorId: MESSAGE_ERROR_IDS.providerError, errorText });
         continue;
       }
 
