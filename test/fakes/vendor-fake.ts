@@ -68,6 +68,8 @@ export abstract class VendorFake {
   readonly requests: FakeRequest[] = [];
   readonly accepted: FakeRequest[] = [];
   readonly refusals: Refusal[] = [];
+  /** TCP connections opened to the fake (since the last reset): how well a client reuses its sockets. */
+  connections = 0;
   private readonly script: VendorOutcome[] = [];
   private server?: Server | Http2SecureServer;
   private readonly h2Sessions = new Set<ServerHttp2Session>();
@@ -95,6 +97,7 @@ export abstract class VendorFake {
     this.accepted.length = 0;
     this.refusals.length = 0;
     this.script.length = 0;
+    this.connections = 0;
   }
 
   async start(protocol: FakeProtocol = this.protocol): Promise<this> {
@@ -130,6 +133,7 @@ export abstract class VendorFake {
       this.server = server;
     } else if (protocol === 'https') this.server = createHttpsServer(TEST_TLS, handler);
     else this.server = createHttpServer(handler);
+    this.server.on('connection', () => this.connections++);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     return this;
   }

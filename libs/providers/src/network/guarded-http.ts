@@ -1,5 +1,5 @@
-import { request as httpRequest, IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { assertPublicTarget, pinnedLookup, SsrfBlockedError } from './ssrf-guard';
 
@@ -31,6 +31,14 @@ export interface GuardedResponse {
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
+ * Vendor connections stay open between requests (Node's global agents do by default, but another
+ * library may replace them): concurrent sends to one vendor reuse its sockets instead of a TCP and
+ * TLS handshake each. Sockets are pooled by host, port and TLS options; each new one dials the
+ * address the guard checked.
+ */
+const KEEP_ALIVE = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/**
  * One HTTP request to a tenant-supplied URL: the SSRF guard runs before connecting and on every
  * redirect hop, and the connection goes to the address the guard checked (no DNS rebinding).
  * Only 307/308 are followed (they keep method and body); other 3xx come back to the caller.
@@ -54,7 +62,8 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
 async function requestOnce(url: string, request: GuardedRequest): Promise<GuardedResponse> {
   const target = await assertPublicTarget(url, { allowPrivate: request.allowPrivate });
   request.signal.throwIfAborted();
-  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = target.url.protocol === 'https:';
+  const send = https ? httpsRequest : httpRequest;
   const limit = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
   return new Promise<GuardedResponse>((resolve, reject) => {
@@ -63,6 +72,7 @@ async function requestOnce(url: string, request: GuardedRequest): Promise<Guarde
       {
         method: request.method ?? 'POST',
         headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...request.headers },
+        agent: https ? KEEP_ALIVE.https : KEEP_ALIVE.http,
         lookup: pinnedLookup(target),
         // certificates name the host, not the address we connect to (SNI takes no IP literals)
         ...(isIP(target.hostname) ? {} : { servername: target.hostname }),

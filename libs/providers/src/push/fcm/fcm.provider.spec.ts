@@ -72,6 +72,20 @@ describe('FcmProvider against Google token + FCM v1 fakes', () => {
     expect(fake.accepted).toHaveLength(3);
   });
 
+  it('FCM has no batch: concurrent sends are single sends sharing one access token and the kept-alive sockets of the waves before', async () => {
+    const wave = (w: number) =>
+      Promise.all(Array.from({ length: 20 }, (_, n) => provider.send(pushMessage(`${TOKEN}-${w}-${n}`), credentials(), sendContext(`m${w}-${n}`))));
+    await wave(0);
+    const opened = fake.connections;
+    await wave(1);
+    await wave(2);
+    expect(fake.tokenExchanges).toBe(1);
+    expect(fake.accepted).toHaveLength(60);
+    // each message its own request; later waves ride the sockets the first one opened
+    expect(fake.connections).toBe(opened);
+    expect(opened).toBeLessThanOrEqual(21);
+  });
+
   it('a token Google revoked early is dropped: one fresh exchange and the send goes through', async () => {
     await provider.send(pushMessage(TOKEN), credentials(), sendContext());
     fake.revokeTokens();
