@@ -16,7 +16,7 @@ modes.push(['redis', (options) => [new FlexibleVendorPace(redis, { ...options, p
 modes.push(['memory', (options) => ((pace) => [pace, pace] as [FlexibleVendorPace, FlexibleVendorPace])(new FlexibleVendorPace(undefined, options))]);
 
 afterAll(async () => {
-  const keys = await redis.keys(`${prefix}*`);
+  const keys = [...(await redis.keys(`${prefix}*`)), ...(await redis.keys(`mutex:${prefix}*`))];
   if (keys.length) await redis.del(...keys);
   await redis.quit();
 });
@@ -61,6 +61,30 @@ describe.each(modes)('FlexibleVendorPace (%s)', (_mode, paces) => {
     expect(refusal(await one.acquire(id, limits))).toBe('concurrency');
   });
 
+  it('never has more than maxConcurrency calls in flight when acquisitions race, across workers, round after round', async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    const limits = { maxConcurrency: 3 };
+    for (let round = 0; round < 3; round++) {
+      const slots = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).acquire(id, limits)));
+      expect(slots.filter(granted)).toHaveLength(3);
+      expect(slots.filter((slot) => refusal(slot) === 'concurrency')).toHaveLength(17);
+      // Given back twice (a release is once): the next round finds exactly three free again, no more.
+      await Promise.all(slots.flatMap((slot) => (slot.granted ? [slot.release(), slot.release()] : [])));
+    }
+  });
+
+  it('the slot of a call refused for its rate is given back at once', async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    const limits = { maxConcurrency: 2, rateLimit: { perSecond: 1 } };
+    expect((await one.acquire(id, limits)).granted).toBe(true);
+    expect(refusal(await two.acquire(id, limits))).toBe('rate_limit');
+    expect(refusal(await two.acquire(id, limits))).toBe('rate_limit');
+    // Two refused for the rate: one slot of two still free.
+    expect(refusal(await one.acquire(id, { maxConcurrency: 2 }))).toBeUndefined();
+  });
+
   it("a vendor's pushback holds every worker's calls through the integration for the wait it named", async () => {
     const [one, two] = paces(circuit);
     const id = integration();
@@ -84,6 +108,30 @@ describe.each(modes)('FlexibleVendorPace (%s)', (_mode, paces) => {
     expect(slots.filter((slot) => refusal(slot) === 'rate_limit').length).toBeGreaterThanOrEqual(3);
   });
 
+  it("learns from a pushback at nine tenths of every worker's calls in the last second, and every worker keeps to it", async () => {
+    const [one, two] = paces(circuit);
+    const id = integration();
+    // Date alone held still, in the middle of a second: the twenty calls are counted in one.
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask', 'performance', 'hrtime'],
+      now: Math.floor(Date.now() / 1000) * 1000 + 500,
+    });
+    try {
+      for (let i = 0; i < 10; i++) expect([(await one.acquire(id, {})).granted, (await two.acquire(id, {})).granted]).toEqual([true, true]);
+      await new Promise((resolve) => setTimeout(resolve, 150)); // the other worker's count is added within 100 ms
+      await one.pushBack(id, 1);
+    } finally {
+      jest.useRealTimers();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Learned: 18 a second (nine tenths of 20, not of one worker's 10): both workers together keep to it.
+    const slots = [];
+    for (let i = 0; i < 24; i++) slots.push(await (i % 2 ? one : two).acquire(id, {}));
+    expect(slots.filter(granted).length).toBeGreaterThan(9);
+    expect(slots.filter(granted).length).toBeLessThanOrEqual(18);
+    expect(slots.filter((slot) => refusal(slot) === 'rate_limit').length).toBeGreaterThanOrEqual(6);
+  });
+
   it('opens the circuit after failures in a row, lets one probe through once open time is over, and closes on its success', async () => {
     const [one, two] = paces(circuit);
     const id = integration();
@@ -103,5 +151,33 @@ describe.each(modes)('FlexibleVendorPace (%s)', (_mode, paces) => {
     expect(again).toMatchObject({ granted: true, probe: true });
     await one.succeeded(id, true);
     expect(await two.acquire(id, {})).toMatchObject({ granted: true, probe: false });
+  });
+});
+
+describe('FlexibleVendorPace (redis): call leases', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it("a lease is each call's own: one taken 59 s ago still counts, a crashed worker's lapses after a minute", async () => {
+    const pace = new FlexibleVendorPace(redis, { ...circuit, prefix });
+    const id = `integration-${randomUUID()}`;
+    const limits = { maxConcurrency: 2 };
+    const start = Date.now();
+    // Only the clock the leases are stamped with is moved.
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask', 'performance', 'hrtime'],
+      now: start,
+    });
+    const crashed = await pace.acquire(id, limits);
+    jest.setSystemTime(start + 30_000);
+    const running = await pace.acquire(id, limits);
+    expect([crashed, running].every(granted)).toBe(true);
+    jest.setSystemTime(start + 59_000);
+    expect(refusal(await pace.acquire(id, limits))).toBe('concurrency');
+    // The crashed call's lease lapsed; the running call's, taken later, still holds its slot.
+    jest.setSystemTime(start + 61_000);
+    const next = await pace.acquire(id, limits);
+    expect(next.granted).toBe(true);
+    expect(refusal(await pace.acquire(id, limits))).toBe('concurrency');
+    for (const slot of [running, next]) if (slot.granted) await slot.release();
   });
 });

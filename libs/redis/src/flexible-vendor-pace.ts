@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { BurstyRateLimiter, RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { Semaphore } from 'redis-semaphore';
 import type { VendorLimits, VendorPace, VendorSlot } from '@app/delivery';
 
 export interface VendorPaceOptions {
@@ -27,6 +28,8 @@ const CONCURRENCY_RETRY_MS = 250;
 const CLEAR_FOR_MS = 100;
 /** A rate learned from the vendor's pushback holds this long, then the integration tries its full pace again. */
 const LEARNED_SECONDS = 60;
+/** A process adds its calls to the shared count of the integration's calls a second at most this often (one write, not one a call). */
+const SEEN_FLUSH_MS = 100;
 
 /**
  * VendorPace on rate-limiter-flexible's counters: RateLimiterRedis (shared by every worker) when
@@ -35,14 +38,13 @@ const LEARNED_SECONDS = 60;
  *   seconds (BurstyRateLimiter). A call over it waits for its turn: the count of calls already over
  *   the window says how many seconds ahead it is, so a backlog is spread over the coming windows
  *   rather than retried all at once.
- * - in flight: a counter taken before the call and given back after it, in a window of a minute (so a
- *   crashed worker's slots come back); when a window turns, calls of the old one still in flight are not
- *   counted in the new one, so for that moment up to twice `maxConcurrency` may be in flight.
+ * - in flight: a lease per call taken before it and given back after it (redis-semaphore in Redis, a count
+ *   in the process), at most `maxConcurrency` at once; a crashed worker's leases lapse after a minute.
  * - pushback: a 429 blocks the integration's key for the wait the vendor asked (whole seconds), and
- *   sets a learned rate for a minute: nine tenths of the calls this process made in the last second
+ *   sets a learned rate for a minute: nine tenths of the calls every worker made through it in the last
+ *   second (each adds its count to a shared one per second, every 100 ms), stored where the pause is
  *   (another 429 meanwhile takes four fifths of the learned rate), paced as a rateLimit is, so the
- *   calls that waited do not all come back at once. Several workers each count their own calls: the
- *   learned rate is then lower than the vendor's, for that minute.
+ *   calls that waited do not all come back at once.
  * - circuit: failures in a row counted per integration; at the threshold the circuit key is blocked
  *   for the open time, then one probe call at a time goes through until one succeeds.
  * The circuit keeps its state in these counters rather than in a breaker library (opossum and its
@@ -50,7 +52,8 @@ const LEARNED_SECONDS = 60;
  */
 export class FlexibleVendorPace implements VendorPace {
   private readonly rates = new Map<string, CallCounter>();
-  private readonly inFlight = new Map<number, RateLimiterAbstract>();
+  /** Calls in flight per integration in this process (the embedded mode's maxConcurrency). */
+  private readonly calling = new Map<string, number>();
   private readonly paused: RateLimiterAbstract;
   private readonly failures: RateLimiterAbstract;
   private readonly open: RateLimiterAbstract;
@@ -61,8 +64,11 @@ export class FlexibleVendorPace implements VendorPace {
   private readonly learned: RateLimiterAbstract;
   /** Integrations last found neither paused nor tripped, until when that holds here, and the rate learned from their pushback. */
   private readonly clearUntil = new Map<string, { until: number; learned?: number }>();
-  /** Calls this process made per integration in the current second and the one before. */
-  private readonly recentCalls = new Map<string, { second: number; count: number; previous: number }>();
+  /** Calls per integration and second, every worker's (Redis): what a pushback's learned rate is a share of. */
+  private readonly seen: RateLimiterAbstract;
+  /** This process's calls not yet added to `seen`, by `integration:second`. */
+  private readonly unseen = new Map<string, number>();
+  private seeing?: NodeJS.Timeout;
 
   constructor(
     private readonly redis: Redis | undefined,
@@ -75,6 +81,8 @@ export class FlexibleVendorPace implements VendorPace {
     this.tripped = this.limiter('tripped', 1, TRIPPED_SECONDS);
     this.probes = this.limiter('probe', 1, CALL_LEASE_SECONDS);
     this.learned = this.limiter('learned', 1, LEARNED_SECONDS);
+    // Two seconds: the count of the second before is still there through the current one.
+    this.seen = this.limiter('seen', Number.MAX_SAFE_INTEGER, 2);
   }
 
   async held(integrationId: string): Promise<{ reason: 'pushback' | 'circuit_open'; waitMs: number } | undefined> {
@@ -107,13 +115,9 @@ export class FlexibleVendorPace implements VendorPace {
       return slot;
     };
     if (limits.maxConcurrency) {
-      const slots = this.inFlightLimiter(limits.maxConcurrency);
-      const taking = await taken(slots.consume(integrationId));
-      if (!taking.ok) {
-        await slots.reward(integrationId);
-        return abandon({ granted: false, reason: 'concurrency', waitMs: CONCURRENCY_RETRY_MS + Math.random() * CONCURRENCY_RETRY_MS });
-      }
-      giveBack.push(() => slots.reward(integrationId));
+      const slot = await this.callSlot(integrationId, limits.maxConcurrency);
+      if (!slot) return abandon({ granted: false, reason: 'concurrency', waitMs: CONCURRENCY_RETRY_MS + Math.random() * CONCURRENCY_RETRY_MS });
+      giveBack.push(slot);
     }
     const perSecond = Math.min(limits.rateLimit?.perSecond ?? Infinity, held.learned ?? Infinity);
     if (Number.isFinite(perSecond)) {
@@ -142,9 +146,14 @@ export class FlexibleVendorPace implements VendorPace {
 
   async pushBack(integrationId: string, waitMs: number): Promise<void> {
     this.clearUntil.delete(integrationId);
-    const learned = await this.learned.get(integrationId);
-    const calls = this.recentCalls.get(integrationId);
-    const made = calls ? Math.max(calls.count, calls.previous) : 1;
+    await this.addSeen();
+    const second = Math.floor(Date.now() / 1000);
+    const [learned, now, before] = await Promise.all([
+      this.learned.get(integrationId),
+      this.seen.get(`${integrationId}:${second}`),
+      this.seen.get(`${integrationId}:${second - 1}`),
+    ]);
+    const made = Math.max(1, now?.consumedPoints ?? 0, before?.consumedPoints ?? 0);
     const perSecond = Math.max(1, Math.floor(learned ? learned.consumedPoints * 0.8 : made * 0.9));
     await Promise.all([this.paused.block(integrationId, Math.max(1, Math.ceil(waitMs / 1000))), this.learned.set(integrationId, perSecond, LEARNED_SECONDS)]);
   }
@@ -186,13 +195,20 @@ export class FlexibleVendorPace implements VendorPace {
     return held;
   }
 
-  /** One more call this process made through the integration. */
+  /** One more call this process made through the integration, added to every worker's count within SEEN_FLUSH_MS. */
   private counted(integrationId: string): void {
-    const second = Math.floor(Date.now() / 1000);
-    const calls = this.recentCalls.get(integrationId);
-    if (!calls || calls.second < second - 1) this.recentCalls.set(integrationId, { second, count: 1, previous: 0 });
-    else if (calls.second === second - 1) this.recentCalls.set(integrationId, { second, count: 1, previous: calls.count });
-    else calls.count++;
+    const key = `${integrationId}:${Math.floor(Date.now() / 1000)}`;
+    this.unseen.set(key, (this.unseen.get(key) ?? 0) + 1);
+    this.seeing ??= setTimeout(() => void this.addSeen(), SEEN_FLUSH_MS).unref();
+  }
+
+  /** Adds this process's calls to the shared counts; one lost (the store failing) only makes a learned rate lower. */
+  private async addSeen(): Promise<void> {
+    clearTimeout(this.seeing);
+    this.seeing = undefined;
+    const counts = [...this.unseen];
+    this.unseen.clear();
+    await Promise.all(counts.map(([key, calls]) => this.seen.penalty(key, calls).catch(() => undefined)));
   }
 
   private rateLimiter(perSecond: number, burst: number): CallCounter {
@@ -206,10 +222,31 @@ export class FlexibleVendorPace implements VendorPace {
     return limiter;
   }
 
-  private inFlightLimiter(max: number): RateLimiterAbstract {
-    let limiter = this.inFlight.get(max);
-    if (!limiter) this.inFlight.set(max, (limiter = this.limiter(`inflight:${max}`, max, CALL_LEASE_SECONDS)));
-    return limiter;
+  /**
+   * A slot among the integration's `max` calls in flight, and how to give it back; none when all are taken.
+   * Redis: a lease of its own per call (redis-semaphore: a sorted set of call ids, taken and counted in one
+   * script), so a count never turns over under calls still in flight and a crashed worker's leases lapse
+   * after CALL_LEASE_SECONDS. The process: a count of its own calls, exact as it is.
+   */
+  private async callSlot(integrationId: string, max: number): Promise<(() => Promise<void>) | undefined> {
+    if (!this.redis) {
+      const calling = this.calling.get(integrationId) ?? 0;
+      if (calling >= max) return undefined;
+      this.calling.set(integrationId, calling + 1);
+      return async () => {
+        const left = (this.calling.get(integrationId) ?? 1) - 1;
+        if (left > 0) this.calling.set(integrationId, left);
+        else this.calling.delete(integrationId);
+      };
+    }
+    const lease = new Semaphore(this.redis, `${this.options.prefix ?? ''}vendor:inflight:${integrationId}`, max, {
+      lockTimeout: CALL_LEASE_SECONDS * 1000,
+      // One try, no wait: a refused call is deferred, not held here. No refresh: a call ends within its timeout, well inside the lease.
+      acquireAttemptsLimit: 1,
+      retryInterval: 0,
+      refreshInterval: 0,
+    });
+    return (await lease.tryAcquire()) ? () => lease.release() : undefined;
   }
 
   private limiter(name: string, points: number, duration: number): RateLimiterAbstract {
