@@ -1,13 +1,14 @@
 import { SqlClient, createSqlClient, migrate } from '@app/store-sql';
 import { SqlTriggerRepository } from '../../libs/store-sql/src/delivery';
 import { MIGRATIONS } from '../../libs/store-sql/src/migrations';
+import { emptyPgliteDir } from '../support/pglite-template';
 import { TEST_DATABASE_URL, uniqueName } from '../support/test-app';
 
 // Migration 26 lists accepted triggers in triggers_pending instead of indexing triggers.status, so that
 // the fan-out's status change is a heap-only update. An existing store keeps its accepted triggers
 // for the reconciler, and no index of triggers reads what that change writes.
 const stores: { name: string; open(): Promise<SqlClient> }[] = [
-  { name: 'PGlite', open: () => createSqlClient({}) },
+  { name: 'PGlite', open: async () => createSqlClient({ dataDir: await emptyPgliteDir() }) },
   { name: 'PostgreSQL', open: () => createSqlClient({ url: TEST_DATABASE_URL, schema: uniqueName('c'), poolSize: 2 }) },
 ];
 

@@ -43,12 +43,13 @@ async function swaggerUiExamples(doc: any): Promise<Example[]> {
   store.register([SwaggerUIBundle.plugins.SwaggerClient, SwaggerUIBundle.plugins.JSONSchema5Samples]);
   const { fn } = store.getSystem();
   const examples: Example[] = [];
+  // One resolve of every path: the shared component schemas are resolved once, not once per operation.
+  const { spec: paths, errors } = await fn.resolveSubtree(doc, ['paths'], {});
+  expect(errors).toEqual([]);
   for (const [path, operations] of Object.entries<any>(doc.paths)) {
     for (const method of ['post', 'put', 'patch'] as const) {
       if (!operations[method]?.requestBody?.content?.['application/json']) continue;
-      const { spec, errors } = await fn.resolveSubtree(doc, ['paths', path, method], {});
-      expect(errors).toEqual([]);
-      const media = spec.requestBody.content['application/json'];
+      const media = paths[path][method].requestBody.content['application/json'];
       const sample = (override: unknown) => JSON.parse(fn.getSampleSchema(media.schema, 'application/json', { includeWriteOnly: true }, override));
       if (media.examples) {
         for (const [name, example] of Object.entries<any>(media.examples)) examples.push({ method, path, name, body: sample(example.value) });

@@ -33,14 +33,14 @@ import { SqlLayoutRepository, SqlWorkflowRepository } from '../../libs/store-sql
 import { Repositories, createMemoryStore } from '../fakes/memory';
 import { SqlInboxRepository } from '../../libs/store-sql/src/inbox';
 import { SqlTranslationRepository } from '../../libs/store-sql/src/translations';
-import { migratedPgliteDir } from './pglite-template';
+import { emptyPgliteDir, migratedPgliteDir } from './pglite-template';
 import { TEST_DATABASE_URL, uniqueName } from './test-app';
 
 export interface StoreFixture {
   name: string;
   /**
    * A fresh, migrated, empty store for one suite. PGlite's is a copy of the run's migrated data
-   * directory unless `fromEmpty` asks for the migrations to run on a new one here.
+   * directory unless `fromEmpty` asks for the migrations to run here, on a copy of its unmigrated one.
    */
   open(options?: { fromEmpty?: boolean }): Promise<SqlClient>;
 }
@@ -51,7 +51,7 @@ export const SQL_STORES: StoreFixture[] = [
     name: 'PGlite',
     async open({ fromEmpty = false } = {}) {
       if (!fromEmpty) return createSqlClient({ dataDir: await migratedPgliteDir() });
-      const client = await createSqlClient({});
+      const client = await createSqlClient({ dataDir: await emptyPgliteDir() });
       await migrate(client);
       return client;
     },

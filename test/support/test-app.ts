@@ -22,6 +22,10 @@ export const TEST_MONGODB_URL = process.env.MONGODB_URL;
 export type StoreUnderTest = 'pglite' | 'postgres' | 'mongodb';
 
 export interface TestAppOptions {
+  /**
+   * PostgreSQL unless a test is about the embedded store: PGlite runs PostgreSQL compiled to WebAssembly inside the
+   * test's own process, several times the CPU of the native server for the same statements.
+   */
   store?: StoreUnderTest;
   /** Reuse a PGlite directory, or a PostgreSQL schema / MongoDB database, to test restarts. */
   dataDir?: string;
@@ -53,7 +57,7 @@ export function uniqueName(prefix: string): string {
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const store = options.store ?? 'pglite';
+  const store = options.store ?? 'postgres';
   const resolved = {
     ...options,
     store,
