@@ -56,6 +56,8 @@ describe.each(STORES)('integrations (%s)', (store) => {
       priority: 1,
       conditions: [],
       fallbacks: [],
+      // Beyond Novu: the limits that apply (SendGrid publishes none the service keeps to).
+      effectiveLimits: { rateLimitSource: 'none', maxConcurrencySource: 'none' },
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -146,6 +148,12 @@ describe.each(STORES)('integrations (%s)', (store) => {
   it('keeps delivery limits: rateLimit and maxConcurrency set, changed and cleared; bad values a 422 that writes nothing', async () => {
     const limited = (await create(sendgrid({ identifier: 'limited', rateLimit: { perSecond: 100, burst: 20 }, maxConcurrency: 10 })).expect(201)).body.data;
     expect(limited).toMatchObject({ rateLimit: { perSecond: 100, burst: 20 }, maxConcurrency: 10 });
+    expect(limited.effectiveLimits).toEqual({
+      rateLimit: { perSecond: 100, burst: 20 },
+      rateLimitSource: 'integration',
+      maxConcurrency: 10,
+      maxConcurrencySource: 'integration',
+    });
     for (const bad of [
       { rateLimit: { perSecond: 0 } },
       { rateLimit: { perSecond: 1.5 } },
@@ -169,6 +177,27 @@ describe.each(STORES)('integrations (%s)', (store) => {
     expect(cleared.body.data).not.toHaveProperty('rateLimit');
     expect(cleared.body.data).not.toHaveProperty('maxConcurrency');
     expect((await t.api().get(`/v1/integrations`).expect(200)).body.data.find((i: { _id: string }) => i._id === limited._id)).not.toHaveProperty('rateLimit');
+    expect(cleared.body.data.effectiveLimits).toEqual({ rateLimitSource: 'none', maxConcurrencySource: 'none' });
+  });
+
+  it("shows the limits that apply: the provider's default where the integration sets none, the integration's own over it", async () => {
+    const twilio = (identifier: string, extra: object = {}) =>
+      create({ providerId: 'twilio', channel: 'sms', identifier, credentials: { accountSid: 'AC1', token: 'tok-12345', from: '+15550001' }, ...extra }).expect(
+        201,
+      );
+    const byDefault = (await twilio('twilio-default-pace')).body.data;
+    expect(byDefault).not.toHaveProperty('rateLimit');
+    expect(byDefault.effectiveLimits).toEqual({ rateLimit: { perSecond: 1 }, rateLimitSource: 'provider-default', maxConcurrencySource: 'none' });
+    const own = (await twilio('twilio-own-pace', { rateLimit: { perSecond: 30 }, maxConcurrency: 5 })).body.data;
+    expect(own.effectiveLimits).toEqual({
+      rateLimit: { perSecond: 30 },
+      rateLimitSource: 'integration',
+      maxConcurrency: 5,
+      maxConcurrencySource: 'integration',
+    });
+    const listed = (await list()).filter((i) => i.identifier === 'twilio-default-pace' || i.identifier === 'twilio-own-pace');
+    expect(listed.map((i) => i.effectiveLimits.rateLimitSource).sort()).toEqual(['integration', 'provider-default']);
+    await Promise.all([byDefault, own].map((i) => t.api().delete(`/v1/integrations/${i._id}`).expect(200)));
   });
 
   describe('update', () => {

@@ -386,6 +386,29 @@ export class RateLimitDto {
   burst?: number;
 }
 
+const LIMIT_SOURCES = ['integration', 'provider-default', 'none'] as const;
+
+/** Beyond Novu: the limits delivery keeps to for one integration, and where each comes from. */
+export class EffectiveLimitsDto {
+  @ApiPropertyOptional({ description: 'Vendor calls per second that apply (absent: none)', type: RateLimitDto })
+  rateLimit?: RateLimitDto;
+
+  @ApiProperty({
+    description: "Where rateLimit comes from: set on the integration, the provider's published default, or none (no limit)",
+    enum: LIMIT_SOURCES,
+  })
+  rateLimitSource: (typeof LIMIT_SOURCES)[number];
+
+  @ApiPropertyOptional({ description: 'Vendor calls in flight at once that apply (absent: none)' })
+  maxConcurrency?: number;
+
+  @ApiProperty({
+    description: "Where maxConcurrency comes from: set on the integration, the provider's published default, or none (no limit)",
+    enum: LIMIT_SOURCES,
+  })
+  maxConcurrencySource: (typeof LIMIT_SOURCES)[number];
+}
+
 const RATE_LIMIT_DESCRIPTION =
   "Beyond Novu: vendor calls per second through this integration, every worker together; a delivery over it waits in the queue (no attempt spent). Absent: the provider's default (twilio 1/s, expo 600/s), else none.";
 const MAX_CONCURRENCY_DESCRIPTION =
@@ -656,8 +679,16 @@ export class IntegrationResponseDto {
   })
   rateLimit?: RateLimitDto;
 
-  @ApiPropertyOptional({ description: 'Vendor calls in flight at once set on the integration (beyond Novu)' })
+  @ApiPropertyOptional({ description: "Vendor calls in flight at once set on the integration (beyond Novu); absent: the provider's default, if any" })
   maxConcurrency?: number;
+
+  @ApiProperty({
+    description:
+      "The limits delivery keeps to for this integration (beyond Novu): rateLimit and maxConcurrency as set on it, else the provider's default, each with its source",
+    type: EffectiveLimitsDto,
+    example: { rateLimit: { perSecond: 1 }, rateLimitSource: 'provider-default', maxConcurrencySource: 'none' },
+  })
+  effectiveLimits: EffectiveLimitsDto;
 
   @ApiProperty({ description: 'Creation time (ISO-8601)' })
   createdAt: string;

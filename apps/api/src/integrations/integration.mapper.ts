@@ -1,5 +1,5 @@
 import { Condition } from '@app/kernel';
-import { Integration, IntegrationCredentials, maskConfigurations, maskCredentials } from '@app/integrations';
+import { Integration, IntegrationCredentials, effectiveDeliveryLimits, maskConfigurations, maskCredentials } from '@app/integrations';
 import { ConditionDto, IntegrationResponseDto } from './integration.dto';
 import { definedOnly } from '../shared-dto/defined-only';
 
@@ -25,6 +25,7 @@ export function toIntegrationResponse(integration: Integration): IntegrationResp
     fallbacks: integration.fallbacks,
     ...(integration.rateLimit ? { rateLimit: integration.rateLimit } : {}),
     ...(integration.maxConcurrency ? { maxConcurrency: integration.maxConcurrency } : {}),
+    effectiveLimits: effectiveDeliveryLimits(integration),
     createdAt: integration.createdAt.toISOString(),
     updatedAt: integration.updatedAt.toISOString(),
   };

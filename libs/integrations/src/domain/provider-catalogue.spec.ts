@@ -2,7 +2,7 @@ import { CHANNELS } from '@app/kernel';
 import { generateIdentifier, slugify } from './identifier';
 import { MissingCredentialsError, ProviderChannelMismatchError, UnknownProviderError } from './errors';
 import { assertCredentialsForActive, normalizeConditions, resolveProvider } from './integration-validation';
-import { PROVIDERS, findProvider } from './provider-catalogue';
+import { PROVIDERS, deliveryLimitsOf, effectiveDeliveryLimits, findProvider } from './provider-catalogue';
 import { isSecretCredential } from './secrets';
 
 describe('provider catalogue', () => {
@@ -56,5 +56,26 @@ describe('provider catalogue', () => {
     expect(generateIdentifier('SendGrid', 'abc123')).toBe('sendgrid-abc123');
     expect(generateIdentifier('SendGrid')).toMatch(/^sendgrid-[a-z0-9]{6}$/);
     expect(generateIdentifier('SendGrid')).not.toBe(generateIdentifier('SendGrid'));
+  });
+
+  it("applies an integration's own limits, else its provider's default, field by field, saying where each comes from", () => {
+    expect(effectiveDeliveryLimits({ providerId: 'twilio' })).toEqual({
+      rateLimit: { perSecond: 1 },
+      rateLimitSource: 'provider-default',
+      maxConcurrencySource: 'none',
+    });
+    expect(effectiveDeliveryLimits({ providerId: 'twilio', maxConcurrency: 4 })).toEqual({
+      rateLimit: { perSecond: 1 },
+      rateLimitSource: 'provider-default',
+      maxConcurrency: 4,
+      maxConcurrencySource: 'integration',
+    });
+    expect(effectiveDeliveryLimits({ providerId: 'expo', rateLimit: { perSecond: 50, burst: 10 } })).toMatchObject({
+      rateLimit: { perSecond: 50, burst: 10 },
+      rateLimitSource: 'integration',
+    });
+    // A Slack webhook's 1/s is per webhook URL (per subscriber), not per integration.
+    expect(effectiveDeliveryLimits({ providerId: 'slack' })).toEqual({ rateLimitSource: 'none', maxConcurrencySource: 'none' });
+    expect(deliveryLimitsOf({ providerId: 'twilio', maxConcurrency: 4 })).toEqual({ rateLimit: { perSecond: 1 }, maxConcurrency: 4 });
   });
 });

@@ -98,15 +98,38 @@ export function findProvider(providerId: string): ProviderDescription | undefine
   return BY_ID.get(providerId);
 }
 
+/** Where a limit that applies to an integration comes from. */
+export type DeliveryLimitSource = 'integration' | 'provider-default' | 'none';
+
+/** The limits that apply to an integration's vendor calls, each with where it comes from. */
+export interface EffectiveDeliveryLimits extends DeliveryLimits {
+  rateLimitSource: DeliveryLimitSource;
+  maxConcurrencySource: DeliveryLimitSource;
+}
+
+type LimitedIntegration = { providerId: string; rateLimit?: DeliveryLimits['rateLimit']; maxConcurrency?: number };
+
 /**
- * The limits delivery applies to an integration's vendor calls: its own, else its provider's default.
- * Slack's one message a second holds per incoming webhook, and each subscriber has their own: no
- * integration-wide default for it.
+ * The limits that apply to an integration's vendor calls: its own, else its provider's default, each
+ * field on its own. Slack's one message a second holds per incoming webhook, and each subscriber has
+ * their own: no integration-wide default for it.
  */
-export function deliveryLimitsOf(integration: { providerId: string; rateLimit?: DeliveryLimits['rateLimit']; maxConcurrency?: number }): DeliveryLimits {
+export function effectiveDeliveryLimits(integration: LimitedIntegration): EffectiveDeliveryLimits {
   const defaults = findProvider(integration.providerId)?.defaultLimits ?? {};
+  const source = (own: unknown, fallback: unknown): DeliveryLimitSource => (own ? 'integration' : fallback ? 'provider-default' : 'none');
   const rateLimit = integration.rateLimit ?? defaults.rateLimit;
   const maxConcurrency = integration.maxConcurrency ?? defaults.maxConcurrency;
+  return {
+    ...(rateLimit ? { rateLimit } : {}),
+    ...(maxConcurrency ? { maxConcurrency } : {}),
+    rateLimitSource: source(integration.rateLimit, defaults.rateLimit),
+    maxConcurrencySource: source(integration.maxConcurrency, defaults.maxConcurrency),
+  };
+}
+
+/** The limits delivery applies to an integration's vendor calls (effectiveDeliveryLimits, without their sources). */
+export function deliveryLimitsOf(integration: LimitedIntegration): DeliveryLimits {
+  const { rateLimit, maxConcurrency } = effectiveDeliveryLimits(integration);
   return { ...(rateLimit ? { rateLimit } : {}), ...(maxConcurrency ? { maxConcurrency } : {}) };
 }
 
