@@ -1,18 +1,19 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATA_DIR_LOCK_FILE } from '@app/store-sql';
+import { migratedPgliteDir } from '../support/pglite-template';
 import { ServiceHarness, buildService, freePort, sleep } from '../support/service-processes';
 
 /**
  * One process owns an embedded DATA_DIR. The built service (`node main.js`) and CLI run as an
  * operator runs them, as real processes on a shared directory: a second service and the CLI are
  * refused while the service runs, and what the CLI creates with the service stopped is kept.
+ * Each DATA_DIR is a copy of the run's migrated PGlite (no environment in it yet, so a start there is
+ * still a first start): none of this is about initdb, which costs tens of seconds of CPU under load.
  */
 
 let buildDir: string;
-const scratchDirs: string[] = [];
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
@@ -21,14 +22,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   children.forEach((child) => child.kill('SIGKILL'));
-  scratchDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
 });
-
-function scratchDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'notify-data-dir-'));
-  scratchDirs.push(dir);
-  return dir;
-}
 
 /** A clean shell's environment: nothing of this test process's configuration leaks in. */
 function env(vars: Record<string, string>): NodeJS.ProcessEnv {
@@ -122,7 +116,7 @@ const lockOwnerPid = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 
 
 describe('one process owns an embedded DATA_DIR', () => {
   it('refuses the CLI while the service runs on the same DATA_DIR, and nothing of the command is written', async () => {
-    const dataDir = scratchDataDir();
+    const dataDir = await migratedPgliteDir();
     const service = await startService(dataDir);
     let refused: Exit;
     try {
@@ -148,7 +142,7 @@ describe('one process owns an embedded DATA_DIR', () => {
   }, 120_000);
 
   it('keeps what the CLI creates with the service stopped: the printed key works once the service starts, and after a restart', async () => {
-    const dataDir = scratchDataDir();
+    const dataDir = await migratedPgliteDir();
     await (await startService(dataDir)).stop();
     const created = await cli(dataDir, 'environments:create', 'Production');
     expect(created).toMatchObject({ code: 0 });
@@ -166,7 +160,7 @@ describe('one process owns an embedded DATA_DIR', () => {
   }, 120_000);
 
   it('refuses a second service on the same DATA_DIR before it opens the store, and the first keeps serving', async () => {
-    const dataDir = scratchDataDir();
+    const dataDir = await migratedPgliteDir();
     const apiKey = 'data_dir_key_0123456789abcdef';
     const first = await startService(dataDir, { BOOTSTRAP_API_KEY: apiKey });
     try {
@@ -190,7 +184,7 @@ describe('one process owns an embedded DATA_DIR', () => {
   }, 120_000);
 
   it('takes over the lock of a service killed with -9: the next start serves', async () => {
-    const dataDir = scratchDataDir();
+    const dataDir = await migratedPgliteDir();
     const apiKey = 'data_dir_key_0123456789abcdef';
     const crashed = await startService(dataDir, { BOOTSTRAP_API_KEY: apiKey });
     await crashed.kill();
