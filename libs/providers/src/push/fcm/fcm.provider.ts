@@ -16,6 +16,9 @@ const FCM_ORIGIN = 'https://fcm.googleapis.com';
  * the send is `POST /v1/projects/{project_id}/messages:send`, and the message id is the answer's
  * `name`. A 401 with a cached token drops it and tries once more with a fresh one.
  *
+ * No batch: HTTP v1 has none (firebase-admin's `sendEach` is concurrent single sends). Concurrent
+ * sends share the account's one access token and VendorHttp's kept-alive sockets.
+ *
  * Overrides read (Novu's FCM keys):
  * - `type: 'data'`: a data-only message; title, body (and `message`, as Novu) go into `data`
  *   together with the trigger payload and `data`, instead of a `notification`.
