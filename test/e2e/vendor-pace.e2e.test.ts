@@ -8,8 +8,10 @@ import { waitFor } from '../support/wait-for';
 /**
  * Deliveries at the vendor's pace, the built service against a loopback Twilio, in each mode
  * (production: an api and two workers sharing the limit through Redis): a rate limit holds across
- * the workers and no message fails for it, a 429 defers the message without spending an attempt,
- * .
+ * the workers and no message fails for it, a 429 defers the message without spending an attempt
+ * (its provider-selected detail written once), emails alike share SendGrid requests, in-app is not
+ * held by a hanging email integration; and a vendor that keeps failing or pushes back: its circuit
+ * opens and the deliveries go to its fallback, or without fallbacks to the channel's primary.
  */
 jest.setTimeout(240_000);
 
