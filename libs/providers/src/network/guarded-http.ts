@@ -47,7 +47,7 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
   let url = request.url;
   const maxRedirects = request.maxRedirects ?? 3;
   for (let hop = 0; ; hop++) {
-    const response = await requestOnce(url, request);
+    const response = await onLiveSocket(() => requestOnce(url, request));
     const location = response.headers.location;
     if ((response.status === 307 || response.status === 308) && location) {
       // Name the origin only: a webhook URL's path or query can be a credential.
@@ -56,6 +56,30 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
       continue;
     }
     return response;
+  }
+}
+
+/** How many times a request that met a kept-alive socket the server had just closed is sent again. */
+const STALE_SOCKET_RETRIES = 2;
+
+/**
+ * A kept-alive socket the vendor closed while idle fails the next request on it at once
+ * (ECONNRESET before any answer): the vendor never read that request, so it goes again, on another
+ * socket (Node's advice for keep-alive agents). Other failures are the caller's.
+ */
+async function onLiveSocket(send: () => Promise<GuardedResponse>): Promise<GuardedResponse> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof StaleSocketError) || attempt >= STALE_SOCKET_RETRIES) throw error instanceof StaleSocketError ? error.cause : error;
+    }
+  }
+}
+
+class StaleSocketError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('stale kept-alive socket');
   }
 }
 
@@ -103,7 +127,10 @@ async function requestOnce(url: string, request: GuardedRequest): Promise<Guarde
         res.on('error', reject);
       },
     );
-    req.on('error', (error) => reject(request.signal.aborted && request.signal.reason instanceof Error ? request.signal.reason : error));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (request.signal.aborted && request.signal.reason instanceof Error) return reject(request.signal.reason);
+      reject(req.reusedSocket && error.code === 'ECONNRESET' ? new StaleSocketError(error) : error);
+    });
     req.end(body);
   });
 }
