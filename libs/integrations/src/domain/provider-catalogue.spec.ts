@@ -2,7 +2,7 @@ import { CHANNELS } from '@app/kernel';
 import { generateIdentifier, slugify } from './identifier';
 import { MissingCredentialsError, ProviderChannelMismatchError, UnknownProviderError } from './errors';
 import { assertCredentialsForActive, normalizeConditions, resolveProvider } from './integration-validation';
-import { PROVIDERS, deliveryLimitsOf, effectiveDeliveryLimits, findProvider } from './provider-catalogue';
+import { PROVIDERS, addressLimitsOf, deliveryLimitsOf, effectiveDeliveryLimits, findProvider } from './provider-catalogue';
 import { isSecretCredential } from './secrets';
 
 describe('provider catalogue', () => {
@@ -76,6 +76,8 @@ describe('provider catalogue', () => {
     });
     // A Slack webhook's 1/s is per webhook URL (per subscriber), not per integration.
     expect(effectiveDeliveryLimits({ providerId: 'slack' })).toEqual({ rateLimitSource: 'none', maxConcurrencySource: 'none' });
+    expect(addressLimitsOf('slack')).toEqual({ rateLimit: { perSecond: 1 } });
+    expect(addressLimitsOf('twilio')).toBeUndefined();
     expect(deliveryLimitsOf({ providerId: 'twilio', maxConcurrency: 4 })).toEqual({ rateLimit: { perSecond: 1 }, maxConcurrency: 4 });
   });
 });

@@ -12,6 +12,8 @@ export interface ProviderDescription {
   optionalCredentials: readonly string[];
   /** The vendor's published limit for one account or sender, used where an integration sets none. */
   defaultLimits?: DeliveryLimits;
+  /** The vendor's limit for each address it delivers to (a Slack webhook URL or channel), on top of the integration's. */
+  addressLimits?: DeliveryLimits;
 }
 
 const provider = (
@@ -31,6 +33,8 @@ const sms = (id: string, name: string, required: string[], optional: string[] = 
 
 // A bot token (`apiToken`) sends with chat.postMessage to a subscriber's channel; without it, to their webhook.
 const SLACK_OPTIONAL = ['apiToken', 'baseUrl'];
+// About one message a second per incoming webhook, and per channel through chat.postMessage: each subscriber's own.
+const slack = (id: string, name: string) => ({ ...provider(id, 'chat', name, [], SLACK_OPTIONAL), addressLimits: { rateLimit: { perSecond: 1 } } });
 
 /** The providers of reference/providers.md (email, sms, chat, push and in-app tables). */
 export const PROVIDERS: readonly ProviderDescription[] = [
@@ -65,7 +69,7 @@ export const PROVIDERS: readonly ProviderDescription[] = [
     ['secretKeyRequestHeader', 'secretKey', 'idPath', 'datePath', 'authenticateByToken', 'domain', 'authenticationTokenKey'],
   ),
 
-  provider('slack', 'chat', 'Slack', [], SLACK_OPTIONAL),
+  slack('slack', 'Slack'),
   provider('discord', 'chat', 'Discord', []),
   provider('msteams', 'chat', 'MSTeams', []),
   provider('mattermost', 'chat', 'Mattermost', []),
@@ -77,8 +81,8 @@ export const PROVIDERS: readonly ProviderDescription[] = [
   provider('whatsapp-business', 'chat', 'WhatsApp Business', ['apiToken', 'phoneNumberIdentification'], ['apiVersion', 'baseUrl']),
   provider('chat-webhook', 'chat', 'Chat Webhook', [], ['secretKey']),
   // Both names reach the Slack adapter: novu-slack is Novu's, service-slack the interface's.
-  provider('novu-slack', 'chat', 'Novu Slack', [], SLACK_OPTIONAL),
-  provider('service-slack', 'chat', 'Slack (service)', [], SLACK_OPTIONAL),
+  slack('novu-slack', 'Novu Slack'),
+  slack('service-slack', 'Slack (service)'),
 
   provider('fcm', 'push', 'Firebase Cloud Messaging', ['serviceAccount'], ['baseUrl']),
   provider('apns', 'push', 'APNs', ['secretKey', 'apiKey', 'projectName', 'applicationId'], ['secure', 'baseUrl']),
@@ -111,8 +115,8 @@ type LimitedIntegration = { providerId: string; rateLimit?: DeliveryLimits['rate
 
 /**
  * The limits that apply to an integration's vendor calls: its own, else its provider's default, each
- * field on its own. Slack's one message a second holds per incoming webhook, and each subscriber has
- * their own: no integration-wide default for it.
+ * field on its own. Slack's one message a second holds per incoming webhook (each subscriber has their
+ * own): its provider's addressLimits, not an integration-wide default.
  */
 export function effectiveDeliveryLimits(integration: LimitedIntegration): EffectiveDeliveryLimits {
   const defaults = findProvider(integration.providerId)?.defaultLimits ?? {};
@@ -125,6 +129,11 @@ export function effectiveDeliveryLimits(integration: LimitedIntegration): Effect
     rateLimitSource: source(integration.rateLimit, defaults.rateLimit),
     maxConcurrencySource: source(integration.maxConcurrency, defaults.maxConcurrency),
   };
+}
+
+/** The limits the vendor keeps for each address an integration delivers to (a Slack webhook URL or channel), if any. */
+export function addressLimitsOf(providerId: string): DeliveryLimits | undefined {
+  return findProvider(providerId)?.addressLimits;
 }
 
 /** The limits delivery applies to an integration's vendor calls (effectiveDeliveryLimits, without their sources). */

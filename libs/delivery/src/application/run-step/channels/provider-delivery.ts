@@ -239,8 +239,11 @@ export class ProviderDelivery {
           overrides: overrides.data,
           ...(overrides.passthrough ? { passthrough: overrides.passthrough } : {}),
         });
-      result = await this.pacing.call(integration, send, (status, detail, raw) =>
-        this.recorder.detail(context, status, detail, { raw, providerId: provider.id }),
+      result = await this.pacing.call(
+        integration,
+        send,
+        (status, detail, raw) => this.recorder.detail(context, status, detail, { raw, providerId: provider.id }),
+        target.address,
       );
     } catch (thrown) {
       // Waiting for the integration's pace (its limits, the vendor's pushback, an open circuit) spends no attempt.

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { INTEGRATION_REPOSITORY, Integration, IntegrationRepository, deliveryLimitsOf } from '@app/integrations';
+import { INTEGRATION_REPOSITORY, Integration, IntegrationRepository, addressLimitsOf, deliveryLimitsOf } from '@app/integrations';
 import { Channel, DeferredJobError, EnvironmentScope } from '@app/kernel';
 import { DETAIL, ExecutionDetailStatus } from '../../../domain/execution-detail';
 import { standbyAllowed, standbyIntegrations } from '../../../domain/select-integration';
@@ -68,12 +69,27 @@ export class VendorPacing {
     return standbyIntegrations(chain, await this.integrations.findActive(scope, { channel }), channel, overrides);
   }
 
-  async call<T>(integration: Integration, send: () => Promise<T>, note: PacingNote): Promise<T> {
+  /**
+   * `address`: where the call delivers (a webhook URL, a channel); a provider whose vendor limits each
+   * address (addressLimitsOf: Slack) is paced per address too, and its pushback pauses that address only.
+   */
+  async call<T>(integration: Integration, send: () => Promise<T>, note: PacingNote, address?: string): Promise<T> {
     const slot = await this.pace.acquire(integration.id, deliveryLimitsOf(integration));
     if (!slot.granted) {
       if (slot.reason === 'circuit_open') throw new CircuitOpenError(integration, slot.waitMs);
       if (slot.reason === 'pushback') throw new VendorHeldError(integration, slot.reason, slot.waitMs);
       throw new DeferredJobError(`Integration ${integration.identifier} is over its ${slot.reason.replace('_', ' ')}: the job waits its turn`, slot.waitMs);
+    }
+    const addressLimits = address === undefined ? undefined : addressLimitsOf(integration.providerId);
+    // Hashed: a webhook URL is a credential, and keys show in Redis.
+    const addressKey = addressLimits && `${integration.id}:address:${createHash('sha256').update(address!).digest('hex').slice(0, 32)}`;
+    const addressSlot = addressKey ? await this.pace.acquire(addressKey, addressLimits) : undefined;
+    if (addressSlot && !addressSlot.granted) {
+      await slot.release();
+      throw new DeferredJobError(
+        `Provider ${integration.providerId} paces this address (${addressSlot.reason.replace('_', ' ')}): the job waits its turn`,
+        addressSlot.waitMs,
+      );
     }
     try {
       const result = await send();
@@ -81,23 +97,26 @@ export class VendorPacing {
       return result;
     } catch (thrown) {
       const error = isProviderError(thrown) ? thrown : undefined;
-      if (error?.kind === 'rate_limited') await this.pushedBack(integration, error, note);
+      if (error?.kind === 'rate_limited') await this.pushedBack(integration, error, note, addressKey);
       if (!error || error.kind === 'retryable') await this.failed(integration, slot.probe, note);
       throw thrown;
     } finally {
-      await slot.release();
+      await Promise.all([slot.release(), addressSlot?.granted && addressSlot.release()]);
     }
   }
 
-  private async pushedBack(integration: Integration, error: ProviderError, note: PacingNote): Promise<never> {
+  private async pushedBack(integration: Integration, error: ProviderError, note: PacingNote, addressKey: string | undefined): Promise<never> {
     const waitMs = error.retryAfterMs ?? DEFAULT_PUSHBACK_MS;
-    await this.pace.pushBack(integration.id, waitMs);
+    await this.pace.pushBack(addressKey ?? integration.id, waitMs);
     await note('Warning', DETAIL.VENDOR_PUSHBACK, {
       status: error.status,
       code: error.providerCode,
       retryAfterMs: waitMs,
       integration: integration.identifier,
+      ...(addressKey ? { scope: 'address' } : {}),
     });
+    // An address's pushback holds that address only: the delivery waits for it rather than moving on.
+    if (addressKey) throw new DeferredJobError(`Provider ${integration.providerId} asked to slow down for this address`, waitMs);
     throw new VendorHeldError(integration, 'pushback', waitMs);
   }
 
