@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { migratedPgliteDir } from '../support/pglite-template';
 import { buildService, buildTypeErrors, freePort } from '../support/service-processes';
 import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 
 /**
  * The built service as an operator runs it (`node dist/apps/api/src/main.js`), built by the same two
@@ -119,45 +120,71 @@ describe('configuration of the built service', () => {
     expect(output).toContain(`Invalid configuration: ${variable}`);
   });
 
-  it('starts embedded in a fresh DATA_DIR, prints the first-start notice (JSON when piped), and keeps data and key across a restart', async () => {
+  it('starts embedded in a fresh DATA_DIR, prints the first-start notice (JSON when piped), and keeps data, key and accepted work across a restart: a delayed step still delivers', async () => {
     const dataDir = scratch('notify-data-');
-    {
-      const first = await startService({ DATA_DIR: dataDir });
-      let apiKey: string;
-      try {
-        const line = first
-          .output()
-          .split('\n')
-          .find((candidate) => candidate.includes('"context":"FirstStart"'));
-        expect(line).toBeDefined();
-        const notice = JSON.parse(line!);
-        expect(notice).toMatchObject({ environment: 'Development', swagger: `http://127.0.0.1:${first.port}/api`, data: expect.stringContaining(dataDir) });
-        apiKey = notice.apiKey;
-        expect(notice.tryIt).toContain(`ApiKey ${apiKey}`);
-        const headers = { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' };
-        const base = `http://127.0.0.1:${first.port}`;
-        const created = await fetch(`${base}/v1/tenants`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ identifier: 'before-restart', name: 'Kept' }),
-        });
-        expect(created.status).toBe(201);
-      } finally {
-        await first.stop();
-      }
+    const first = await startService({ DATA_DIR: dataDir });
+    let headers: Record<string, string>;
+    let transactionId: string;
+    try {
+      const line = first
+        .output()
+        .split('\n')
+        .find((candidate) => candidate.includes('"context":"FirstStart"'));
+      expect(line).toBeDefined();
+      const notice = JSON.parse(line!);
+      expect(notice).toMatchObject({ environment: 'Development', swagger: `http://127.0.0.1:${first.port}/api`, data: expect.stringContaining(dataDir) });
+      const apiKey = notice.apiKey as string;
+      expect(notice.tryIt).toContain(`ApiKey ${apiKey}`);
+      headers = { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' };
+      const base = `http://127.0.0.1:${first.port}`;
+      const created = await fetch(`${base}/v1/tenants`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ identifier: 'before-restart', name: 'Kept' }),
+      });
+      expect(created.status).toBe(201);
+      const workflow = await fetch(`${base}/v1/workflows`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          name: 'Restart',
+          active: true,
+          steps: [
+            { template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } },
+            { template: { type: 'in_app', content: 'survived' } },
+          ],
+        }),
+      });
+      expect(workflow.status).toBe(201);
+      const trigger = await fetch(`${base}/v1/events/trigger`, { method: 'POST', headers, body: JSON.stringify({ name: 'restart', to: 'restart-sub' }) });
+      expect(trigger.status).toBe(201);
+      transactionId = ((await trigger.json()) as { data: { transactionId: string } }).data.transactionId;
+      // the delay is running when the process stops: its delayed job is waiting in the store
+      await waitFor(async () => {
+        const res = await fetch(`${base}/v1/notifications?transactionId=${transactionId}`, { headers });
+        const notifications = ((await res.json()) as { data: { jobs?: { status: string }[] }[] }).data;
+        return notifications.some((n) => n.jobs?.some((job) => job.status === 'delayed'));
+      }, 30_000);
+    } finally {
+      await first.stop();
+    }
 
-      const second = await startService({ DATA_DIR: dataDir });
-      try {
-        // The key is only printed when it is created.
-        expect(second.output()).not.toContain('FirstStart');
-        const res = await fetch(`http://127.0.0.1:${second.port}/v1/tenants/before-restart`, {
-          headers: { Authorization: `ApiKey ${apiKey}` },
-        });
-        expect(res.status).toBe(200);
-        expect(((await res.json()) as { data: { name: string } }).data.name).toBe('Kept');
-      } finally {
-        await second.stop();
-      }
+    const second = await startService({ DATA_DIR: dataDir });
+    try {
+      // The key is only printed when it is created.
+      expect(second.output()).not.toContain('FirstStart');
+      const base = `http://127.0.0.1:${second.port}`;
+      const res = await fetch(`${base}/v1/tenants/before-restart`, { headers });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { name: string } }).data.name).toBe('Kept');
+      const messages = await waitFor(async () => {
+        const page = await fetch(`${base}/v1/messages?transactionId=${transactionId!}`, { headers });
+        const data = ((await page.json()) as { data: { content: string }[] }).data;
+        return data.length > 0 && data;
+      }, 30_000);
+      expect(messages.map((m) => m.content)).toEqual(['survived']);
+    } finally {
+      await second.stop();
     }
   }, 180_000);
   // The tests below start on a copy of the run's migrated PGlite directory: the first test above is the
@@ -217,49 +244,6 @@ describe('configuration of the built service', () => {
       }
     } finally {
       await service.stop();
-    }
-  }, 180_000);
-
-  it('embedded mode loses no accepted work across a restart: a delayed step still delivers', async () => {
-    const dataDir = await migratedPgliteDir();
-    const apiKey = 'restart_key_0123456789abcdef';
-    const first = await startService({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey });
-    const headers = { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' };
-    let transactionId: string;
-    try {
-      const base = `http://127.0.0.1:${first.port}`;
-      const workflow = await fetch(`${base}/v1/workflows`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          name: 'Restart',
-          active: true,
-          steps: [
-            { template: { type: 'delay' }, metadata: { type: 'regular', amount: 3, unit: 'seconds' } },
-            { template: { type: 'in_app', content: 'survived' } },
-          ],
-        }),
-      });
-      expect(workflow.status).toBe(201);
-      const trigger = await fetch(`${base}/v1/events/trigger`, { method: 'POST', headers, body: JSON.stringify({ name: 'restart', to: 'restart-sub' }) });
-      expect(trigger.status).toBe(201);
-      transactionId = ((await trigger.json()) as { data: { transactionId: string } }).data.transactionId;
-      await new Promise((r) => setTimeout(r, 1_000)); // the delay is running when the process stops
-    } finally {
-      await first.stop();
-    }
-    const second = await startService({ DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey });
-    try {
-      const base = `http://127.0.0.1:${second.port}`;
-      let messages: { content: string }[] = [];
-      for (let i = 0; i < 100 && messages.length === 0; i++) {
-        const res = await fetch(`${base}/v1/messages?transactionId=${transactionId!}`, { headers });
-        messages = ((await res.json()) as { data: { content: string }[] }).data;
-        if (!messages.length) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(messages.map((m) => m.content)).toEqual(['survived']);
-    } finally {
-      await second.stop();
     }
   }, 180_000);
 });

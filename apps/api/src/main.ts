@@ -1,24 +1,28 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
-import { useLeanAsyncResourceBind } from '@app/bootstrap';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, loadConfig } from '@app/config';
-import { AppModule } from './app.module';
-import { configureApp, createHttpAdapter } from './configure-app';
 
 /**
  * `node main.js` runs the embedded mode (one process); `--mode=api` runs only the HTTP side of
  * production mode, which needs DATABASE_URL and REDIS_URL so workers elsewhere can share the work.
  */
 async function main() {
-  useLeanAsyncResourceBind(); // before the first request: Fastify and Nest bind per request
   const config = loadConfig();
   const apiOnly = process.argv.includes('--mode=api');
   if (apiOnly && !config.store.url) throw new ConfigError('DATABASE_URL', 'is required by start:api (production mode)');
   if (apiOnly && !config.redisUrl) throw new ConfigError('REDIS_URL', 'is required by start:api (production mode)');
   if (config.metricsPort && config.metricsPort === config.port)
     throw new ConfigError('METRICS_PORT', 'must differ from PORT (it moves the metrics off the API port)');
+  // Loaded once the configuration is known good: loading the application takes seconds of CPU, and a
+  // bad setting should stop the process at once.
+  const [{ NestFactory }, { Logger }, { useLeanAsyncResourceBind }, { AppModule }, { configureApp, createHttpAdapter }] = await Promise.all([
+    import('@nestjs/core'),
+    import('nestjs-pino'),
+    import('@app/bootstrap'),
+    import('./app.module'),
+    import('./configure-app'),
+  ]);
+  useLeanAsyncResourceBind(); // before the first request: Fastify and Nest bind per request
   // A failure while starting (DATA_DIR in use, database unreachable) reaches the catch below and is printed once there.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, runWorker: !apiOnly }), createHttpAdapter(config), {
     bodyParser: false,
