@@ -13,7 +13,7 @@ import { RunStep } from '../run-step/run-step.use-case';
 import { ChainSession } from '../run-step/chain-session';
 import { ChainSessions } from '../run-step/chain-sessions';
 import { BroadcastRecipients } from './broadcast-recipients';
-import { FAN_OUT_BATCH_SIZE, FanOut, fanOutBatchSize } from './fan-out.use-case';
+import { FAN_OUT_BATCH_SIZE, FanOut, VENDOR_FAN_OUT_BATCH_SIZE, fanOutBatchSize } from './fan-out.use-case';
 import { InlineRecipients } from './inline-recipients';
 import { NotificationBatches } from './notification-batches';
 import { TopicRecipients } from './topic-recipients';
@@ -367,6 +367,21 @@ describe('FanOut', () => {
     const one = fanOut(async () => undefined, { trigger: { ...trigger, payload } });
     await one.useCase.execute({ triggerIds: [trigger.id] });
     expect(one.insertSizes).toEqual([1]);
+  });
+
+  it("reads a topic in batches of at most VENDOR_FAN_OUT_BATCH_SIZE when its chains start with a vendor's step", async () => {
+    const pages: number[] = [];
+    const topics = {
+      findByKey: async () => ({ id: 'topic-news', key: 'news' }),
+      listMembersFor: async (_scope: unknown, _key: string, _workflowId: string, _cursor: string | null, limit: number) => {
+        pages.push(limit);
+        return { members: [], next: null };
+      },
+    } as unknown as TopicRepository;
+    const topicTrigger = { ...trigger, to: [{ type: 'Topic', topicKey: 'news' }] } as unknown as TriggerRecord;
+    for (const type of ['email', 'in_app'])
+      await fanOut(async () => undefined, { workflow: workflowOf(type), trigger: topicTrigger, topics }).useCase.execute({ triggerIds: [trigger.id] });
+    expect(pages).toEqual([VENDOR_FAN_OUT_BATCH_SIZE, FAN_OUT_BATCH_SIZE]);
   });
 
   it('shrinks its batches as the payload grows, so a worker never holds hundreds of copies of a large one', () => {

@@ -4,6 +4,7 @@ import { UpsertSubscribers } from '@app/subscribers';
 import { TENANT_REPOSITORY, TenantRepository } from '@app/tenants';
 import { WORKFLOW_REPOSITORY, WorkflowRepository } from '@app/workflows';
 import { TenantRecipient } from '../../domain/recipients';
+import { callsVendor } from '../../domain/step-type';
 import { recipientsOf } from '../../domain/trigger';
 import { TRIGGER_REPOSITORY, TriggerRepository } from '../../ports/trigger.repository.port';
 import { FanOutJobData } from '../queues';
@@ -20,6 +21,13 @@ export const FAN_OUT_BATCH_SIZE = 500;
  * copy of it, so a 400 KB payload in batches of 500 would hold a gigabyte in the worker at once.
  */
 const FAN_OUT_BATCH_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A batch whose chains start with a vendor's step makes its calls at once (NotificationBatches): no more
+ * than this many, under the 256 idle connections Node's keep-alive agent keeps per origin (more calls in
+ * flight to one vendor open a connection for each beyond them, batch after batch).
+ */
+export const VENDOR_FAN_OUT_BATCH_SIZE = 200;
 
 export function fanOutBatchSize(payload: Record<string, unknown>): number {
   const bytes = Buffer.byteLength(JSON.stringify(payload ?? {}));
@@ -97,7 +105,10 @@ export class FanOut {
       seen.add(actor.subscriberId);
     }
     // Sizing serialises the payload: a lone recipient (most triggers) is one batch at any size.
-    const batchSize = recipients.to.subscribers.length > 1 || recipients.to.topics.length || trigger.broadcast ? fanOutBatchSize(trigger.payload) : 1;
+    const several = recipients.to.subscribers.length > 1 || recipients.to.topics.length || trigger.broadcast;
+    const firstStep = workflow.steps.find((step) => step.active);
+    const cap = firstStep && callsVendor(firstStep.template.type) ? VENDOR_FAN_OUT_BATCH_SIZE : FAN_OUT_BATCH_SIZE;
+    const batchSize = several ? Math.min(cap, fanOutBatchSize(trigger.payload)) : 1;
     const run: FanOutRun = { scope, recipients, context, batchSize, seen };
     for (const source of this.sources) if (!(await source.deliver(run))) return;
     await this.triggers.markStatus(trigger.id, ['accepted'], 'processed');
