@@ -55,7 +55,8 @@ describe('MailgunProvider against a Mailgun fake', () => {
   });
 
   describe('batches', () => {
-    const alike = alikeEmail;
+    // The engine tags each message with its subscriber: a variable of its own, as the id is.
+    const alike = (i: number, to?: string): EmailMessage => ({ ...alikeEmail(i, to), tags: { transactionId: 'tx-b', subscriberId: `s-${i}` } });
     const sendAll = (messages: EmailMessage[]) => sendAtOnce(provider, credentials(), messages);
 
     it('messages alike sent at once go in one request with recipient variables: Mailgun makes each its own message carrying its own v:id', async () => {
@@ -63,7 +64,7 @@ describe('MailgunProvider against a Mailgun fake', () => {
       expect(fake.refusals).toEqual([]);
       expect(fake.accepted).toHaveLength(1);
       expect(fake.deliveries).toEqual(
-        [0, 1, 2].map((i) => ({ to: `reader${i}@example.com`, subject: 'News', variables: { transactionId: 'tx-b', id: `m-${i}` } })),
+        [0, 1, 2].map((i) => ({ to: `reader${i}@example.com`, subject: 'News', variables: { transactionId: 'tx-b', subscriberId: `s-${i}`, id: `m-${i}` } })),
       );
       const results = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : undefined));
       expect(new Set(results.map((result) => result?.id)).size).toBe(1);

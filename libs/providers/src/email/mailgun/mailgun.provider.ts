@@ -28,6 +28,8 @@ interface MailgunSend {
   url: string;
   authorization: string;
   fields: FormField[];
+  /** Our message id and tags, the `v:` variables Mailgun's events echo. */
+  variables: Record<string, string>;
   recipient?: string;
   messageId: string;
   passthrough: SendContext['passthrough'];
@@ -36,13 +38,15 @@ interface MailgunSend {
 
 /**
  * Messages that may share a request: one `to`, no cc/bcc, no files, and nothing Mailgun would read
- * as a recipient variable; alike but for that `to` (and our id). Others go alone.
+ * as a recipient variable; alike but for that `to` and their variables' values (our id, their tags).
+ * Others go alone.
  */
 function batchGroup(message: EmailMessage, send: MailgunSend): string {
   const content = [message.subject, message.html, message.text ?? ''].join('\n');
   const alone = !send.recipient || message.cc?.length || message.bcc?.length || message.attachments?.length || content.includes('%recipient');
   if (alone) return `alone:${message.id}`;
-  return JSON.stringify([send.url, send.authorization, send.passthrough ?? null, send.fields.filter(([name]) => name !== 'to')]);
+  const names = Object.keys(send.variables).sort();
+  return JSON.stringify([send.url, send.authorization, send.passthrough ?? null, send.fields.filter(([name]) => name !== 'to'), names]);
 }
 
 /**
@@ -55,7 +59,7 @@ function batchGroup(message: EmailMessage, send: MailgunSend): string {
  * Batches: messages alike but for their one `to`, sent by concurrent deliveries within a turn of the
  * event loop, go in one request (up to 1,000 recipients) with `recipient-variables`, so Mailgun
  * sends each recipient its own message. Mailgun answers one id for the request, which each message
- * keeps; each message's own id is `v:id` (our message id through `%recipient.id%`), which Mailgun's
+ * keeps; each message's own id is `v:id` (our message id through `%recipient.id%`; its tags likewise), which Mailgun's
  * events echo in `user-variables`, so events and status stay per message. A 400 of a batch sends
  * each message again alone, so only a bad one fails; a 429 or 5xx is every message's. Reads no override keys (vendor options: `_passthrough`,
  * e.g. `{"body": {"o:tag": "digest"}}`).
@@ -84,14 +88,13 @@ export class MailgunProvider implements ProviderAdapter<'email'> {
     }
     if (message.replyTo) fields.push(['h:Reply-To', message.replyTo]);
     for (const [name, value] of Object.entries(message.headers ?? {})) fields.push([`h:${name}`, value]);
-    const { id, ...tags } = eventTags(message);
-    for (const [name, value] of Object.entries(tags)) fields.push([`v:${name}`, value]);
     const send: MailgunSend = {
       url: this.url(config, `/v3/${encodeURIComponent(config.domain)}/messages`),
       authorization: basicAuth(config.user ?? 'api', config.apiKey),
       fields,
+      variables: eventTags(message),
       recipient: message.to.length === 1 ? message.to[0] : undefined,
-      messageId: id,
+      messageId: message.id,
       passthrough: context.passthrough,
       signal: context.signal,
     };
@@ -100,8 +103,8 @@ export class MailgunProvider implements ProviderAdapter<'email'> {
 
   /**
    * One request for the batch. Several messages go as one form: a `to` each, `recipient-variables`
-   * giving each address our message id, and `v:id` = `%recipient.id%`, so Mailgun sends each its own
-   * message carrying its own id (echoed in its events' user-variables). An address met twice goes in
+   * giving each address its message's variables, and `v:id` = `%recipient.id%` (so each tag), so
+   * Mailgun sends each its own message carrying its own id (echoed in its events' user-variables). An address met twice goes in
    * another request, as recipient variables are keyed by address.
    */
   private async sendBatch(sends: MailgunSend[]): Promise<SendOutcome[]> {
@@ -131,11 +134,12 @@ export class MailgunProvider implements ProviderAdapter<'email'> {
       if (typeof value === 'string') form.append(name, value);
       else form.append(name, value, filename);
     }
-    if (sends.length === 1) form.append('v:id', first.messageId);
+    if (sends.length === 1) for (const [name, value] of Object.entries(first.variables)) form.append(`v:${name}`, value);
     else {
+      // Each message's variables (our id, its tags) reach its own copy through the recipient variables.
       for (const send of sends) form.append('to', send.recipient!);
-      form.append('v:id', '%recipient.id%');
-      form.append('recipient-variables', JSON.stringify(Object.fromEntries(sends.map((send) => [send.recipient, { id: send.messageId }]))));
+      for (const name of Object.keys(first.variables)) form.append(`v:${name}`, `%recipient.${name}%`);
+      form.append('recipient-variables', JSON.stringify(Object.fromEntries(sends.map((send) => [send.recipient, send.variables]))));
     }
     let response: VendorResponse;
     try {
