@@ -38,7 +38,8 @@ describe('crash: kill -9 the worker in the middle of 5,000 triggers', () => {
 
   beforeAll(async () => {
     buildDir = await buildService();
-    h = await ServiceHarness.create(buildDir);
+    // A killed worker's jobs come back once their lock runs out and a stalled check sees it: seconds, not the default 45.
+    h = await ServiceHarness.create(buildDir, { env: { QUEUE_LOCK_SECONDS: '5', QUEUE_STALLED_CHECK_SECONDS: '2' } });
     receiver = await LoopbackReceiver.start();
     await h.startApi();
   }, 180_000);
@@ -62,14 +63,16 @@ describe('crash: kill -9 the worker in the middle of 5,000 triggers', () => {
         steps: [{ template: { type: 'in_app', content: 'In-app {{payload.n}}' } }, { template: { type: 'chat', content: 'Chat {{payload.n}}' } }],
       });
       const subscriberIds = Array.from({ length: SUBSCRIBERS }, (_, i) => `crash-sub-${i}`);
-      await pool(SUBSCRIBERS, CONCURRENCY, async (i) => {
-        const subscriberId = subscriberIds[i];
-        await h.expect(201, 'POST', '/v2/subscribers', { subscriberId });
-        await h.expect(200, 'PUT', `/v1/subscribers/${subscriberId}/credentials`, {
-          providerId: 'chat-webhook',
-          credentials: { webhookUrl: receiver.url(`/chat/${subscriberId}`) },
-        });
-      });
+      // the subscribers and their chat webhooks, 500 to a request (the bulk route's limit)
+      for (let from = 0; from < SUBSCRIBERS; from += 500) {
+        const subscribers = subscriberIds.slice(from, from + 500).map((subscriberId) => ({
+          subscriberId,
+          channels: [{ providerId: 'chat-webhook', credentials: { webhookUrl: receiver.url(`/chat/${subscriberId}`) } }],
+        }));
+        const { data } = await h.expect(201, 'POST', '/v1/subscribers/bulk', { subscribers });
+        expect(data.failed).toEqual([]);
+        expect(data.created).toHaveLength(subscribers.length);
+      }
       mark('setup_done_s');
 
       let worker: ServiceProcess = await h.startWorker();
