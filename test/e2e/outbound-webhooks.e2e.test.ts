@@ -289,7 +289,16 @@ describe('outbound webhooks, production mode: a worker killed mid-delivery loses
 
   beforeAll(async () => {
     buildDir = await buildService();
-    h = await ServiceHarness.create(buildDir, { env: { RECOVERY_AFTER_SECONDS: '2', WEBHOOK_RETRY_DELAYS: '200ms,200ms', WEBHOOK_TIMEOUT_SECONDS: '120' } });
+    // QUEUE_LOCK_SECONDS, QUEUE_STALLED_CHECK_SECONDS: the killed worker's job comes back in seconds, not the default 45.
+    h = await ServiceHarness.create(buildDir, {
+      env: {
+        RECOVERY_AFTER_SECONDS: '2',
+        WEBHOOK_RETRY_DELAYS: '200ms,200ms',
+        WEBHOOK_TIMEOUT_SECONDS: '120',
+        QUEUE_LOCK_SECONDS: '5',
+        QUEUE_STALLED_CHECK_SECONDS: '2',
+      },
+    });
     receiver = await LoopbackReceiver.start();
     await h.startApi();
   }, 180_000);
