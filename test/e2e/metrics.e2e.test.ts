@@ -158,10 +158,10 @@ describe('GET /metrics, protected', () => {
     });
   }
 
-  describe('METRICS_TOKEN on the public port (embedded)', () => {
+  describe('METRICS_TOKEN on the public port (one process: api and worker, no METRICS_PORT)', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp({ store: 'pglite', env: { METRICS_TOKEN: token } });
+      t = await startTestApp({ env: { METRICS_TOKEN: token } });
     });
     afterAll(() => t.close());
 
