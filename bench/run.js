@@ -9,7 +9,8 @@
 // BENCH_NEIGHBOUR_TRIGGERS=200  BENCH_NEIGHBOUR_INTERVAL_MS=50  BENCH_NEIGHBOUR_BURST=5000  BENCH_NEIGHBOUR_LIMIT=1000/10 (or 0)
 // BENCH_NEIGHBOUR_STALL=150x5000 (or 0)  BENCH_NEIGHBOUR_TRACE=<dir> (per-trigger timings of each scenario; bench/noisy-neighbour.js)
 // BENCH_IDLE_SECONDS=5  BENCH_IDLE_READINGS=5 (bench/idle-rss.js)
-// BENCH_VENDOR_SUBSCRIBERS=10000  BENCH_VENDOR_DELAY_MS=100  BENCH_VENDOR_LIMIT=500  BENCH_VENDOR_SCENARIOS=in_app,email_unlimited,... (bench/slow-vendors.js)
+// BENCH_VENDOR_SUBSCRIBERS=10000  BENCH_VENDOR_DELAY_MS=100  BENCH_VENDOR_LIMIT=500  BENCH_VENDOR_BATCH_LIMIT=50
+// BENCH_VENDOR_SCENARIOS=in_app,email_unlimited,... (bench/slow-vendors.js)
 // BENCH_DIST=dist  BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  BENCH_REDIS_URL=redis://127.0.0.1:6379
 // BENCH_SERVICE_ENV="WORKER_CONCURRENCY=40" (extra env for api/worker)  BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
 // BENCH_CHILD_LOG=/tmp/child (each child process's output appended to /tmp/child.<name>.<pid>)
