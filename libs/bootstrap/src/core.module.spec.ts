@@ -1,7 +1,7 @@
 import { loadConfig } from '@app/config';
 import { MONGO_STORE, StoreMongoModule } from '@app/store-mongo';
 import { SQL_CLIENT, StoreSqlModule } from '@app/store-sql';
-import { storeModule } from './core.module';
+import { storeModule } from './store-wiring';
 
 const key = { STORE_ENCRYPTION_KEY: 'a'.repeat(64) };
 

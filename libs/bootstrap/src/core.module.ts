@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown, Optional, Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { CLOCK, Clock, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, OutageLog, systemClock } from '@app/kernel';
+import { CLOCK, HEALTH_PROBES, HealthProbe, IDEMPOTENCY_STORE, OutageLog, systemClock } from '@app/kernel';
 import { FANOUT_QUEUE, STEPS_QUEUE, VENDOR_PACE } from '@app/delivery';
 import { QueueModule } from '@app/queue';
 import { WEBHOOKS_QUEUE } from '@app/webhooks';
@@ -9,46 +9,15 @@ import { API_KEY_SEALER, ApiKeySealer } from '@app/environments';
 import { JoseSubscriberTokens, SUBSCRIBER_TOKENS } from '@app/inbox';
 import { AesGcmCredentialCipher } from '@app/integrations';
 import { FlexibleVendorPace, RedisHealthProbe, RedisIdempotencyStore } from '@app/redis';
-import { SQL_CLIENT, SqlClient, SqlHealthProbe, SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
-import { MONGO_STORE, MongoHealthProbe, MongoStore, mongoIdempotencyStore, StoreMongoModule } from '@app/store-mongo';
 import { REDIS_CONNECTION } from './redis.tokens';
+import { ServiceOptions } from './service-options';
+import { storeWiring } from './store-wiring';
 
 class RedisCloser implements OnApplicationShutdown {
   constructor(@Optional() @Inject(REDIS_CONNECTION) private readonly redis?: Redis) {}
   async onApplicationShutdown() {
     await this.redis?.quit().catch(() => undefined);
   }
-}
-
-/** What every process (api, worker, cli) is built from: the configuration, plus what tests vary. */
-export interface ServiceOptions {
-  config: AppConfig;
-  clock?: Clock;
-  /** Put before QUEUE_PREFIX: keeps Redis keys of parallel test runs apart. */
-  redisKeyPrefix?: string;
-  /** PostgreSQL schema to use (tests). */
-  sqlSchema?: string;
-  /** MongoDB database to use instead of the URL's (tests). */
-  mongoDatabase?: string;
-}
-
-export function storeModule(options: ServiceOptions): DynamicModule {
-  const { store } = options.config;
-  if (store.kind === 'mongodb') {
-    return StoreMongoModule.forRoot({ url: store.url!, dbName: options.mongoDatabase, poolSize: sqlPoolSize(options.config) });
-  }
-  return store.kind === 'postgres'
-    ? StoreSqlModule.forRoot({ url: store.url, schema: options.sqlSchema, poolSize: sqlPoolSize(options.config) })
-    : StoreSqlModule.forRoot({ dataDir: store.dataDir });
-}
-
-/**
- * Concurrent jobs share statements (CallBatcher), so connections need not grow with
- * WORKER_CONCURRENCY: one per ten jobs, at most 20, so four processes fit in PostgreSQL's default 100 connections.
- * The MongoDB pool gets the same size.
- */
-export function sqlPoolSize(config: AppConfig): number {
-  return Math.min(20, 5 + Math.ceil(config.workerConcurrency / 10));
 }
 
 /** What a process does, where that changes its wiring. */
@@ -90,7 +59,7 @@ function vendorCircuit(config: AppConfig) {
 export class CoreModule {
   static forRoot(options: ServiceOptions, role: ProcessRole = { servesRequests: false, consumes: false }): DynamicModule {
     const { config } = options;
-    const mongo = config.store.kind === 'mongodb';
+    const store = storeWiring(options);
     const providers: Provider[] = [
       { provide: APP_CONFIG, useValue: config },
       { provide: CLOCK, useValue: options.clock ?? systemClock },
@@ -106,11 +75,8 @@ export class CoreModule {
       { provide: SUBSCRIBER_TOKENS, useFactory: () => new JoseSubscriberTokens(config.inboxTokenSecret, config.inboxTokenTtlSeconds) },
       {
         provide: HEALTH_PROBES,
-        inject: [mongo ? MONGO_STORE : SQL_CLIENT, { token: REDIS_CONNECTION, optional: true }],
-        useFactory: (store: SqlClient | MongoStore, redis?: Redis): HealthProbe[] => [
-          mongo ? new MongoHealthProbe(store as MongoStore) : new SqlHealthProbe(store as SqlClient),
-          ...(redis ? [new RedisHealthProbe(redis)] : []),
-        ],
+        inject: [store.client, { token: REDIS_CONNECTION, optional: true }],
+        useFactory: (client: unknown, redis?: Redis): HealthProbe[] => [store.healthProbe(client), ...(redis ? [new RedisHealthProbe(redis)] : [])],
       },
     ];
     if (config.redisUrl) {
@@ -146,9 +112,7 @@ export class CoreModule {
       );
     } else {
       providers.push(
-        mongo
-          ? { provide: IDEMPOTENCY_STORE, inject: [MONGO_STORE], useFactory: mongoIdempotencyStore }
-          : { provide: IDEMPOTENCY_STORE, useClass: SqlIdempotencyStore },
+        store.idempotencyStore,
         // The embedded mode is one process: it keeps the pace alone.
         { provide: VENDOR_PACE, useFactory: () => new FlexibleVendorPace(undefined, vendorCircuit(config)) },
       );

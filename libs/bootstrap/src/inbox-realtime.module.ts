@@ -2,7 +2,8 @@ import { DynamicModule, Global, Injectable, Logger, Module, OnApplicationBootstr
 import { IN_APP_DELIVERY_LISTENER } from '@app/delivery';
 import { AnnounceInboxChanges, INBOX_SOCKET, InboxModule, InboxSocket, WakeSnoozedNotifications } from '@app/inbox';
 import { RedisEmitterInboxSocket, SocketIoHub } from '@app/realtime';
-import { ServiceOptions, queueKeyPrefix } from './core.module';
+import { queueKeyPrefix } from './core.module';
+import { ServiceOptions } from './service-options';
 
 /** socket.io's Redis channels of a deployment (the API processes' adapter and the workers' emitter). */
 export const socketChannelPrefix = (options: ServiceOptions) => `${queueKeyPrefix(options)}:socket.io`;

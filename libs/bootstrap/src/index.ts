@@ -6,3 +6,5 @@ export * from './retention.scheduler';
 export * from './delivery.processor';
 export * from './inbox-realtime.module';
 export * from './async-resource-bind';
+export * from './service-options';
+export * from './store-wiring';

@@ -1,4 +1,4 @@
-import { sub } from 'date-fns';
+import { sub } from 'date-fns/sub';
 import jsonLogic, { RulesLogic } from 'json-logic-js';
 
 /**

@@ -1,5 +1,5 @@
 import { tz } from '@date-fns/tz';
-import { format as formatDate } from 'date-fns';
+import { format as formatDate } from 'date-fns/format';
 import Handlebars, { HelperOptions } from 'handlebars';
 
 export interface RenderBudget {
