@@ -23,6 +23,8 @@ module.exports = {
   // generous: on a slow afternoon of this 2-core machine an app's start under the full run's load took over 60 s
   testTimeout: 120000,
   setupFiles: ['reflect-metadata'],
+  // keeps V8's compiled code of every module for the worker's next file (test/support/code-cache-runtime.js)
+  runtime: '<rootDir>/test/support/code-cache-runtime.js',
   // the run's directory, where the files share one service build and one migrated PGlite (test/support/test-run.ts)
   globalSetup: '<rootDir>/test/support/test-run.setup.js',
   globalTeardown: '<rootDir>/test/support/test-run.teardown.js',
