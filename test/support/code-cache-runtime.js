@@ -4,7 +4,9 @@
 // ~3,000 modules again, and V8's own compilation cache never matches jest's scripts (each carries its
 // own dynamic-import callback). Here the code V8 compiled while a file ran, lazily compiled functions
 // included, is taken at the file's teardown and offered to the same module's next compile, only for
-// the very same source (V8 checks little more than its length).
+// the very same source (V8 checks little more than its length). A module with a dynamic import() is
+// compiled afresh every time: code from the cache calls the import callback of the file that made it,
+// gone with that file's context.
 const { Script } = require('node:vm');
 const Runtime = require('jest-runtime').default;
 
@@ -17,6 +19,7 @@ class CodeCacheRuntime extends Runtime {
 
   createScriptFromCode(scriptSource, filename) {
     if (this._resolver.isCoreModule(filename)) return super.createScriptFromCode(scriptSource, filename);
+    if (scriptSource.includes('import(')) return super.createScriptFromCode(scriptSource, filename);
     const source = this.wrapCodeInModuleWrapper(scriptSource);
     const kept = compiled.get(filename);
     const cachedData = kept && kept.source === source ? kept.data : undefined;
