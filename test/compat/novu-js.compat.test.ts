@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Novu } from '@novu/js';
 import { ServiceHarness, buildService } from '../support/service-processes';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

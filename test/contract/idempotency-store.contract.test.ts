@@ -3,7 +3,7 @@ import { IdempotencyStore } from '@app/kernel';
 import { RedisIdempotencyStore } from '@app/redis';
 import { REPOSITORY_STORES, openRepository } from '../support/sql-stores';
 import { describeMongoContract } from '../support/mongo-store';
-import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
+import { TEST_REDIS_URL, uniqueName } from '../support/test-env';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

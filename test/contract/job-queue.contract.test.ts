@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { DeferredJobError, JobQueue, QueueJobStore, QueuedJob, RetryableJobError } from '@app/kernel';
 import { BullJobQueue, EmbeddedJobQueue } from '@app/queue';
 import { OpenedStore, REPOSITORY_STORES, RepositoryStoreFixture } from '../support/sql-stores';
-import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
+import { TEST_REDIS_URL, uniqueName } from '../support/test-env';
 import { describeMongoContract } from '../support/mongo-store';
 
 /** One queue backend under test: consumers on it, and a way to kill a consumer mid-job. */

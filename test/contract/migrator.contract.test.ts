@@ -2,7 +2,7 @@ import { Migration, SqlClient, createSqlClient, migrate } from '@app/store-sql';
 import { SqlMessageRepository } from '../../libs/store-sql/src/delivery';
 import type { Statement } from '../../libs/store-sql/src/sql-statement';
 import { SQL_STORES } from '../support/sql-stores';
-import { TEST_DATABASE_URL, uniqueName } from '../support/test-app';
+import { TEST_DATABASE_URL, uniqueName } from '../support/test-env';
 
 const indexes = (sql: SqlClient, table: string) =>
   sql.query<{ name: string; valid: boolean }>(

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { RateLimitStore, systemClock } from '@app/kernel';
 import { RedisRateLimitStore } from '@app/redis';
 import { InProcessRateLimitStore } from '../../apps/api/src/http/in-process-rate-limit.store';
-import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
+import { TEST_REDIS_URL, uniqueName } from '../support/test-env';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,7 +2,7 @@ import { SqlClient, createSqlClient, migrate } from '@app/store-sql';
 import { SqlTriggerRepository } from '../../libs/store-sql/src/delivery';
 import { MIGRATIONS } from '../../libs/store-sql/src/migrations';
 import { emptyPgliteDir } from '../support/pglite-template';
-import { TEST_DATABASE_URL, uniqueName } from '../support/test-app';
+import { TEST_DATABASE_URL, uniqueName } from '../support/test-env';
 
 // Migration 26 lists accepted triggers in triggers_pending instead of indexing triggers.status, so that
 // the fan-out's status change is a heap-only update. An existing store keeps its accepted triggers

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DockerStage, ROOT, healthcheckArgv, interpolateAll, parseDockerfile, readCompose, readRootFile } from '../support/deploy-files';
 import { runNpm } from '../support/npm';
 import { ServiceHarness, ServiceProcess, buildService } from '../support/service-processes';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

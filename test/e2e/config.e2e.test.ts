@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { migratedPgliteDir } from '../support/pglite-template';
 import { buildService, buildTypeErrors, freePort } from '../support/service-processes';
-import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY } from '../support/test-app';
+import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

@@ -4,7 +4,7 @@ import { MessagebirdFake } from '../fakes/sms/messagebird.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { MessageBirdSigner, SendGridSigner, SignedRequest, TwilioSigner } from '../fakes/vendor-event-signers';
 import { ServiceHarness, buildService } from '../support/service-processes';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

@@ -3,7 +3,7 @@ import { LoopbackReceiver } from '../../libs/providers/src/testing/loopback-rece
 import { deterministicId } from '../../libs/kernel/src';
 import { BullJobQueue } from '../../libs/queue/src/bull/bull-job-queue';
 import { ServiceHarness, ServiceProcess, buildService, sleep } from '../support/service-processes';
-import { TEST_REDIS_URL, uniqueName } from '../support/test-app';
+import { TEST_REDIS_URL, uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

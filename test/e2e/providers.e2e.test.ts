@@ -1,7 +1,7 @@
 import { TEST_CA_PATH } from '../fakes/vendor-fake';
 import { Fleet, FleetMember, startFleet } from '../support/provider-fleet';
 import { ServiceHarness, buildService } from '../support/service-processes';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

@@ -1,7 +1,7 @@
 import { ChildProcess } from 'node:child_process';
 import { ServiceHarness, ServiceProcess, buildService, freePort } from '../support/service-processes';
 import { startRedis, stopRedis } from '../support/own-redis';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

@@ -1,6 +1,6 @@
 import { JsonResponse, ServiceHarness, ServiceProcess, buildService, sleep } from '../support/service-processes';
 import { PrivatePostgres } from '../support/private-postgres';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

@@ -3,7 +3,7 @@ import { SqlClient, createSqlClient } from '@app/store-sql';
 import { CreateWorkflow } from '@app/workflows';
 import { SqlLayoutRepository, SqlWorkflowRepository } from '../../libs/store-sql/src/workflows';
 import { ServiceHarness, buildService, sleep } from '../support/service-processes';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(120_000);

@@ -2,7 +2,7 @@ import { SendgridFake } from '../fakes/email/sendgrid.fake';
 import { TwilioFake } from '../fakes/sms/twilio.fake';
 import { FakeReply, FakeRequest } from '../fakes/vendor-fake';
 import { ServiceHarness, buildService } from '../support/service-processes';
-import { uniqueName } from '../support/test-app';
+import { uniqueName } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**

@@ -4,7 +4,7 @@ import { AesGcmCredentialCipher } from '@app/integrations';
 import { ensureIndexes, mongoRepositories, openMongoStore } from '@app/store-mongo';
 import { MONGODB_SKIP_MARK } from './skip-marks';
 import type { RepositoryStoreFixture } from './sql-stores';
-import { uniqueName } from './test-app';
+import { uniqueName } from './test-env';
 
 /** A MongoDB replica set the contract suites may use; none runs where this project's tests run. */
 export const MONGODB_URL = process.env.MONGODB_URL;

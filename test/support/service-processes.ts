@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
-import { TEST_REDIS_URL } from './test-app';
+import { TEST_REDIS_URL } from './test-env';
 import { migratedPgliteDir } from './pglite-template';
 import { madeOnce } from './test-run';
 

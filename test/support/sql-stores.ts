@@ -34,7 +34,7 @@ import { Repositories, createMemoryStore } from '../fakes/memory';
 import { SqlInboxRepository } from '../../libs/store-sql/src/inbox';
 import { SqlTranslationRepository } from '../../libs/store-sql/src/translations';
 import { emptyPgliteDir, migratedPgliteDir } from './pglite-template';
-import { TEST_DATABASE_URL, uniqueName } from './test-app';
+import { TEST_DATABASE_URL, uniqueName } from './test-env';
 
 export interface StoreFixture {
   name: string;

@@ -11,13 +11,9 @@ import { configureApp, createHttpAdapter } from '../../apps/api/src/configure-ap
 import { migratedPgliteDir } from './pglite-template';
 import { MONGODB_SKIP_MARK } from './skip-marks';
 import { scratchDir } from './test-run';
+import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_MONGODB_URL, TEST_REDIS_URL, uniqueName } from './test-env';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-export const TEST_ENCRYPTION_KEY = 'a'.repeat(64);
-
-/** A MongoDB replica set the e2e suites also run on when set; none runs where this project's tests run. */
-export const TEST_MONGODB_URL = process.env.MONGODB_URL;
+export { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, TEST_REDIS_URL, uniqueName };
 
 export type StoreUnderTest = 'pglite' | 'postgres' | 'mongodb';
 
@@ -51,10 +47,6 @@ export interface TestApp {
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type ApiClient = Record<Method, (path: string) => request.Test>;
-
-export function uniqueName(prefix: string): string {
-  return `${prefix}_${randomBytes(6).toString('hex')}`;
-}
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = options.store ?? 'postgres';
