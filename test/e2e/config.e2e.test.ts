@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { migratedPgliteDir } from '../support/pglite-template';
-import { buildService, buildTypeErrors, freePort } from '../support/service-processes';
+import { buildService, buildTypeErrors, compileCacheEnv, freePort } from '../support/service-processes';
 import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
@@ -32,7 +32,7 @@ afterAll(() => scratchDirs.forEach((dir) => rmSync(dir, { recursive: true, force
 
 /** The environment of a clean shell: nothing of this test process's own configuration leaks in. */
 function serviceEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...compileCacheEnv() };
   return { ...env, ...vars };
 }
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATA_DIR_LOCK_FILE } from '@app/store-sql';
 import { migratedPgliteDir } from '../support/pglite-template';
-import { ServiceHarness, buildService, freePort, sleep } from '../support/service-processes';
+import { ServiceHarness, buildService, compileCacheEnv, freePort, sleep } from '../support/service-processes';
 
 /**
  * One process owns an embedded DATA_DIR. The built service (`node main.js`) and CLI run as an
@@ -26,7 +26,7 @@ afterAll(() => {
 
 /** A clean shell's environment: nothing of this test process's configuration leaks in. */
 function env(vars: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...vars };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...compileCacheEnv(), ...vars };
 }
 
 interface Exit {

@@ -59,3 +59,8 @@ export async function madeOnce(name: string, make: (dir: string) => Promise<void
 export function scratchDir(prefix: string): string {
   return mkdtempSync(join(runDir(), `${prefix}-`));
 }
+
+/** `<run dir>/<name>`: a path every file of the run shares (made by whoever writes there first). */
+export function runPath(name: string): string {
+  return join(runDir(), name);
+}
