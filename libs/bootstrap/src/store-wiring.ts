@@ -3,6 +3,7 @@ import { IDEMPOTENCY_STORE } from '@app/kernel';
 import { SQL_CLIENT, SqlClient, SqlHealthProbe, SqlIdempotencyStore, StoreSqlModule } from '@app/store-sql';
 import { ServiceOptions, StoreWiring, sqlPoolSize } from './service-options';
 
+/** The store DATABASE_URL (or DATA_DIR) names: PostgreSQL or PGlite through the SQL adapters, or MongoDB. */
 export function storeWiring(options: ServiceOptions): StoreWiring {
   const { store } = options.config;
   if (store.kind === 'mongodb') {
@@ -22,6 +23,7 @@ export function storeWiring(options: ServiceOptions): StoreWiring {
   };
 }
 
+/** The store's module (its client and every repository), for the process's imports. */
 export function storeModule(options: ServiceOptions): DynamicModule {
   return storeWiring(options).module;
 }
