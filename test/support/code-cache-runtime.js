@@ -18,8 +18,7 @@ class CodeCacheRuntime extends Runtime {
   #uncached = new Map();
 
   createScriptFromCode(scriptSource, filename) {
-    if (this._resolver.isCoreModule(filename)) return super.createScriptFromCode(scriptSource, filename);
-    if (scriptSource.includes('import(')) return super.createScriptFromCode(scriptSource, filename);
+    if (this._resolver.isCoreModule(filename) || scriptSource.includes('import(')) return super.createScriptFromCode(scriptSource, filename);
     const source = this.wrapCodeInModuleWrapper(scriptSource);
     const kept = compiled.get(filename);
     const cachedData = kept && kept.source === source ? kept.data : undefined;
